@@ -1,0 +1,33 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+// One project per test layer (DESIGN.md tests/): unit and boundary in Node, ui in happy-dom, e2e in real Chromium.
+export default defineConfig({
+  plugins: [react()],
+  test: {
+    projects: [
+      { extends: true, test: { name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'boundary', environment: 'node', include: ['tests/boundary/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'ui',
+          environment: 'happy-dom',
+          include: ['tests/ui/**/*.test.{ts,tsx}'],
+          setupFiles: ['tests/ui/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

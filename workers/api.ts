@@ -1,0 +1,184 @@
+// The one object the UI talks to (DESIGN.md: "The worker API is one typed object").
+// Every argument and result is plain data or an ArrayBuffer; errors cross as Error with a fixed `name`
+// (see core/errors.ts). The service keeps its own signed-in actor: every call is checked against it.
+import type { ProxyMarked } from 'comlink';
+import type {
+  AccessLevel,
+  Block,
+  ChainRecord,
+  EmergencyGrant,
+  Patient,
+  RecordType,
+  Role,
+  StoredDocument,
+  UploadRecordType,
+  User,
+} from './core/types';
+
+// Keys never leave the worker.
+export type DocumentView = Omit<StoredDocument, 'encryptionKey'>;
+
+export interface RecordView extends ChainRecord {
+  blockchainHash: string; // hash of the block that holds it (64 hex)
+  blockIndex: number;
+  documents: DocumentView[]; // every file of the record, deleted ones included (deletedAt set)
+}
+
+export interface InvalidBlock {
+  index: number;
+  reason: string; // which check failed, e.g. 'hash does not match the block contents'
+}
+
+export interface ChainStatus {
+  height: number; // blocks in the chain, genesis included
+  valid: boolean;
+  firstInvalid?: InvalidBlock;
+  difficulty: number; // leading zero hex digits required
+  lastBlockTime: string; // ISO 8601
+  readOnly: boolean; // true when the stored chain failed verification at load: writes are refused
+}
+
+export interface BlockSummary {
+  index: number;
+  hash: string;
+  previousHash: string;
+  timestamp: string;
+  nonce: number;
+  type: RecordType;
+  title: string;
+  patientId: string;
+}
+
+export interface BlocksPage {
+  total: number;
+  offset: number;
+  blocks: BlockSummary[]; // newest first: offset 0 is the tip
+}
+
+export interface FileInput {
+  name: string;
+  type: string; // MIME type as the browser gave it ('' when unknown)
+  bytes: ArrayBuffer;
+}
+
+export interface UploadRequest {
+  title: string;
+  description?: string;
+  type: UploadRecordType;
+  files: FileInput[];
+}
+
+export interface UploadResult {
+  record: RecordView;
+  block: BlockSummary;
+}
+
+export interface PatientOverview {
+  patient: Patient;
+  totalRecords: number; // all the patient's records (D13)
+  lastUpload: string | null; // ISO date of the newest upload, null when none (D13)
+  recent: RecordView[]; // the 5 newest
+  newEmergencyAccesses: AccessHistoryEntry[]; // not yet acknowledged by the patient
+}
+
+export interface DoctorOverview {
+  patients: Patient[]; // from the doctor's own list
+  recentActivity: RecordView[]; // the 10 newest records of those patients
+  recordsToday: number;
+}
+
+export interface RecordQuery {
+  search?: string; // matches title or description, case-insensitive
+  type?: RecordType;
+}
+
+export interface EmergencyRequest {
+  patientId: string;
+  reason: string;
+  accessLevel: AccessLevel;
+  durationMinutes: number; // one of EMERGENCY_DURATIONS
+}
+
+// What a doctor sees under an active grant: basic = profile, health overview, 5 newest records;
+// full = complete history, documents readable.
+export interface EmergencyView {
+  grant: EmergencyGrant;
+  patient: Patient;
+  records: RecordView[];
+  documentsReadable: boolean;
+}
+
+export interface AccessHistoryEntry {
+  grantId: string;
+  doctorId: string;
+  doctorName: string;
+  reason: string;
+  accessLevel: AccessLevel;
+  startedAt: string;
+  expiresAt: string;
+  endedAt?: string; // ended by the doctor or at expiry
+  status: 'active' | 'ended' | 'expired';
+  reads: { at: string; what: string }[];
+}
+
+export interface DocumentContent {
+  document: DocumentView;
+  bytes: ArrayBuffer; // decrypted, integrity checked against ipfsHash; transferred
+}
+
+export interface MiningProgress {
+  jobId: string;
+  blocksMined: number;
+  blocksTotal: number;
+  attempts: number;
+  elapsedMs: number;
+  hashRate: number; // hashes per second
+}
+
+export interface MiningResult extends MiningProgress {
+  cancelled: boolean;
+}
+
+export type ChangeListener = (() => void) & ProxyMarked;
+export type ProgressListener = ((progress: MiningProgress) => void) & ProxyMarked;
+
+export interface LedgerService {
+  // session
+  signIn(email: string, password: string, role: Role): Promise<User>;
+  resumeSession(userId: string): Promise<User | null>; // null: unknown id, the caller signs out (D11)
+  signOut(): Promise<void>;
+
+  // chain
+  chainStatus(): Promise<ChainStatus>;
+  blocksPage(offset: number, limit: number): Promise<BlocksPage>;
+  block(index: number): Promise<Block>;
+
+  // patient
+  patientOverview(): Promise<PatientOverview>;
+  listRecords(patientId: string, query?: RecordQuery): Promise<RecordView[]>; // newest first
+  upload(request: UploadRequest): Promise<UploadResult>;
+  readDocument(documentId: string): Promise<DocumentContent>;
+  deleteDocument(documentId: string): Promise<DocumentView>;
+  accessHistory(): Promise<AccessHistoryEntry[]>;
+  acknowledgeEmergencyAccesses(): Promise<void>;
+
+  // doctor
+  doctorOverview(): Promise<DoctorOverview>;
+  searchPatients(query: string): Promise<Patient[]>; // local filter on name or id
+  requestEmergencyAccess(request: EmergencyRequest): Promise<EmergencyGrant>;
+  endEmergencyAccess(grantId: string): Promise<EmergencyGrant>;
+  activeGrants(): Promise<EmergencyGrant[]>;
+  emergencyView(grantId: string): Promise<EmergencyView>;
+
+  // demo data
+  resetDemoData(): Promise<void>;
+  onChange(listener: ChangeListener): Promise<void>; // called after any change, from this tab or another
+
+  // sandbox (explorer and mining lab): a copy of the chain, never the real records
+  sandboxReset(blocks: number): Promise<BlocksPage>;
+  sandboxPage(offset: number, limit: number): Promise<BlocksPage & { status: ChainStatus }>;
+  sandboxTamper(index: number, title: string): Promise<ChainStatus>;
+  sandboxRemine(index: number): Promise<ChainStatus>;
+  mineSandbox(jobId: string, difficulty: number, blocks: number, onProgress: ProgressListener): Promise<MiningResult>;
+  cancelJob(jobId: string): Promise<boolean>;
+}

@@ -1,0 +1,32 @@
+// Business constants of SEED.md section 9 (and DECISIONS.md), in one place for the worker and the UI.
+
+export const DEMO_PASSWORD = 'demo123';
+export const DIFFICULTY = 2; // leading zero hex digits of a records-chain block hash
+export const SHORT_HASH_LENGTH = 8; // screens show the first 8 hex digits (D1)
+
+export const PATIENT_RECENT_RECORDS = 5;
+export const DOCTOR_KEPT_RECORDS = 10;
+export const DOCTOR_SHOWN_RECORDS = 5;
+export const EMERGENCY_BASIC_RECORDS = 5;
+
+export const EMERGENCY_DURATIONS = [15, 30, 60, 120, 240] as const; // minutes
+export const DEFAULT_EMERGENCY_DURATION = 60;
+
+export const UPLOAD_DELAY_MS = 1000;
+export const GRANT_DELAY_MS = 1500;
+export const SUCCESS_RESET_MS = 5000;
+
+export const ACCEPTED_EXTENSIONS = ['.pdf', '.jpg', '.jpeg', '.png', '.doc', '.docx'] as const;
+export const MAX_FILE_BYTES = 10 * 1024 * 1024; // 10 MB per file (D7)
+
+// Hard-coded dashboard figures (SEED.md section 9)
+export const NEXT_APPOINTMENT = 'Feb 15';
+export const HEALTH_SCORE = '92%';
+export const APPOINTMENTS_TODAY = 8;
+export const EMERGENCY_ALERTS = 2;
+export const TODAYS_SCHEDULE = [
+  { time: '09:00 AM', patient: 'Sarah Johnson', purpose: 'Follow-up consultation' },
+  { time: '10:30 AM', patient: 'Michael Chen', purpose: 'Lab results review' },
+  { time: '01:00 PM', patient: 'Olivia Martinez', purpose: 'Annual check-up' },
+  { time: '03:30 PM', patient: 'David Thompson', purpose: 'Post-operative review' },
+] as const;
