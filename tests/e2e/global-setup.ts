@@ -1,0 +1,60 @@
+// Starts the built app once for the e2e project: builds dist/ when missing or older than the sources,
+// serves it with `vite preview` on 127.0.0.1 and a free port, and provides the URL to the tests.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { preview, type PreviewServer } from 'vite';
+import type { TestProject } from 'vitest/node';
+import { chromiumAvailable, chromiumPath } from './support/chromium';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    browserMissing: string; // '' when Chromium is there; otherwise why the browser tests skip
+  }
+}
+
+const root = resolve(import.meta.dirname, '../..');
+const SOURCES = ['src', 'workers', 'index.html', 'vite.config.ts', 'package.json', 'public'];
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((newest, name) => Math.max(newest, newestMtime(join(path, name))), stat.mtimeMs);
+}
+
+function ensureBuilt(): void {
+  const built = join(root, 'dist', 'index.html');
+  const sourcesTime = Math.max(...SOURCES.map((name) => newestMtime(join(root, name))));
+  if (existsSync(built) && statSync(built).mtimeMs >= sourcesTime) return;
+  console.log(existsSync(built) ? '[e2e] dist/ is older than the sources: building' : '[e2e] dist/ is missing: building');
+  const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('[e2e] `npm run build` failed: the browser tests need the built app in dist/');
+}
+
+let server: PreviewServer | undefined;
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  let browserMissing = '';
+  if (!chromiumAvailable()) {
+    const message = `Chromium not found at ${chromiumPath()}: install it with \`apt-get install chromium\` or set CHROMIUM_PATH.`;
+    if (process.env.CI === 'true') throw new Error(`[e2e] ${message} (CI=true: a missing browser fails the run)`);
+    browserMissing = `${message} Browser tests skipped.`;
+    console.warn(`[e2e] ${browserMissing}`);
+  }
+  ensureBuilt();
+  server = await preview({
+    root,
+    configFile: join(root, 'vite.config.ts'),
+    logLevel: 'warn',
+    preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
+  });
+  const address = server.httpServer.address();
+  if (address === null || typeof address === 'string') throw new Error('[e2e] vite preview did not report a TCP port');
+  project.provide('baseUrl', `http://127.0.0.1:${address.port}`);
+  project.provide('browserMissing', browserMissing);
+  return async () => {
+    await server?.close();
+  };
+}
