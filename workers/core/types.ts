@@ -68,6 +68,7 @@ export interface Block {
   hash: string; // 64 hex digits (SHA-256 of the header)
   previousHash: string;
   timestamp: string; // ISO 8601
+  dataHash: string; // SHA-256 hex of data's canonical JSON, part of the mined header: lets verification tell a changed record from a changed header
   data: ChainRecord;
   nonce: number;
 }
