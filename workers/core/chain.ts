@@ -1,0 +1,176 @@
+// The records chain: canonical record hashing, the compact block header, mining and verification (D1-D3).
+import { sha256 } from 'js-sha256';
+import { DIFFICULTY } from './constants';
+import { ledgerError } from './errors';
+import { MAX_DIFFICULTY, createNonceSearch, isValidDifficulty, isValidNonce } from './nonce-search';
+import type { Block, ChainRecord } from './types';
+
+export const GENESIS_PREVIOUS_HASH = '0'.repeat(64);
+
+export interface VerifyResult {
+  valid: boolean;
+  height: number;
+  firstInvalid?: { index: number; reason: string };
+}
+
+const encoder = new TextEncoder();
+
+// Attempts per synchronous search call in mineBlock: large enough to amortise the call, any value is correct.
+const SYNC_CHUNK = 1 << 20;
+
+// JSON with object keys sorted at every level, so the same record hashes the same after IndexedDB or
+// structured clone reorders its keys. Follows JSON.stringify for undefined, functions and non-finite numbers.
+export function canonicalJson(value: unknown): string {
+  return writeCanonical(value) ?? 'null';
+}
+
+function writeCanonical(value: unknown): string | undefined {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value); // escapes lone surrogates, so the UTF-8 bytes are always well formed
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      break;
+    default:
+      return undefined;
+  }
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + (writeCanonical(value[i]) ?? 'null');
+    return out + ']';
+  }
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object).sort();
+  let out = '{';
+  for (const key of keys) {
+    const written = writeCanonical(object[key]);
+    if (written === undefined) continue;
+    out += (out.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + written;
+  }
+  return out + '}';
+}
+
+export function recordDataHash(record: ChainRecord): string {
+  return sha256.hex(encoder.encode(canonicalJson(record)));
+}
+
+// The mined header is index|previousHash|timestamp|dataHash|nonce (about 160 bytes of UTF-8); this is
+// everything before the nonce's decimal digits.
+export function headerPrefix(index: number, previousHash: string, timestamp: string, dataHash: string): string {
+  return `${index}|${previousHash}|${timestamp}|${dataHash}|`;
+}
+
+export function blockHash(index: number, previousHash: string, timestamp: string, dataHash: string, nonce: number): string {
+  return sha256.hex(encoder.encode(headerPrefix(index, previousHash, timestamp, dataHash) + String(nonce)));
+}
+
+export function meetsDifficulty(hash: string, difficulty: number): boolean {
+  if (typeof hash !== 'string' || hash.length < difficulty) return false;
+  for (let i = 0; i < difficulty; i++) if (hash.charCodeAt(i) !== 48) return false;
+  return true;
+}
+
+export function assertDifficulty(difficulty: number): void {
+  if (!isValidDifficulty(difficulty)) {
+    throw ledgerError('ValidationError', `Difficulty must be a whole number from 0 to ${MAX_DIFFICULTY}`);
+  }
+}
+
+// Everything mining needs for one new block; the nonce search works on `prefixBytes`.
+export interface BlockTemplate {
+  index: number;
+  previousHash: string;
+  timestamp: string;
+  dataHash: string;
+  record: ChainRecord;
+  prefixBytes: Uint8Array;
+}
+
+export function blockTemplate(previous: Block | null, record: ChainRecord, timestamp: string): BlockTemplate {
+  if (record === null || typeof record !== 'object') throw ledgerError('ValidationError', 'A block needs a record');
+  let index = 0;
+  let previousHash = GENESIS_PREVIOUS_HASH;
+  if (previous) {
+    index = Number(previous.id) + 1;
+    if (!Number.isSafeInteger(index) || index < 1 || previous.id !== String(index - 1)) {
+      throw ledgerError('ValidationError', 'The previous block has no valid index');
+    }
+    previousHash = previous.hash;
+  }
+  const dataHash = recordDataHash(record);
+  const prefixBytes = encoder.encode(headerPrefix(index, previousHash, timestamp, dataHash));
+  return { index, previousHash, timestamp, dataHash, record, prefixBytes };
+}
+
+// Builds the block for a nonce the search found, re-hashing it with js-sha256 as the final word.
+export function sealBlock(template: BlockTemplate, nonce: number, difficulty: number): Block {
+  const { index, previousHash, timestamp, dataHash, record } = template;
+  const hash = blockHash(index, previousHash, timestamp, dataHash, nonce);
+  if (!meetsDifficulty(hash, difficulty)) {
+    throw ledgerError('IntegrityError', `Mining produced a hash that does not meet difficulty ${difficulty}`);
+  }
+  return { id: String(index), hash, previousHash, timestamp, dataHash, data: record, nonce };
+}
+
+function mineTemplate(template: BlockTemplate, difficulty: number): Block {
+  assertDifficulty(difficulty);
+  const search = createNonceSearch(template.prefixBytes, difficulty);
+  for (let start = 0; start <= Number.MAX_SAFE_INTEGER; start += SYNC_CHUNK) {
+    const nonce = search.search(start, SYNC_CHUNK);
+    if (nonce >= 0) return sealBlock(template, nonce, difficulty);
+  }
+  throw ledgerError('IntegrityError', `No nonce meets difficulty ${difficulty}`);
+}
+
+export function createGenesisBlock(record: ChainRecord, timestamp: string, difficulty: number = DIFFICULTY): Block {
+  return mineTemplate(blockTemplate(null, record, timestamp), difficulty);
+}
+
+// Synchronous: fine for the records chain at difficulty 2 (about 256 attempts); the lab uses mineBlockAsync.
+export function mineBlock(previous: Block, record: ChainRecord, timestamp: string, difficulty: number = DIFFICULTY): Block {
+  return mineTemplate(blockTemplate(previous, record, timestamp), difficulty);
+}
+
+// The first check block `index` fails, or null. `previous` is the block before it (ignored for index 0).
+export function checkBlock(block: Block, index: number, previous: Block | undefined, difficulty: number): string | null {
+  if (block === null || typeof block !== 'object' || block.data === null || typeof block.data !== 'object') {
+    return 'block is malformed (no record data)';
+  }
+  if (block.id !== String(index)) return `id "${String(block.id)}" does not match index ${index}`;
+  if (index === 0) {
+    if (block.previousHash !== GENESIS_PREVIOUS_HASH) return 'previousHash of the genesis block is not 64 zeros';
+  } else if (!previous || block.previousHash !== previous.hash) {
+    return `previousHash does not match block ${index - 1}`;
+  }
+  if (recordDataHash(block.data) !== block.dataHash) return 'record data was changed (data hash mismatch)';
+  if (!isValidNonce(block.nonce)) return 'nonce is not a whole number';
+  if (blockHash(index, block.previousHash, block.timestamp, block.dataHash, block.nonce) !== block.hash) {
+    return 'hash does not match the block header';
+  }
+  if (!meetsDifficulty(block.hash, difficulty)) return `hash does not meet difficulty ${difficulty}`;
+  return null;
+}
+
+export function verifyChain(blocks: readonly Block[], difficulty: number = DIFFICULTY): VerifyResult {
+  return verifyChainFrom(blocks, 0, difficulty);
+}
+
+// Checks blocks[fromIndex..] on the assumption that blocks[0..fromIndex) were verified before; the link of
+// blocks[fromIndex] to the block before it is checked too.
+export function verifyChainFrom(blocks: readonly Block[], fromIndex: number, difficulty: number = DIFFICULTY): VerifyResult {
+  assertDifficulty(difficulty);
+  if (!Number.isSafeInteger(fromIndex) || fromIndex < 0) {
+    throw ledgerError('ValidationError', 'Verification must start at a block index of 0 or more');
+  }
+  const height = blocks.length;
+  if (height === 0) return { valid: false, height, firstInvalid: { index: 0, reason: 'the chain has no genesis block' } };
+  for (let index = fromIndex; index < height; index++) {
+    const reason = checkBlock(blocks[index], index, blocks[index - 1], difficulty);
+    if (reason !== null) return { valid: false, height, firstInvalid: { index, reason } };
+  }
+  return { valid: true, height };
+}
