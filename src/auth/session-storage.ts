@@ -1,0 +1,27 @@
+import type { User } from '../../workers/core/types';
+
+export const SESSION_KEY = 'currentUser';
+
+// Only the id is trusted (D11): the role and name are looked up again in the user list.
+export function readStoredUserId(storage: Storage = localStorage): string | null {
+  const raw = storage.getItem(SESSION_KEY);
+  if (raw === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed === 'object' && parsed !== null && 'id' in parsed && typeof parsed.id === 'string' && parsed.id) {
+      return parsed.id;
+    }
+  } catch {
+    // not JSON: treated as signed out below
+  }
+  storage.removeItem(SESSION_KEY);
+  return null;
+}
+
+export function storeUser(user: User, storage: Storage = localStorage): void {
+  storage.setItem(SESSION_KEY, JSON.stringify(user));
+}
+
+export function clearStoredUser(storage: Storage = localStorage): void {
+  storage.removeItem(SESSION_KEY);
+}
