@@ -1,0 +1,8 @@
+import type { ChainStatus } from '../../workers/api';
+
+// Share of blocks before the first bad one: 100% when the verification passes.
+export function chainIntegrity(status: ChainStatus): string {
+  if (status.valid) return '100%';
+  const good = status.firstInvalid ? status.firstInvalid.index : 0;
+  return `${Math.floor((good / Math.max(1, status.height)) * 100)}%`;
+}

@@ -1,0 +1,43 @@
+import { useEffect, useRef, useState } from 'react';
+import { formatRemaining } from './format';
+
+interface CountdownProps {
+  expiresAt: string; // ISO 8601
+  onExpire?: () => void;
+  className?: string;
+}
+
+function remainingMs(expiresAt: string): number {
+  return Math.max(0, Date.parse(expiresAt) - Date.now());
+}
+
+// Recomputed from the clock on every tick (no drift); each tick lands when the shown second changes.
+export function Countdown({ expiresAt, onExpire, className }: CountdownProps) {
+  const [remaining, setRemaining] = useState(() => remainingMs(expiresAt));
+  const onExpireRef = useRef(onExpire);
+
+  useEffect(() => {
+    onExpireRef.current = onExpire;
+  }, [onExpire]);
+
+  useEffect(() => {
+    let timer: number | undefined;
+    const tick = () => {
+      const left = remainingMs(expiresAt);
+      setRemaining(left);
+      if (left <= 0) {
+        onExpireRef.current?.();
+        return;
+      }
+      timer = window.setTimeout(tick, left % 1000 || 1000);
+    };
+    tick();
+    return () => window.clearTimeout(timer);
+  }, [expiresAt]);
+
+  return (
+    <span className={className} role="timer">
+      {formatRemaining(remaining)}
+    </span>
+  );
+}

@@ -1,0 +1,45 @@
+import ListGroup from 'react-bootstrap/ListGroup';
+import type { ReactNode } from 'react';
+import type { RecordView } from '../../workers/api';
+import { findUser } from '../../workers/core/directory';
+import { formatDateTime } from './format';
+import { HashBadge } from './hash-badge';
+import { Icon } from './icon';
+import { RecordTypeBadge } from './record-type-badge';
+
+interface RecordListProps {
+  records: readonly RecordView[];
+  empty: ReactNode;
+  showPatient?: boolean; // doctors see whose record it is
+}
+
+export function RecordList({ records, empty, showPatient = false }: RecordListProps) {
+  if (records.length === 0) return <div className="empty-state">{empty}</div>;
+  return (
+    <ListGroup variant="flush" as="ul" className="record-list">
+      {records.map((record) => {
+        const files = record.documents.filter((document) => !document.deletedAt).length;
+        return (
+          <ListGroup.Item as="li" key={record.id} className="record-item">
+            <span className="record-icon" aria-hidden="true">
+              <Icon name={record.type === 'emergency_access' ? 'alert' : 'file'} size={18} />
+            </span>
+            <div className="record-main min-w-0">
+              <div className="record-title">{record.title}</div>
+              <div className="record-meta">
+                <RecordTypeBadge type={record.type} />
+                {showPatient ? <span>{findUser(record.patientId)?.name ?? record.patientId}</span> : null}
+                <time dateTime={record.timestamp}>{formatDateTime(record.timestamp)}</time>
+                {files > 0 ? <span>{files === 1 ? '1 file' : `${files} files`}</span> : null}
+              </div>
+            </div>
+            <div className="record-hash">
+              <span className="record-block">Block #{record.blockIndex}</span>
+              <HashBadge hash={record.blockchainHash} label="block hash" />
+            </div>
+          </ListGroup.Item>
+        );
+      })}
+    </ListGroup>
+  );
+}

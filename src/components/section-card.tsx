@@ -1,0 +1,27 @@
+import Card from 'react-bootstrap/Card';
+import type { ReactNode } from 'react';
+import { Icon, type IconName } from './icon';
+
+interface SectionCardProps {
+  title: string;
+  icon: IconName;
+  action?: ReactNode;
+  children: ReactNode;
+  flush?: boolean; // the body is a list that draws its own edges
+}
+
+export function SectionCard({ title, icon, action, children, flush = false }: SectionCardProps) {
+  const id = `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  return (
+    <Card as="section" className="section-card h-100" aria-labelledby={id}>
+      <Card.Header className="section-card-header">
+        <h2 className="section-title" id={id}>
+          <Icon name={icon} size={18} />
+          {title}
+        </h2>
+        {action}
+      </Card.Header>
+      {flush ? children : <Card.Body>{children}</Card.Body>}
+    </Card>
+  );
+}

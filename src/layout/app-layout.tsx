@@ -1,0 +1,48 @@
+import { useEffect, useState } from 'react';
+import { Outlet, useMatches, useNavigate } from 'react-router-dom';
+import { useSession } from '../auth/use-session';
+import { SideMenu } from './side-menu';
+import { TopBar } from './top-bar';
+
+function routeTitle(handle: unknown): string | undefined {
+  return typeof handle === 'object' && handle !== null && 'title' in handle && typeof handle.title === 'string'
+    ? handle.title
+    : undefined;
+}
+
+// The shell of every screen but login: top bar, side menu, main content.
+export function AppLayout() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const title = useMatches()
+    .map((match) => routeTitle(match.handle))
+    .filter(Boolean)
+    .at(-1);
+
+  useEffect(() => {
+    document.title = title ? `${title} · MedLedger` : 'MedLedger';
+  }, [title]);
+
+  if (!session.user) return null;
+
+  const logout = async () => {
+    await session.signOut();
+    navigate('/', { replace: true });
+  };
+
+  return (
+    <div className="app-shell">
+      <a className="skip-link" href="#main-content">
+        Skip to main content
+      </a>
+      <TopBar user={session.user} menuOpen={menuOpen} onOpenMenu={() => setMenuOpen(true)} onLogout={() => void logout()} />
+      <div className="app-body">
+        <SideMenu role={session.user.role} show={menuOpen} onHide={() => setMenuOpen(false)} />
+        <main id="main-content" className="app-main" tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

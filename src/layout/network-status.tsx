@@ -1,0 +1,33 @@
+import { useCallback } from 'react';
+import type { LedgerRemote } from '../ledger/ledger-context';
+import { useLedgerQuery } from '../ledger/use-ledger-query';
+
+export function NetworkStatus() {
+  const status = useLedgerQuery(useCallback((service: LedgerRemote) => service.chainStatus(), []));
+  const chain = status.data;
+
+  return (
+    <section className="network-status" aria-label="Blockchain status">
+      <div className="network-status-head">
+        <span className="pulse-dot" aria-hidden="true" />
+        Network Active
+      </div>
+      {chain ? (
+        <dl className="network-status-body">
+          <div>
+            <dt>Blocks</dt>
+            <dd>{chain.height}</dd>
+          </div>
+          <div>
+            <dt>Chain</dt>
+            <dd className={chain.valid ? 'text-success' : 'text-danger'}>{chain.valid ? 'Valid' : 'Invalid'}</dd>
+          </div>
+        </dl>
+      ) : (
+        <div className="network-status-body text-body-secondary small">
+          {status.error ? 'Status unavailable' : 'Connecting...'}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,67 @@
+import Button from 'react-bootstrap/Button';
+import Container from 'react-bootstrap/Container';
+import Navbar from 'react-bootstrap/Navbar';
+import { Link } from 'react-router-dom';
+import type { User } from '../../workers/core/types';
+import { dashboardPath } from '../auth/dashboard-path';
+import { Icon } from '../components/icon';
+
+interface TopBarProps {
+  user: User;
+  menuOpen: boolean;
+  onOpenMenu: () => void;
+  onLogout: () => void;
+}
+
+const ROLE_LABELS = { patient: 'Patient', doctor: 'Doctor' } as const;
+
+function initials(name: string): string {
+  const words = name.replace(/^Dr\.\s+/, '').split(/\s+/).filter(Boolean);
+  return words.slice(0, 2).map((word) => word[0]?.toUpperCase() ?? '').join('');
+}
+
+export function TopBar({ user, menuOpen, onOpenMenu, onLogout }: TopBarProps) {
+  return (
+    <header className="top-bar">
+      <Navbar bg="white" className="border-bottom py-2" aria-label="Top bar">
+        <Container fluid className="gap-2 flex-nowrap">
+          <Button
+            variant="light"
+            className="d-lg-none menu-toggle"
+            onClick={onOpenMenu}
+            aria-label="Open menu"
+            aria-controls="side-menu"
+            aria-expanded={menuOpen}
+          >
+            <Icon name="menu" size={20} />
+          </Button>
+          <Navbar.Brand as={Link} to={dashboardPath(user.role)} className="brand me-0">
+            <span className="brand-mark">
+              <Icon name="shield" size={18} />
+            </span>
+            MedLedger
+          </Navbar.Brand>
+          <span className="secured-pill" title="Blockchain Secured">
+            <Icon name="lock" size={13} />
+            <span className="secured-text">Blockchain Secured</span>
+          </span>
+          <div className="ms-auto d-flex align-items-center gap-2 gap-sm-3 min-w-0">
+            <div className="user-chip min-w-0">
+              <span className="avatar" aria-hidden="true">
+                {initials(user.name)}
+              </span>
+              <span className="user-meta min-w-0">
+                <span className="user-name">{user.name}</span>
+                <span className="user-role">{ROLE_LABELS[user.role]}</span>
+              </span>
+            </div>
+            <Button variant="outline-secondary" size="sm" className="logout-button" onClick={onLogout}>
+              <Icon name="logout" size={16} />
+              <span className="logout-text">Logout</span>
+            </Button>
+          </div>
+        </Container>
+      </Navbar>
+    </header>
+  );
+}
