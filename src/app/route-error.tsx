@@ -1,0 +1,16 @@
+import Button from 'react-bootstrap/Button';
+import { useRouteError } from 'react-router-dom';
+
+export function RouteError() {
+  const error = useRouteError();
+  console.error('MedLedger: a screen failed', error);
+  return (
+    <div className="route-error" role="alert">
+      <h1 className="h4">Something went wrong</h1>
+      <p className="text-body-secondary">This screen could not be shown. Your records are safe.</p>
+      <Button href="/" variant="primary">
+        Back to start
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import type { ComponentType, ReactNode } from 'react';
+import type { Role } from '../../workers/core/types';
+import { DoctorDashboardPage } from '../features/doctor-dashboard/doctor-dashboard-page';
+import { EmergencyPage } from '../features/emergency/emergency-page';
+import { LoginPage } from '../features/login/login-page';
+import { PatientDashboardPage } from '../features/patient-dashboard/patient-dashboard-page';
+import { PlaceholderPage } from '../features/placeholder/placeholder-page';
+import { UploadPage } from '../features/upload/upload-page';
+
+// guest: only when signed out (login); signed-in: any role, inside the layout; a Role: that role only.
+export type RouteAccess = 'guest' | 'signed-in' | Role;
+
+export interface AppRoute {
+  path: string;
+  access: RouteAccess;
+  title: string; // the document title
+  element?: ReactNode;
+  // A code-split screen is one line: lazy: () => import('../features/x/x-page').then((m) => m.XPage)
+  lazy?: () => Promise<ComponentType>;
+}
+
+// Every route of SEED.md section 2; any other path redirects to / (see router.tsx).
+export const APP_ROUTES: readonly AppRoute[] = [
+  { path: '/', access: 'guest', title: 'Sign In', element: <LoginPage /> },
+  { path: '/patient/dashboard', access: 'patient', title: 'Dashboard', element: <PatientDashboardPage /> },
+  {
+    path: '/patient/profile',
+    access: 'patient',
+    title: 'My Profile',
+    element: <PlaceholderPage title="My Profile" message="Profile management coming soon..." />,
+  },
+  {
+    path: '/patient/records',
+    access: 'patient',
+    title: 'Medical Records',
+    element: <PlaceholderPage title="Medical Records" message="Medical records view coming soon..." />,
+  },
+  { path: '/patient/upload', access: 'patient', title: 'Upload Documents', element: <UploadPage /> },
+  { path: '/doctor/dashboard', access: 'doctor', title: 'Dashboard', element: <DoctorDashboardPage /> },
+  {
+    path: '/doctor/profile',
+    access: 'doctor',
+    title: 'My Profile',
+    element: <PlaceholderPage title="My Profile" message="Profile management coming soon..." />,
+  },
+  {
+    path: '/doctor/patients',
+    access: 'doctor',
+    title: 'My Patients',
+    element: <PlaceholderPage title="My Patients" message="Patient management coming soon..." />,
+  },
+  { path: '/doctor/emergency', access: 'doctor', title: 'SOS Emergency Access', element: <EmergencyPage /> },
+];

@@ -1,0 +1,159 @@
+import Col from 'react-bootstrap/Col';
+import ListGroup from 'react-bootstrap/ListGroup';
+import Row from 'react-bootstrap/Row';
+import {
+  APPOINTMENTS_TODAY,
+  DIFFICULTY,
+  DOCTOR_SHOWN_RECORDS,
+  EMERGENCY_ALERTS,
+  TODAYS_SCHEDULE,
+} from '../../../workers/core/constants';
+import { useSession } from '../../auth/use-session';
+import { chainIntegrity } from '../../components/chain-integrity';
+import { formatDate, formatDateTime } from '../../components/format';
+import { LoadError } from '../../components/load-error';
+import { PageSpinner } from '../../components/page-spinner';
+import { RecordList } from '../../components/record-list';
+import { SectionCard } from '../../components/section-card';
+import { StatCard } from '../../components/stat-card';
+import type { LedgerRemote } from '../../ledger/ledger-context';
+import { useLedgerQuery } from '../../ledger/use-ledger-query';
+
+const loadDashboard = async (service: LedgerRemote) => {
+  const [overview, chain] = await Promise.all([service.doctorOverview(), service.chainStatus()]);
+  return { overview, chain };
+};
+
+export function DoctorDashboardPage() {
+  const { user } = useSession();
+  const query = useLedgerQuery(loadDashboard);
+
+  if (!user || user.role !== 'doctor') return null;
+  if (!query.data) {
+    return query.error ? (
+      <LoadError error={query.error} what="your dashboard" onRetry={query.reload} />
+    ) : (
+      <PageSpinner label="Loading your dashboard" />
+    );
+  }
+
+  const { overview, chain } = query.data;
+
+  return (
+    <>
+      <div className="page-header">
+        <h1 className="page-title">Welcome, {user.name}</h1>
+        <p className="page-subtitle doctor-credentials">
+          <span>{user.specialization}</span>
+          <span>{user.hospital}</span>
+          <span>License No. {user.licenseNumber}</span>
+        </p>
+      </div>
+
+      <Row xs={1} sm={2} xl={4} className="g-3 mb-4">
+        <Col>
+          <StatCard label="Total Patients" value={overview.patients.length} icon="users" />
+        </Col>
+        <Col>
+          <StatCard label="Records Today" value={overview.recordsToday} icon="file" tone="info" />
+        </Col>
+        <Col>
+          <StatCard label="Appointments" value={APPOINTMENTS_TODAY} icon="calendar" tone="warning" />
+        </Col>
+        <Col>
+          <StatCard label="Emergency Alerts" value={EMERGENCY_ALERTS} icon="alert" tone="danger" />
+        </Col>
+      </Row>
+
+      <Row className="g-3">
+        <Col xl={7}>
+          <SectionCard title="Recent Patient Activity" icon="activity" flush>
+            <RecordList
+              records={overview.recentActivity.slice(0, DOCTOR_SHOWN_RECORDS)}
+              showPatient
+              empty="No recent activity from your patients."
+            />
+          </SectionCard>
+        </Col>
+        <Col xl={5}>
+          <SectionCard title="Your Patients" icon="users" flush>
+            {overview.patients.length === 0 ? (
+              <div className="empty-state">No patients are assigned to you.</div>
+            ) : (
+              <ListGroup variant="flush" as="ul">
+                {overview.patients.map((patient) => (
+                  <ListGroup.Item as="li" key={patient.id} className="patient-item">
+                    <span className="avatar avatar-soft" aria-hidden="true">
+                      {patient.name
+                        .split(' ')
+                        .map((word) => word[0])
+                        .join('')}
+                    </span>
+                    <div className="min-w-0">
+                      <div className="fw-semibold">{patient.name}</div>
+                      <div className="record-meta">
+                        <span>{patient.id}</span>
+                        <span>Born {formatDate(patient.dateOfBirth)}</span>
+                        <span>{patient.gender}</span>
+                        <span>Blood {patient.bloodType}</span>
+                      </div>
+                    </div>
+                  </ListGroup.Item>
+                ))}
+              </ListGroup>
+            )}
+          </SectionCard>
+        </Col>
+        <Col xl={7}>
+          <SectionCard title="Today's Schedule" icon="calendar" flush>
+            <ListGroup variant="flush" as="ul">
+              {TODAYS_SCHEDULE.map((entry) => (
+                <ListGroup.Item as="li" key={entry.time} className="schedule-item">
+                  <span className="schedule-time">{entry.time}</span>
+                  <div className="min-w-0">
+                    <div className="fw-semibold">{entry.patient}</div>
+                    <div className="text-body-secondary small">{entry.purpose}</div>
+                  </div>
+                </ListGroup.Item>
+              ))}
+            </ListGroup>
+          </SectionCard>
+        </Col>
+        <Col xl={5}>
+          <SectionCard title="Blockchain Analytics" icon="box">
+            <dl className="detail-list">
+              <div>
+                <dt>Total Blocks</dt>
+                <dd>{chain.height}</dd>
+              </div>
+              <div>
+                <dt>Chain Integrity</dt>
+                <dd className={chain.valid ? 'text-success fw-semibold' : 'text-danger fw-semibold'}>
+                  {chainIntegrity(chain)}
+                </dd>
+              </div>
+              {chain.firstInvalid ? (
+                <div>
+                  <dt>First Bad Block</dt>
+                  <dd>
+                    #{chain.firstInvalid.index}: {chain.firstInvalid.reason}
+                  </dd>
+                </div>
+              ) : null}
+              <div>
+                <dt>Difficulty</dt>
+                <dd>
+                  {chain.difficulty} leading zeros{chain.difficulty === DIFFICULTY ? '' : ` (default ${DIFFICULTY})`}
+                </dd>
+              </div>
+              <div>
+                <dt>Last Block</dt>
+                <dd>{formatDateTime(chain.lastBlockTime)}</dd>
+              </div>
+            </dl>
+          </SectionCard>
+        </Col>
+      </Row>
+    </>
+  );
+}

@@ -1,0 +1,152 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import Spinner from 'react-bootstrap/Spinner';
+import {
+  DEFAULT_EMERGENCY_DURATION,
+  MAX_REASON_LENGTH,
+} from '../../../workers/core/constants';
+import type { AccessLevel, EmergencyGrant, Patient } from '../../../workers/core/types';
+import { Icon } from '../../components/icon';
+import { userMessage } from '../../ledger/error-message';
+import { useLedger } from '../../ledger/use-ledger';
+import { ACCESS_LEVELS, DURATION_OPTIONS } from './emergency-options';
+import { PatientSearch } from './patient-search';
+
+const GRANT_FAILED = 'Emergency access could not be granted. Please try again.';
+
+export function GrantForm({ onGranted }: { onGranted: (grant: EmergencyGrant) => void }) {
+  const service = useLedger();
+  const [patient, setPatient] = useState<Patient | null>(null);
+  const [reason, setReason] = useState('');
+  const [level, setLevel] = useState<AccessLevel>('basic');
+  const [duration, setDuration] = useState<number>(DEFAULT_EMERGENCY_DURATION);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const inFlight = useRef(false); // a double click must not request two grants
+  const errorRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (error) errorRef.current?.focus();
+  }, [error]);
+
+  const canGrant = patient !== null && reason.trim() !== '' && !busy;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (inFlight.current || !patient || reason.trim() === '') return;
+    inFlight.current = true;
+    setBusy(true);
+    setError(null);
+    try {
+      const grant = await service.requestEmergencyAccess({
+        patientId: patient.id,
+        reason: reason.trim(),
+        accessLevel: level,
+        durationMinutes: duration,
+      });
+      onGranted(grant);
+    } catch (caught) {
+      console.error('MedLedger: emergency grant failed', caught);
+      setError(userMessage(caught, GRANT_FAILED));
+      setBusy(false);
+    } finally {
+      inFlight.current = false;
+    }
+  };
+
+  return (
+    <Card className="grant-card">
+      <Card.Body>
+        <Form onSubmit={(event) => void submit(event)} aria-label="Request emergency access" noValidate>
+          <fieldset disabled={busy}>
+            <PatientSearch selected={patient} onSelect={setPatient} />
+
+            <Form.Group className="mb-3" controlId="emergency-reason">
+              <Form.Label>Reason for emergency access</Form.Label>
+              <Form.Control
+                as="textarea"
+                rows={3}
+                required
+                maxLength={MAX_REASON_LENGTH}
+                value={reason}
+                onChange={(event) => setReason(event.target.value)}
+                placeholder="e.g. Unconscious patient admitted to the ER, allergy check needed"
+              />
+            </Form.Group>
+
+            <div className="row g-3 mb-3">
+              <fieldset className="col-md-7">
+                <legend className="form-label fs-6">Access level</legend>
+                <div className="option-cards">
+                  {ACCESS_LEVELS.map((option) => (
+                    <label
+                      key={option.value}
+                      className={`option-card${level === option.value ? ' is-selected' : ''}`}
+                      htmlFor={`access-level-${option.value}`}
+                    >
+                      <input
+                        className="form-check-input"
+                        type="radio"
+                        name="access-level"
+                        id={`access-level-${option.value}`}
+                        value={option.value}
+                        checked={level === option.value}
+                        onChange={() => setLevel(option.value)}
+                        aria-describedby={`access-level-${option.value}-description`}
+                      />
+                      <span>
+                        <span className="option-card-title">{option.label}</span>
+                        <span className="option-card-text" id={`access-level-${option.value}-description`}>
+                          {option.description}
+                        </span>
+                      </span>
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+              <Form.Group className="col-md-5" controlId="emergency-duration">
+                <Form.Label>Duration</Form.Label>
+                <Form.Select value={duration} onChange={(event) => setDuration(Number(event.target.value))}>
+                  {DURATION_OPTIONS.map((option) => (
+                    <option key={option.value} value={option.value}>
+                      {option.label}
+                    </option>
+                  ))}
+                </Form.Select>
+              </Form.Group>
+            </div>
+          </fieldset>
+
+          {error ? (
+            <Alert variant="danger" role="alert" ref={errorRef} tabIndex={-1}>
+              {error}
+            </Alert>
+          ) : null}
+
+          <div className="d-flex flex-wrap align-items-center gap-2">
+            <Button type="submit" variant="danger" disabled={!canGrant}>
+              {busy ? (
+                <>
+                  <Spinner animation="border" size="sm" aria-hidden="true" /> Granting Access...
+                </>
+              ) : (
+                <>
+                  <Icon name="alert" size={16} /> Grant Emergency Access
+                </>
+              )}
+            </Button>
+            {!busy && !canGrant ? (
+              <span className="small text-body-secondary">Select a patient and enter a reason to continue.</span>
+            ) : null}
+          </div>
+          <p className="small text-body-secondary mt-3 mb-0">
+            Every emergency access is recorded on the chain and shown to the patient.
+          </p>
+        </Form>
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,79 @@
+import { useCallback, useEffect, useRef, useState, type UIEvent } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import type { InvalidBlock } from '../../../workers/api';
+import { BlockRow, ROW_PX } from './block-row';
+import { useBlockWindow, type LoadBlocks } from './use-block-window';
+
+const VIEW_PX = 11 * ROW_PX; // header + 10 rows
+const OVERSCAN = 8; // rows rendered above and below the visible ones
+
+interface BlockTableProps {
+  caption: string;
+  total: number;
+  load: LoadBlocks;
+  generation: number; // bump when the chain changed: cached pages are dropped
+  invalid?: InvalidBlock;
+  scrollToIndex?: { index: number; request: number } | null; // a new request scrolls that block into view
+}
+
+// The chain newest first, virtualized: only the rows in view (plus a few) are in the DOM and fetched.
+export function BlockTable({ caption, total, load, generation, invalid, scrollToIndex }: BlockTableProps) {
+  const viewport = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const visibleRows = Math.ceil(VIEW_PX / ROW_PX);
+  const first = Math.max(0, Math.floor(scrollTop / ROW_PX) - OVERSCAN);
+  const last = Math.min(total - 1, Math.floor(scrollTop / ROW_PX) + visibleRows + OVERSCAN);
+  const { blockAt, error } = useBlockWindow(load, generation, first, last);
+
+  const onScroll = useCallback((event: UIEvent<HTMLDivElement>) => setScrollTop(event.currentTarget.scrollTop), []);
+
+  useEffect(() => {
+    if (!scrollToIndex || !viewport.current) return;
+    const position = total - 1 - scrollToIndex.index;
+    if (position < 0 || position >= total) return;
+    // leave two rows above it, so the row is not hidden under the sticky header
+    viewport.current.scrollTop = Math.max(0, (position - 2) * ROW_PX);
+  }, [scrollToIndex, total]);
+
+  const rows = [];
+  for (let position = first; position <= last; position += 1) {
+    rows.push(<BlockRow key={position} position={position} block={blockAt(position)} invalid={invalid} />);
+  }
+
+  return (
+    <>
+      {error && <Alert variant="danger">Could not load blocks: {error.message}</Alert>}
+      <div
+        ref={viewport}
+        className="explorer-viewport border rounded"
+        style={{ height: VIEW_PX, overflow: 'auto' }}
+        onScroll={onScroll}
+        tabIndex={0}
+        role="region"
+        aria-label={`${caption}: scroll to see older blocks`}
+      >
+        <table className="table table-sm table-hover mb-0 explorer-table" aria-rowcount={total + 1}>
+          <caption className="visually-hidden">{caption}</caption>
+          <thead className="sticky-top">
+            <tr aria-rowindex={1} style={{ height: ROW_PX }}>
+              <th scope="col">Block</th>
+              <th scope="col">Time</th>
+              <th scope="col">Type</th>
+              <th scope="col">Title</th>
+              <th scope="col">Hash</th>
+              <th scope="col">Previous hash</th>
+              <th scope="col" className="text-end">
+                Nonce
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {first > 0 && <tr aria-hidden="true" style={{ height: first * ROW_PX }} />}
+            {rows}
+            {last < total - 1 && <tr aria-hidden="true" style={{ height: (total - 1 - last) * ROW_PX }} />}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

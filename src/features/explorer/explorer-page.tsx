@@ -1,0 +1,62 @@
+import { useCallback, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Spinner from 'react-bootstrap/Spinner';
+import Tab from 'react-bootstrap/Tab';
+import Tabs from 'react-bootstrap/Tabs';
+import type { LedgerRemote } from '../../ledger/ledger-context';
+import { useLedgerQuery } from '../../ledger/use-ledger-query';
+import { useLedger, useLedgerVersion } from '../../ledger/use-ledger';
+import { BlockTable } from './block-table';
+import { TamperDemo } from './tamper-demo';
+import { VerificationSummary } from './verification-summary';
+import './explorer.css';
+
+const loadStatus = (service: LedgerRemote) => service.chainStatus();
+
+// The records chain as it is, newest block first, with the verification result; the tamper demo beside it.
+export function ExplorerPage() {
+  const service = useLedger();
+  const version = useLedgerVersion();
+  const status = useLedgerQuery(loadStatus);
+  const [scrollTo, setScrollTo] = useState<{ index: number; request: number } | null>(null);
+  const loadBlocks = useCallback((offset: number, limit: number) => service.blocksPage(offset, limit), [service]);
+
+  return (
+    <>
+      <h1 className="h3 mb-3">Blockchain Explorer</h1>
+      <Tabs defaultActiveKey="chain" id="explorer-tabs" className="mb-3" mountOnEnter>
+        <Tab eventKey="chain" title="Records chain">
+          {status.error && <Alert variant="danger">Could not read the chain: {status.error.message}</Alert>}
+          {status.loading && (
+            <Spinner animation="border" role="status">
+              <span className="visually-hidden">Loading the chain…</span>
+            </Spinner>
+          )}
+          {status.data && (
+            <>
+              <VerificationSummary
+                status={status.data}
+                onShowInvalid={(index) => setScrollTo((previous) => ({ index, request: (previous?.request ?? 0) + 1 }))}
+              />
+              <p className="small text-body-secondary">
+                {status.data.height} blocks, newest first. Each block's hash covers its index, time, record and the
+                previous block's hash, and starts with {status.data.difficulty} zeros.
+              </p>
+              <BlockTable
+                caption="Records chain, newest block first"
+                total={status.data.height}
+                load={loadBlocks}
+                generation={version}
+                invalid={status.data.firstInvalid}
+                scrollToIndex={scrollTo}
+              />
+            </>
+          )}
+        </Tab>
+        <Tab eventKey="tamper" title="Tamper demo">
+          <TamperDemo />
+        </Tab>
+      </Tabs>
+    </>
+  );
+}

@@ -1,0 +1,34 @@
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import type { ChainStatus } from '../../../workers/api';
+
+interface VerificationSummaryProps {
+  status: ChainStatus;
+  onShowInvalid?: (index: number) => void;
+}
+
+// The verification result: valid, or the first invalid block and the check it failed (D3).
+export function VerificationSummary({ status, onShowInvalid }: VerificationSummaryProps) {
+  const blocks = `${status.height} ${status.height === 1 ? 'block' : 'blocks'}`;
+  if (status.valid || !status.firstInvalid) {
+    return (
+      <Alert variant="success" className="mb-3" data-chain-valid="true">
+        <strong>Chain valid.</strong> All {blocks} verified: every hash, link and record matches, at difficulty{' '}
+        {status.difficulty}.
+      </Alert>
+    );
+  }
+  const { index, reason } = status.firstInvalid;
+  return (
+    <Alert variant="danger" className="mb-3 d-flex flex-wrap align-items-center gap-2" data-chain-valid="false">
+      <span className="me-auto">
+        <strong>Chain invalid at block #{index}:</strong> {reason}.
+      </span>
+      {onShowInvalid && (
+        <Button variant="outline-danger" size="sm" onClick={() => onShowInvalid(index)}>
+          Show block #{index}
+        </Button>
+      )}
+    </Alert>
+  );
+}

@@ -1,0 +1,148 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import ToggleButton from 'react-bootstrap/ToggleButton';
+import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
+import { DEMO_PASSWORD } from '../../../workers/core/constants';
+import { DEMO_ACCOUNTS } from '../../../workers/core/directory';
+import type { Role } from '../../../workers/core/types';
+import { useSession } from '../../auth/use-session';
+import { Icon } from '../../components/icon';
+import { loginErrorMessage } from './login-error-message';
+
+const FEATURES = [
+  { icon: 'box', text: 'Every record sealed in a tamper-evident block' },
+  { icon: 'lock', text: 'Documents encrypted with AES-256 in your browser' },
+  { icon: 'alert', text: 'Emergency access that leaves an audit trail' },
+] as const;
+
+export function LoginPage() {
+  const { signIn } = useSession();
+  const [role, setRole] = useState<Role>('patient');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const errorRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (error) errorRef.current?.focus();
+  }, [error]);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    // required + type=email: the browser names the problem on the field
+    if (!event.currentTarget.checkValidity()) {
+      event.currentTarget.reportValidity();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await signIn(email.trim(), password, role);
+      // the guard of / now sends the user to their dashboard
+    } catch (caught) {
+      setError(loginErrorMessage(caught));
+      setBusy(false);
+    }
+  };
+
+  const fillDemo = () => {
+    setEmail(DEMO_ACCOUNTS[role]);
+    setPassword(DEMO_PASSWORD);
+    setError(null);
+  };
+
+  return (
+    <main className="login-page">
+      <div className="login-card">
+        <div className="login-hero">
+          <div className="login-brand">
+            <span className="brand-mark brand-mark-lg">
+              <Icon name="shield" size={24} />
+            </span>
+            MedLedger
+          </div>
+          <p className="login-tagline">Your medical records, secured on a blockchain.</p>
+          <ul className="login-features">
+            {FEATURES.map((feature) => (
+              <li key={feature.text}>
+                <Icon name={feature.icon} size={18} />
+                {feature.text}
+              </li>
+            ))}
+          </ul>
+        </div>
+
+        <div className="login-form">
+          <h1 className="h3 mb-1">Sign in</h1>
+          <p className="text-body-secondary mb-4">Choose your account type to continue.</p>
+
+          <Form onSubmit={(event) => void submit(event)} aria-label="Sign in">
+            <fieldset className="mb-3">
+              <legend className="form-label fs-6">Account type</legend>
+              <ToggleButtonGroup
+                type="radio"
+                name="role"
+                value={role}
+                onChange={(value: Role) => setRole(value)}
+                className="w-100 role-toggle"
+              >
+                <ToggleButton id="role-patient" value="patient" variant="outline-primary">
+                  <Icon name="user" size={16} /> Patient
+                </ToggleButton>
+                <ToggleButton id="role-doctor" value="doctor" variant="outline-primary">
+                  <Icon name="activity" size={16} /> Doctor
+                </ToggleButton>
+              </ToggleButtonGroup>
+            </fieldset>
+
+            <Form.Group className="mb-3" controlId="login-email">
+              <Form.Label>Email</Form.Label>
+              <Form.Control
+                type="email"
+                required
+                autoComplete="username"
+                value={email}
+                onChange={(event) => setEmail(event.target.value)}
+                placeholder="name@example.com"
+              />
+            </Form.Group>
+
+            <Form.Group className="mb-3" controlId="login-password">
+              <Form.Label>Password</Form.Label>
+              <Form.Control
+                type="password"
+                required
+                autoComplete="current-password"
+                value={password}
+                onChange={(event) => setPassword(event.target.value)}
+              />
+            </Form.Group>
+
+            {error ? (
+              <Alert variant="danger" role="alert" ref={errorRef} tabIndex={-1} className="py-2">
+                {error}
+              </Alert>
+            ) : null}
+
+            <div className="d-grid gap-2">
+              <Button type="submit" variant="primary" size="lg" disabled={busy}>
+                {busy ? 'Signing in...' : 'Sign In'}
+              </Button>
+              <Button type="button" variant="outline-secondary" onClick={fillDemo} disabled={busy}>
+                Fill Demo Credentials
+              </Button>
+            </div>
+          </Form>
+
+          <p className="login-note">
+            <Icon name="lock" size={14} /> The demo password is the same for all accounts.
+          </p>
+        </div>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,240 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { proxy } from 'comlink';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import Row from 'react-bootstrap/Row';
+import type { MiningProgress, MiningResult } from '../../../workers/api';
+import type { Block } from '../../../workers/core/types';
+import { errorName, userMessage } from '../../ledger/error-message';
+import { useLedger } from '../../ledger/use-ledger';
+import { FrameMonitor } from './frame-monitor';
+import { HeartbeatPanel } from './heartbeat-panel';
+import { expectedAttempts, formatCount, formatHashRate, formatSeconds } from './lab-format';
+import { PLACE_LABELS, type LabRun, type MiningPlace } from './lab-run';
+import { observeLongTasks } from './long-task-monitor';
+import { mineOnMainThread } from './main-thread-miner';
+import { RunHistory } from './run-history';
+
+const DIFFICULTIES = [1, 2, 3, 4, 5, 6] as const;
+const MAX_BLOCKS = 100;
+
+interface ActiveRun {
+  jobId: string;
+  place: MiningPlace;
+  difficulty: number;
+  cancelling: boolean;
+}
+
+let jobCounter = 0;
+function newJobId(): string {
+  jobCounter += 1;
+  return `lab-${Date.now().toString(36)}-${jobCounter}`;
+}
+
+function describeEnd(result: MiningResult, place: MiningPlace, cancelLatencyMs: number | null): string {
+  const where = place === 'worker' ? 'in the worker' : 'on the main thread';
+  if (result.cancelled) {
+    const latency = cancelLatencyMs === null ? '' : `: mining stopped ${Math.round(cancelLatencyMs)} ms after Cancel`;
+    return `Cancelled after ${result.blocksMined} of ${result.blocksTotal} blocks ${where}${latency}.`;
+  }
+  return `Mined ${result.blocksMined} ${result.blocksMined === 1 ? 'block' : 'blocks'} ${where} in ${formatSeconds(result.elapsedMs)}.`;
+}
+
+// Proof-of-work mining in the worker beside the same work on the main thread, with a heartbeat that shows the cost.
+export function MiningLabPage() {
+  const service = useLedger();
+  const [monitor] = useState(() => new FrameMonitor());
+  const [difficulty, setDifficulty] = useState('4');
+  const [blocks, setBlocks] = useState('5');
+  const [onMainThread, setOnMainThread] = useState(false);
+  const [active, setActive] = useState<ActiveRun | null>(null);
+  const [progress, setProgress] = useState<MiningProgress | null>(null);
+  const [runs, setRuns] = useState<LabRun[]>([]);
+  const [note, setNote] = useState('');
+  const [error, setError] = useState('');
+  const cancelAt = useRef<number | null>(null);
+  const mainTip = useRef<{ block: Block | null }>({ block: null });
+
+  const blockCount = Number(blocks);
+  const blocksValid = Number.isInteger(blockCount) && blockCount >= 1 && blockCount <= MAX_BLOCKS;
+
+  const start = async (event: FormEvent) => {
+    event.preventDefault();
+    if (active || !blocksValid) return;
+    const run: ActiveRun = { jobId: newJobId(), place: onMainThread ? 'main' : 'worker', difficulty: Number(difficulty), cancelling: false };
+    cancelAt.current = null;
+    setActive(run);
+    setError('');
+    setProgress({ jobId: run.jobId, blocksMined: 0, blocksTotal: blockCount, attempts: 0, elapsedMs: 0, hashRate: 0 });
+    setNote(`Mining ${blockCount} ${blockCount === 1 ? 'block' : 'blocks'} at difficulty ${run.difficulty} ${run.place === 'worker' ? 'in the worker' : 'on the main thread'}…`);
+    monitor.beginWindow();
+    const stopLongTasks = observeLongTasks();
+    let result: MiningResult | null = null;
+    try {
+      result =
+        run.place === 'worker'
+          ? await service.mineSandbox(run.jobId, run.difficulty, blockCount, proxy((update: MiningProgress) => setProgress(update)))
+          : await mineOnMainThread(
+              { jobId: run.jobId, difficulty: run.difficulty, blocks: blockCount, onProgress: setProgress, isCancelled: () => cancelAt.current !== null },
+              mainTip.current,
+            );
+    } catch (caught) {
+      if (errorName(caught) !== 'CancelledError') setError(userMessage(caught, 'Mining failed. Try again.'));
+    }
+    const cancelLatencyMs = cancelAt.current === null ? null : performance.now() - cancelAt.current;
+    const frames = await monitor.endWindow();
+    const longTasks = stopLongTasks?.() ?? null;
+    setActive(null);
+    if (!result) {
+      setNote(cancelAt.current === null ? '' : 'Cancelled.');
+      return;
+    }
+    setProgress(result);
+    setNote(describeEnd(result, run.place, cancelLatencyMs));
+    const finished: LabRun = {
+      id: run.jobId,
+      place: run.place,
+      difficulty: run.difficulty,
+      blocksTotal: result.blocksTotal,
+      blocksMined: result.blocksMined,
+      attempts: result.attempts,
+      elapsedMs: result.elapsedMs,
+      hashRate: result.hashRate,
+      maxFrameGapMs: frames.maxGapMs,
+      longTasks,
+      cancelled: result.cancelled,
+      cancelLatencyMs,
+    };
+    setRuns((previous) => [finished, ...previous]);
+  };
+
+  const cancel = () => {
+    if (!active || active.cancelling) return;
+    cancelAt.current = performance.now();
+    setActive({ ...active, cancelling: true });
+    if (active.place === 'worker') {
+      service.cancelJob(active.jobId).catch((caught: unknown) => setError(userMessage(caught, 'Cancel failed.')));
+    }
+  };
+
+  const percent = progress && progress.blocksTotal > 0 ? (progress.blocksMined / progress.blocksTotal) * 100 : 0;
+
+  return (
+    <>
+      <h1 className="h3 mb-2">Mining Lab</h1>
+      <p className="text-body-secondary">
+        Mine proof-of-work blocks into the sandbox chain in the worker and watch the heartbeat keep ticking. Switch to the
+        main thread to see the freeze the worker avoids.
+      </p>
+      <Row className="g-3 mb-3">
+        <Col lg={8}>
+          <Card className="h-100">
+            <Card.Body>
+              <Card.Title as="h2" className="h5">
+                Mine blocks
+              </Card.Title>
+              <Form onSubmit={(event) => void start(event)}>
+                <Row className="g-2 align-items-end mb-2">
+                  <Col xs={6} md={4}>
+                    <Form.Group controlId="lab-difficulty">
+                      <Form.Label>Difficulty (leading zeros)</Form.Label>
+                      <Form.Select value={difficulty} onChange={(event) => setDifficulty(event.target.value)} disabled={active !== null}>
+                        {DIFFICULTIES.map((value) => (
+                          <option key={value} value={value}>
+                            {value} (about {formatCount(expectedAttempts(value))} attempts a block)
+                          </option>
+                        ))}
+                      </Form.Select>
+                    </Form.Group>
+                  </Col>
+                  <Col xs={6} md={3}>
+                    <Form.Group controlId="lab-blocks">
+                      <Form.Label>Blocks</Form.Label>
+                      <Form.Control
+                        type="number"
+                        min={1}
+                        max={MAX_BLOCKS}
+                        value={blocks}
+                        onChange={(event) => setBlocks(event.target.value)}
+                        isInvalid={!blocksValid}
+                        disabled={active !== null}
+                      />
+                      <Form.Control.Feedback type="invalid">From 1 to {MAX_BLOCKS}</Form.Control.Feedback>
+                    </Form.Group>
+                  </Col>
+                  <Col xs="auto">
+                    <Button type="submit" disabled={active !== null || !blocksValid}>
+                      Start mining
+                    </Button>
+                  </Col>
+                  <Col xs="auto">
+                    <Button variant="outline-danger" onClick={cancel} disabled={active === null || active.cancelling}>
+                      Cancel
+                    </Button>
+                  </Col>
+                </Row>
+                <Form.Check
+                  type="switch"
+                  id="lab-main-thread"
+                  label="Mine on the main thread instead (the page freezes)"
+                  checked={onMainThread}
+                  onChange={(event) => setOnMainThread(event.target.checked)}
+                  disabled={active !== null}
+                />
+                {onMainThread && (
+                  <Form.Text className="d-block text-warning-emphasis">
+                    Each block is one long task: the page cannot paint or respond until it is found, and Cancel takes
+                    effect only between blocks.
+                  </Form.Text>
+                )}
+              </Form>
+              <ProgressBar
+                className="mt-3"
+                now={percent}
+                label={progress ? `${progress.blocksMined} of ${progress.blocksTotal}` : ''}
+                aria-label="Blocks mined"
+                animated={active !== null}
+                striped={active !== null}
+              />
+              <dl className="row small mt-3 mb-2">
+                <dt className="col-6 col-md-3">Hash rate</dt>
+                <dd className="col-6 col-md-3 font-monospace" data-testid="lab-hash-rate">
+                  {progress ? formatHashRate(progress.hashRate) : '–'}
+                </dd>
+                <dt className="col-6 col-md-3">Attempts</dt>
+                <dd className="col-6 col-md-3 font-monospace">{progress ? formatCount(progress.attempts) : '–'}</dd>
+                <dt className="col-6 col-md-3">Elapsed</dt>
+                <dd className="col-6 col-md-3 font-monospace">{progress ? formatSeconds(progress.elapsedMs) : '–'}</dd>
+                <dt className="col-6 col-md-3">Mining in</dt>
+                <dd className="col-6 col-md-3">{active ? PLACE_LABELS[active.place] : '–'}</dd>
+              </dl>
+              <p role="status" className="mb-0" data-testid="lab-status">
+                {note}
+              </p>
+              {error && (
+                <Alert variant="danger" className="mt-2 mb-0" role="alert">
+                  {error}
+                </Alert>
+              )}
+            </Card.Body>
+          </Card>
+        </Col>
+        <Col lg={4}>
+          <HeartbeatPanel monitor={monitor} />
+        </Col>
+      </Row>
+      <Card>
+        <Card.Body>
+          <Card.Title as="h2" className="h5">
+            Runs
+          </Card.Title>
+          <RunHistory runs={runs} />
+        </Card.Body>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+import Table from 'react-bootstrap/Table';
+import { formatCount, formatHashRate, formatMs, formatSeconds } from './lab-format';
+import { PLACE_LABELS, type LabRun } from './lab-run';
+
+const FROZEN_MS = 50; // a frame gap or task this long is a visible stall
+
+// Every run of this visit, newest first, so worker and main-thread mining can be compared side by side.
+export function RunHistory({ runs }: { runs: readonly LabRun[] }) {
+  if (runs.length === 0) return <p className="text-body-secondary small mb-0">No runs yet.</p>;
+  return (
+    <div className="table-responsive">
+      <Table size="sm" className="mb-0 align-middle">
+        <caption className="visually-hidden">Mining runs, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Where</th>
+            <th scope="col">Difficulty</th>
+            <th scope="col">Blocks</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Time</th>
+            <th scope="col">Blocks/s</th>
+            <th scope="col">Hash rate</th>
+            <th scope="col">Longest frame gap</th>
+            <th scope="col">Long tasks</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((run) => (
+            <tr
+              key={run.id}
+              data-place={run.place}
+              data-difficulty={run.difficulty}
+              data-blocks-mined={run.blocksMined}
+              data-attempts={run.attempts}
+              data-elapsed-ms={run.elapsedMs.toFixed(1)}
+              data-hash-rate={run.hashRate.toFixed(0)}
+              data-cancelled={run.cancelled}
+            >
+              <th scope="row">{PLACE_LABELS[run.place]}</th>
+              <td>{run.difficulty}</td>
+              <td>
+                {run.blocksMined} of {run.blocksTotal}
+                {run.cancelled && <span className="text-body-secondary"> (cancelled)</span>}
+              </td>
+              <td>{formatCount(run.attempts)}</td>
+              <td>{formatSeconds(run.elapsedMs)}</td>
+              <td>{run.elapsedMs > 0 ? ((run.blocksMined * 1000) / run.elapsedMs).toFixed(2) : '–'}</td>
+              <td>{formatHashRate(run.hashRate)}</td>
+              <td className={run.maxFrameGapMs >= FROZEN_MS ? 'text-danger fw-semibold' : 'text-success'}>
+                {formatMs(run.maxFrameGapMs)}
+              </td>
+              <td className={run.longTasks && run.longTasks.count > 0 ? 'text-danger' : undefined}>
+                {run.longTasks ? `${run.longTasks.count} (${formatMs(run.longTasks.totalMs)})` : 'not measured'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
+import { Link } from 'react-router-dom';
+import { HEALTH_SCORE, NEXT_APPOINTMENT } from '../../../workers/core/constants';
+import { chainIntegrity } from '../../components/chain-integrity';
+import { formatDate } from '../../components/format';
+import { LoadError } from '../../components/load-error';
+import { PageSpinner } from '../../components/page-spinner';
+import { RecordList } from '../../components/record-list';
+import { SectionCard } from '../../components/section-card';
+import { StatCard } from '../../components/stat-card';
+import type { LedgerRemote } from '../../ledger/ledger-context';
+import { useLedgerQuery } from '../../ledger/use-ledger-query';
+
+const loadDashboard = async (service: LedgerRemote) => {
+  const [overview, chain] = await Promise.all([service.patientOverview(), service.chainStatus()]);
+  return { overview, chain };
+};
+
+export function PatientDashboardPage() {
+  const query = useLedgerQuery(loadDashboard);
+
+  if (!query.data) {
+    return query.error ? (
+      <LoadError error={query.error} what="your dashboard" onRetry={query.reload} />
+    ) : (
+      <PageSpinner label="Loading your dashboard" />
+    );
+  }
+
+  const { overview, chain } = query.data;
+  const { patient } = overview;
+
+  return (
+    <>
+      <div className="page-header">
+        <h1 className="page-title">Welcome back, {patient.name}</h1>
+        <p className="page-subtitle">
+          Your health records at a glance. Current block height: <strong>{chain.height}</strong>
+        </p>
+      </div>
+
+      <Row xs={1} sm={2} xl={4} className="g-3 mb-4">
+        <Col>
+          <StatCard label="Total Records" value={overview.totalRecords} icon="file" />
+        </Col>
+        <Col>
+          <StatCard
+            label="Last Upload"
+            value={overview.lastUpload ? formatDate(overview.lastUpload) : 'None'}
+            icon="upload"
+            tone="info"
+          />
+        </Col>
+        <Col>
+          <StatCard label="Next Appointment" value={NEXT_APPOINTMENT} icon="calendar" tone="warning" />
+        </Col>
+        <Col>
+          <StatCard label="Health Score" value={HEALTH_SCORE} icon="heart" tone="success" />
+        </Col>
+      </Row>
+
+      <Row className="g-3">
+        <Col lg={8}>
+          <SectionCard
+            title="Recent Medical Records"
+            icon="file"
+            flush
+            action={
+              <Link to="/patient/upload" className="btn btn-sm btn-outline-primary">
+                Upload
+              </Link>
+            }
+          >
+            <RecordList
+              records={overview.recent}
+              empty={
+                <>
+                  No medical records yet. <Link to="/patient/upload">Upload your first document</Link>
+                </>
+              }
+            />
+          </SectionCard>
+        </Col>
+        <Col lg={4} className="d-flex flex-column gap-3">
+          <SectionCard title="Health Overview" icon="heart">
+            <dl className="detail-list">
+              <div>
+                <dt>Blood Type</dt>
+                <dd>{patient.bloodType}</dd>
+              </div>
+              <div>
+                <dt>Gender</dt>
+                <dd>{patient.gender}</dd>
+              </div>
+              <div>
+                <dt>Allergies</dt>
+                <dd>{patient.allergies.length > 0 ? patient.allergies.join(', ') : 'None'}</dd>
+              </div>
+              <div>
+                <dt>Emergency Contact</dt>
+                <dd>{patient.emergencyContact}</dd>
+              </div>
+            </dl>
+          </SectionCard>
+          <SectionCard title="Blockchain Status" icon="box">
+            <dl className="detail-list">
+              <div>
+                <dt>Total Blocks</dt>
+                <dd>{chain.height}</dd>
+              </div>
+              <div>
+                <dt>Chain Status</dt>
+                <dd className={chain.valid ? 'text-success fw-semibold' : 'text-danger fw-semibold'}>
+                  {chain.valid ? 'Valid' : 'Invalid'}
+                </dd>
+              </div>
+              {chain.firstInvalid ? (
+                <div>
+                  <dt>First Bad Block</dt>
+                  <dd>
+                    #{chain.firstInvalid.index}: {chain.firstInvalid.reason}
+                  </dd>
+                </div>
+              ) : null}
+              <div>
+                <dt>Integrity</dt>
+                <dd>{chainIntegrity(chain)}</dd>
+              </div>
+              <div>
+                <dt>Network</dt>
+                <dd className="text-success fw-semibold">
+                  <span className="pulse-dot" aria-hidden="true" /> Active
+                </dd>
+              </div>
+            </dl>
+          </SectionCard>
+        </Col>
+      </Row>
+    </>
+  );
+}

@@ -1,0 +1,211 @@
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import ToggleButton from 'react-bootstrap/ToggleButton';
+import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
+import { transfer } from 'comlink';
+import type { FileInput, UploadResult } from '../../../workers/api';
+import {
+  MAX_DESCRIPTION_LENGTH,
+  MAX_TITLE_LENGTH,
+  SUCCESS_RESET_MS,
+} from '../../../workers/core/constants';
+import type { UploadRecordType } from '../../../workers/core/types';
+import { Icon } from '../../components/icon';
+import { userMessage } from '../../ledger/error-message';
+import { useLedger } from '../../ledger/use-ledger';
+import { checkFile, fileKey } from './check-file';
+import { FileDropZone } from './file-drop-zone';
+import { SelectedFileList, type SelectedFile } from './selected-file-list';
+import { UploadSuccess } from './upload-success';
+
+const UPLOAD_FAILED = 'Upload failed. Please try again.';
+
+export function UploadPage() {
+  const service = useLedger();
+  const [recordType, setRecordType] = useState<UploadRecordType>('prescription');
+  const [files, setFiles] = useState<SelectedFile[]>([]);
+  const [rejected, setRejected] = useState<string[]>([]);
+  const [title, setTitle] = useState('');
+  const [description, setDescription] = useState('');
+  const [uploading, setUploading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<UploadResult | null>(null);
+  const inFlight = useRef(false); // a second click before React re-renders must not upload twice
+  const errorRef = useRef<HTMLDivElement>(null);
+
+  const canUpload = files.length > 0 && title.trim() !== '' && !uploading;
+
+  const reset = useCallback(() => {
+    setRecordType('prescription');
+    setFiles([]);
+    setRejected([]);
+    setTitle('');
+    setDescription('');
+    setError(null);
+    setResult(null);
+  }, []);
+
+  // The success panel gives way to an empty form after SUCCESS_RESET_MS.
+  useEffect(() => {
+    if (!result) return;
+    const timer = window.setTimeout(reset, SUCCESS_RESET_MS);
+    return () => window.clearTimeout(timer);
+  }, [result, reset]);
+
+  useEffect(() => {
+    if (error) errorRef.current?.focus();
+  }, [error]);
+
+  const addFiles = (added: File[]) => {
+    const problems: string[] = [];
+    const accepted: SelectedFile[] = [];
+    for (const file of added) {
+      const problem = checkFile(file);
+      if (problem) problems.push(problem);
+      else accepted.push({ key: fileKey(file), file });
+    }
+    setRejected(problems);
+    setFiles((current) => {
+      const next = [...current];
+      for (const entry of accepted) if (!next.some((existing) => existing.key === entry.key)) next.push(entry);
+      return next;
+    });
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (inFlight.current || files.length === 0 || title.trim() === '') return;
+    inFlight.current = true;
+    setUploading(true);
+    setError(null);
+    try {
+      const inputs: FileInput[] = await Promise.all(
+        files.map(async ({ file }) => ({ name: file.name, type: file.type, bytes: await file.arrayBuffer() })),
+      );
+      const description_ = description.trim();
+      const request = {
+        title: title.trim(),
+        ...(description_ ? { description: description_ } : {}),
+        type: recordType,
+        files: inputs,
+      };
+      const uploaded = await service.upload(transfer(request, inputs.map((input) => input.bytes)));
+      setResult(uploaded);
+    } catch (caught) {
+      console.error('MedLedger: upload failed', caught);
+      setError(userMessage(caught, UPLOAD_FAILED));
+    } finally {
+      inFlight.current = false;
+      setUploading(false);
+    }
+  };
+
+  return (
+    <>
+      <div className="page-header">
+        <h1 className="page-title">Upload Medical Documents</h1>
+        <p className="page-subtitle">Files are encrypted in your browser and sealed in a new block on the chain.</p>
+      </div>
+
+      {result ? (
+        <UploadSuccess result={result} onDone={reset} />
+      ) : (
+        <Card className="upload-card">
+          <Card.Body>
+            <Form onSubmit={(event) => void submit(event)} aria-label="Upload medical documents" noValidate>
+              <fieldset className="mb-3" disabled={uploading}>
+                <legend className="form-label fs-6">Record type</legend>
+                <ToggleButtonGroup
+                  type="radio"
+                  name="record-type"
+                  value={recordType}
+                  onChange={(value: UploadRecordType) => setRecordType(value)}
+                  className="record-type-toggle"
+                >
+                  <ToggleButton id="record-type-prescription" value="prescription" variant="outline-primary">
+                    Prescription
+                  </ToggleButton>
+                  <ToggleButton id="record-type-test-report" value="test_report" variant="outline-primary">
+                    Test Report
+                  </ToggleButton>
+                </ToggleButtonGroup>
+              </fieldset>
+
+              <FileDropZone disabled={uploading} onFiles={addFiles} />
+
+              {rejected.length > 0 ? (
+                <Alert variant="warning" role="alert" className="mt-3 mb-0" onClose={() => setRejected([])} dismissible>
+                  <div className="fw-semibold mb-1">Not added:</div>
+                  <ul className="mb-0 ps-3">
+                    {rejected.map((problem) => (
+                      <li key={problem}>{problem}</li>
+                    ))}
+                  </ul>
+                </Alert>
+              ) : null}
+
+              <SelectedFileList
+                files={files}
+                disabled={uploading}
+                onRemove={(key) => setFiles((current) => current.filter((entry) => entry.key !== key))}
+              />
+
+              <Form.Group className="mt-3 mb-3" controlId="upload-title">
+                <Form.Label>Title</Form.Label>
+                <Form.Control
+                  value={title}
+                  onChange={(event) => setTitle(event.target.value)}
+                  required
+                  maxLength={MAX_TITLE_LENGTH}
+                  disabled={uploading}
+                  placeholder="e.g. Blood test results, March"
+                />
+              </Form.Group>
+
+              <Form.Group className="mb-3" controlId="upload-description">
+                <Form.Label>
+                  Description <span className="text-body-secondary fw-normal">(optional)</span>
+                </Form.Label>
+                <Form.Control
+                  as="textarea"
+                  rows={3}
+                  value={description}
+                  onChange={(event) => setDescription(event.target.value)}
+                  maxLength={MAX_DESCRIPTION_LENGTH}
+                  disabled={uploading}
+                />
+              </Form.Group>
+
+              {error ? (
+                <Alert variant="danger" role="alert" ref={errorRef} tabIndex={-1}>
+                  {error}
+                </Alert>
+              ) : null}
+
+              {uploading ? (
+                <div className="upload-progress mb-3" role="status">
+                  <div className="progress" role="progressbar" aria-label="Upload in progress">
+                    <div className="progress-bar progress-bar-striped progress-bar-animated w-100" />
+                  </div>
+                  <div className="small text-body-secondary mt-1">Encrypting and mining a new block...</div>
+                </div>
+              ) : null}
+
+              <div className="d-flex flex-wrap gap-2 align-items-center">
+                <Button type="submit" variant="primary" disabled={!canUpload}>
+                  <Icon name="upload" size={16} /> {uploading ? 'Uploading...' : 'Upload Documents'}
+                </Button>
+                {!uploading && (files.length === 0 || title.trim() === '') ? (
+                  <span className="small text-body-secondary">Add at least one file and a title to upload.</span>
+                ) : null}
+              </div>
+            </Form>
+          </Card.Body>
+        </Card>
+      )}
+    </>
+  );
+}
