@@ -1,0 +1,101 @@
+// Document encryption (D4: AES-256-GCM through WebCrypto), content ids (D5: CIDv0) and upload checks (D7).
+import { CID } from 'multiformats/cid';
+import { sha256 } from 'multiformats/hashes/sha2';
+import { ACCEPTED_EXTENSIONS, MAX_FILE_BYTES } from './constants';
+import { ledgerError } from './errors';
+import { bytesToHex, hexToBytes } from './ids';
+
+export interface EncryptedDocument {
+  stored: ArrayBuffer; // iv (12 bytes) || AES-GCM ciphertext and 16-byte tag
+  encryptionKey: string; // 64 hex: the 32 key bytes
+  ipfsHash: string; // CIDv0 (Qm…) of `stored`
+}
+
+const IV_BYTES = 12; // 96-bit IV, the size GCM is specified for
+const TAG_BYTES = 16;
+const KEY_BYTES = 32;
+
+// MIME types a browser may give each accepted extension; '' and application/octet-stream mean "unknown".
+const MIME_TYPES: Record<string, readonly string[]> = {
+  '.pdf': ['application/pdf', 'application/x-pdf'],
+  '.jpg': ['image/jpeg', 'image/pjpeg'],
+  '.jpeg': ['image/jpeg', 'image/pjpeg'],
+  '.png': ['image/png', 'image/x-png'],
+  '.doc': ['application/msword'],
+  '.docx': ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+};
+const UNKNOWN_MIME_TYPES = ['', 'application/octet-stream'];
+
+function toBytes(bytes: ArrayBuffer | Uint8Array): Uint8Array {
+  return bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+}
+
+// CIDv0: base58btc of the sha2-256 multihash of the bytes, so it starts with Qm.
+export async function contentId(bytes: ArrayBuffer | Uint8Array): Promise<string> {
+  const digest = await sha256.digest(toBytes(bytes));
+  return CID.createV0(digest).toString();
+}
+
+export async function encryptDocument(plain: ArrayBuffer, cryptoImpl: Crypto = globalThis.crypto): Promise<EncryptedDocument> {
+  const keyBytes = cryptoImpl.getRandomValues(new Uint8Array(KEY_BYTES));
+  const iv = cryptoImpl.getRandomValues(new Uint8Array(IV_BYTES));
+  const key = await cryptoImpl.subtle.importKey('raw', keyBytes, { name: 'AES-GCM' }, false, ['encrypt']);
+  const sealed = new Uint8Array(await cryptoImpl.subtle.encrypt({ name: 'AES-GCM', iv }, key, plain));
+  const stored = new Uint8Array(IV_BYTES + sealed.length);
+  stored.set(iv, 0);
+  stored.set(sealed, IV_BYTES);
+  return { stored: stored.buffer, encryptionKey: bytesToHex(keyBytes), ipfsHash: await contentId(stored) };
+}
+
+// Checks the content id first, then lets the GCM tag check the key and every byte: never returns garbage.
+export async function decryptDocument(
+  stored: ArrayBuffer,
+  encryptionKey: string,
+  ipfsHash: string,
+  cryptoImpl: Crypto = globalThis.crypto,
+): Promise<ArrayBuffer> {
+  const bytes = new Uint8Array(stored);
+  if ((await contentId(bytes)) !== ipfsHash) {
+    throw ledgerError('IntegrityError', `The stored document does not match its content id ${ipfsHash}: its bytes were changed`);
+  }
+  if (bytes.length < IV_BYTES + TAG_BYTES) {
+    throw ledgerError('IntegrityError', 'The stored document is too short to hold encrypted content');
+  }
+  if (typeof encryptionKey !== 'string' || !/^[0-9a-fA-F]{64}$/.test(encryptionKey)) {
+    throw ledgerError('IntegrityError', 'The document key is not 64 hex digits');
+  }
+  const key = await cryptoImpl.subtle.importKey('raw', hexToBytes(encryptionKey), { name: 'AES-GCM' }, false, ['decrypt']);
+  try {
+    return await cryptoImpl.subtle.decrypt({ name: 'AES-GCM', iv: bytes.slice(0, IV_BYTES) }, key, bytes.slice(IV_BYTES));
+  } catch {
+    throw ledgerError('IntegrityError', 'The document could not be decrypted: the key is wrong or the encrypted bytes were changed');
+  }
+}
+
+// Lower-case extension with its dot ('report.PDF' -> '.pdf'); '' when the name has none.
+export function fileExtension(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 || dot === name.length - 1 ? '' : name.slice(dot).toLowerCase();
+}
+
+function formatMegabytes(bytes: number): string {
+  return `${bytes / (1024 * 1024)} MB`;
+}
+
+// null when the file may be stored, else the message for the user, naming the file.
+export function validateUploadFile(file: { name: string; type: string; bytes: ArrayBuffer }): string | null {
+  const name = typeof file.name === 'string' ? file.name : '';
+  if (name.trim() === '') return 'A file without a name cannot be uploaded';
+  const extension = fileExtension(name);
+  if (!(ACCEPTED_EXTENSIONS as readonly string[]).includes(extension)) {
+    return `"${name}" is not an accepted file type (${ACCEPTED_EXTENSIONS.join(', ')})`;
+  }
+  const size = file.bytes?.byteLength ?? 0;
+  if (size === 0) return `"${name}" is empty`;
+  if (size > MAX_FILE_BYTES) return `"${name}" is larger than ${formatMegabytes(MAX_FILE_BYTES)}`;
+  const mime = (file.type ?? '').split(';')[0].trim().toLowerCase();
+  if (!UNKNOWN_MIME_TYPES.includes(mime) && !MIME_TYPES[extension].includes(mime)) {
+    return `"${name}" is named ${extension} but its type is ${mime}`;
+  }
+  return null;
+}
