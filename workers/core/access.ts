@@ -1,0 +1,123 @@
+// Who may read or delete what (SEED.md section 6, DECISIONS.md D9). Pure: the clock comes in as `now` (ms).
+import { EMERGENCY_BASIC_RECORDS, EMERGENCY_DURATIONS, MAX_REASON_LENGTH } from './constants';
+import { MESSAGES, ledgerError } from './errors';
+import type { AccessLevel, ChainRecord, EmergencyGrant, Patient, StoredDocument, User } from './types';
+
+export function accessDenied(): Error {
+  return ledgerError('AccessDeniedError', MESSAGES.accessDenied);
+}
+
+export function requireRole<R extends User['role']>(actor: User, role: R): asserts actor is Extract<User, { role: R }> {
+  if (actor.role !== role) throw accessDenied();
+}
+
+// A patient reads their own data; a doctor the data of the patients in their own list.
+export function canReadPatient(actor: User, patientId: string): boolean {
+  return actor.role === 'patient' ? actor.id === patientId : actor.patients.includes(patientId);
+}
+
+export function assertCanReadPatient(actor: User, patientId: string): void {
+  if (!canReadPatient(actor, patientId)) throw accessDenied();
+}
+
+// A record is also visible to the doctor it names (a doctor's own emergency records).
+export function canSeeRecord(actor: User, record: ChainRecord): boolean {
+  return canReadPatient(actor, record.patientId) || (actor.role === 'doctor' && record.doctorId === actor.id);
+}
+
+export function isGrantActive(grant: EmergencyGrant, now: number): boolean {
+  return grant.isActive && grant.endedAt === undefined && now < Date.parse(grant.expiresAt);
+}
+
+// Still marked active but past its expiry: the expiry has yet to be recorded.
+export function isGrantDue(grant: EmergencyGrant, now: number): boolean {
+  return grant.isActive && grant.endedAt === undefined && now >= Date.parse(grant.expiresAt);
+}
+
+export function findActiveGrant(
+  grants: Iterable<EmergencyGrant>,
+  doctorId: string,
+  patientId: string,
+  now: number,
+): EmergencyGrant | undefined {
+  let found: EmergencyGrant | undefined;
+  for (const grant of grants) {
+    if (grant.doctorId !== doctorId || grant.patientId !== patientId || !isGrantActive(grant, now)) continue;
+    if (!found || grant.createdAt > found.createdAt) found = grant;
+  }
+  return found;
+}
+
+export type DocumentAccess = { via: 'owner' } | { via: 'doctor' } | { via: 'emergency'; grant: EmergencyGrant };
+
+// Own documents, documents naming the doctor, or a doctor's active full grant on the patient (D9).
+export function documentAccess(
+  actor: User,
+  document: StoredDocument,
+  grants: Iterable<EmergencyGrant>,
+  now: number,
+): DocumentAccess {
+  if (actor.role === 'patient') {
+    if (document.patientId === actor.id) return { via: 'owner' };
+    throw accessDenied();
+  }
+  if (document.doctorId === actor.id) return { via: 'doctor' };
+  const grant = findActiveGrant(grants, actor.id, document.patientId, now);
+  if (grant && emergencyScope(grant.accessLevel).documents) return { via: 'emergency', grant };
+  throw accessDenied();
+}
+
+export function assertCanDelete(actor: User, document: StoredDocument): void {
+  if (actor.role !== 'patient' || document.patientId !== actor.id) {
+    throw ledgerError('AccessDeniedError', MESSAGES.deleteDenied);
+  }
+}
+
+// The grant a doctor asks to read under: theirs, and active by the clock.
+export function assertGrantUsable(actor: User, grant: EmergencyGrant | undefined, now: number): EmergencyGrant {
+  if (!grant || actor.role !== 'doctor' || grant.doctorId !== actor.id || !isGrantActive(grant, now)) {
+    throw accessDenied();
+  }
+  return grant;
+}
+
+export interface EmergencyScope {
+  records: number; // newest records readable (Infinity = complete history)
+  documents: boolean;
+  read: string; // what an emergency view reads, as recorded on the chain
+}
+
+export function emergencyScope(level: AccessLevel): EmergencyScope {
+  return level === 'full'
+    ? { records: Infinity, documents: true, read: 'profile, health overview and complete history' }
+    : {
+        records: EMERGENCY_BASIC_RECORDS,
+        documents: false,
+        read: `profile, health overview and ${EMERGENCY_BASIC_RECORDS} most recent records`,
+      };
+}
+
+export interface EmergencyRequestInput {
+  patientId: unknown;
+  reason: unknown;
+  accessLevel: unknown;
+  durationMinutes: unknown;
+}
+
+// null when the request may be granted, else a plain message for the doctor.
+export function validateEmergencyRequest(
+  request: EmergencyRequestInput,
+  findPatient: (id: string) => Patient | undefined,
+): string | null {
+  if (typeof request.patientId !== 'string' || request.patientId.trim() === '') return 'Select a patient.';
+  if (!findPatient(request.patientId)) return 'No patient has this id.';
+  if (typeof request.reason !== 'string' || request.reason.trim() === '') return 'Enter a reason for emergency access.';
+  if (request.reason.trim().length > MAX_REASON_LENGTH) {
+    return `The reason is longer than ${MAX_REASON_LENGTH} characters.`;
+  }
+  if (request.accessLevel !== 'basic' && request.accessLevel !== 'full') return 'Choose basic or full access.';
+  if (!(EMERGENCY_DURATIONS as readonly unknown[]).includes(request.durationMinutes)) {
+    return `Choose a duration of ${EMERGENCY_DURATIONS.join(', ')} minutes.`;
+  }
+  return null;
+}

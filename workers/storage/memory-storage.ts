@@ -1,0 +1,47 @@
+import type { Block, EmergencyGrant, StoredDocument } from '../core/types';
+import type { LedgerStorage, StoredState, StorageWrite } from './ledger-storage';
+
+// The default storage (unit tests, no IndexedDB): values are cloned in and out, as IndexedDB would.
+export function createMemoryStorage(): LedgerStorage {
+  let blocks = new Map<number, Block>();
+  let documents = new Map<string, StoredDocument>();
+  let contents = new Map<string, ArrayBuffer>();
+  let grants = new Map<string, EmergencyGrant>();
+  let meta = new Map<string, unknown>();
+
+  return {
+    async load(): Promise<StoredState> {
+      return structuredClone({
+        blocks: [...blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block),
+        documents: [...documents.values()],
+        grants: [...grants.values()],
+        meta: Object.fromEntries(meta),
+      });
+    },
+    async readMeta(key) {
+      return structuredClone(meta.get(key));
+    },
+    async readContent(documentId) {
+      const bytes = contents.get(documentId);
+      return bytes && bytes.slice(0);
+    },
+    async commit(write: StorageWrite) {
+      // Clone everything before touching the maps: a value that cannot be stored fails with nothing changed.
+      const copy = structuredClone(write);
+      const next = {
+        blocks: new Map(copy.clear ? [] : blocks),
+        documents: new Map(copy.clear ? [] : documents),
+        contents: new Map(copy.clear ? [] : contents),
+        grants: new Map(copy.clear ? [] : grants),
+        meta: new Map(copy.clear ? [] : meta),
+      };
+      for (const block of copy.blocks ?? []) next.blocks.set(Number(block.id), block);
+      for (const document of copy.documents ?? []) next.documents.set(document.id, document);
+      for (const { id, bytes } of copy.contents ?? []) next.contents.set(id, bytes);
+      for (const id of copy.deleteContents ?? []) next.contents.delete(id);
+      for (const grant of copy.grants ?? []) next.grants.set(grant.id, grant);
+      for (const [key, value] of Object.entries(copy.meta ?? {})) next.meta.set(key, value);
+      ({ blocks, documents, contents, grants, meta } = next);
+    },
+  };
+}
