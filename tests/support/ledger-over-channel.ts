@@ -1,0 +1,28 @@
+// connectLedger(deps): the service exposed with comlink over a real MessageChannel, as the worker exposes it.
+import { expose, releaseProxy, wrap, type Remote } from 'comlink';
+import { MessageChannel } from 'node:worker_threads';
+import type { LedgerService } from '../../workers/api';
+import { createLedgerService, type LedgerDeps } from '../../workers/service';
+
+export interface ConnectedLedger {
+  service: LedgerService; // the in-process object, to arrange state directly
+  proxy: Remote<LedgerService>; // what the UI holds: every call crosses the channel
+  close: () => void;
+}
+
+export function connectLedger(deps?: Partial<LedgerDeps>): ConnectedLedger {
+  const service = createLedgerService(deps);
+  const { port1, port2 } = new MessageChannel();
+  // Node's MessagePort is an EventTarget-like port, enough for comlink's endpoint.
+  expose(service, port1 as unknown as Parameters<typeof expose>[1]);
+  const proxy = wrap<LedgerService>(port2 as unknown as Parameters<typeof wrap>[0]);
+  return {
+    service,
+    proxy,
+    close: () => {
+      proxy[releaseProxy]();
+      port1.close();
+      port2.close();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+// The comlink entry. vite-plugin-comlink exposes this module's exports, so the UI calls `.ledger.method()`.
+import { proxy } from 'comlink';
+import { DIFFICULTY, GRANT_DELAY_MS, UPLOAD_DELAY_MS } from './core/constants';
+import { createLedgerService, type LedgerBroadcast } from './service';
+import { createIndexedDbStorage } from './storage/indexeddb-storage';
+
+const CHANNEL_NAME = 'medledger-ledger'; // every tab's worker listens here for the others' changes
+const WRITE_LOCK_NAME = 'medledger-ledger-write'; // Web Locks: one tab appends at a time
+
+const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL_NAME) : null;
+const locks = typeof navigator === 'object' ? navigator.locks : undefined;
+
+// proxy(): typed as a remote object, so `(await worker).ledger` is a Remote<LedgerService>, not a Promise of data.
+export const ledger = proxy(
+  createLedgerService({
+    storage: createIndexedDbStorage(),
+    now: () => Date.now(),
+    uploadDelayMs: UPLOAD_DELAY_MS,
+    grantDelayMs: GRANT_DELAY_MS,
+    difficulty: DIFFICULTY,
+    notifyOthers: (message) => channel?.postMessage(message),
+    listenToOthers: (listener) =>
+      channel?.addEventListener('message', (event: MessageEvent<LedgerBroadcast>) => listener(event.data)),
+    lock: locks ? async (fn) => await locks.request(WRITE_LOCK_NAME, fn) : undefined, // await: request() types the callback's promise as its value
+    expiryTimer: true,
+  }),
+);
