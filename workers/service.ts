@@ -723,6 +723,7 @@ export function createLedgerService(overrides: Partial<LedgerDeps> = {}): Ledger
         const user = USERS.find((candidate) => candidate.email.toLowerCase() === wanted);
         if (!user || password !== DEMO_PASSWORD) fail('LoginError', MESSAGES.invalidCredentials);
         if (user.role !== role) fail('LoginError', MESSAGES.wrongRole(user.role));
+        await ensureLoaded(); // a ledger that cannot load is the unexpected failure of SEED.md section 8
         actor = user;
         return structuredClone(user);
       } catch (error) {

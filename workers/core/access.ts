@@ -117,7 +117,7 @@ export function validateEmergencyRequest(
   }
   if (request.accessLevel !== 'basic' && request.accessLevel !== 'full') return 'Choose basic or full access.';
   if (!(EMERGENCY_DURATIONS as readonly unknown[]).includes(request.durationMinutes)) {
-    return `Choose a duration of ${EMERGENCY_DURATIONS.join(', ')} minutes.`;
+    return `Choose a duration of ${EMERGENCY_DURATIONS.slice(0, -1).join(', ')} or ${EMERGENCY_DURATIONS.at(-1)} minutes.`;
   }
   return null;
 }

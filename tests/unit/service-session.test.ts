@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { proxy } from 'comlink';
+import type { LedgerService } from '../../workers/api';
+import { DEMO_PASSWORD } from '../../workers/core/constants';
+import { createLedgerService, GENESIS_TITLE } from '../../workers/service';
+import type { LedgerStorage } from '../../workers/storage/ledger-storage';
+import { createMemoryStorage } from '../../workers/storage/memory-storage';
+import { CARTER, SARAH, WILSON, errorOf, fileInput, signInAs, uploadOf } from '../support/ledger-fixtures';
+
+const DENIED = { name: 'AccessDeniedError', message: 'Access denied: Insufficient permissions' };
+
+describe('signing in', () => {
+  it('signs a patient in with the demo password and returns the directory user', async () => {
+    const service = createLedgerService();
+    const user = await service.signIn(SARAH.email, DEMO_PASSWORD, 'patient');
+    expect(user).toEqual(SARAH);
+  });
+
+  it('accepts the email with other capitals and surrounding spaces', async () => {
+    const service = createLedgerService();
+    const user = await service.signIn(`  ${CARTER.email.toUpperCase()} `, DEMO_PASSWORD, 'doctor');
+    expect(user.id).toBe(CARTER.id);
+  });
+
+  it("answers 'Invalid email or password' for an unknown email and for a wrong password", async () => {
+    const service = createLedgerService();
+    const invalid = { name: 'LoginError', message: 'Invalid email or password' };
+    expect(await errorOf(service.signIn('nobody@medledger.demo', DEMO_PASSWORD, 'patient'))).toEqual(invalid);
+    expect(await errorOf(service.signIn(SARAH.email, 'wrong', 'patient'))).toEqual(invalid);
+    expect(await errorOf(service.signIn(SARAH.email, '', 'patient'))).toEqual(invalid);
+  });
+
+  it('names the registered role when the toggle is wrong, both ways', async () => {
+    const service = createLedgerService();
+    expect(await errorOf(service.signIn(SARAH.email, DEMO_PASSWORD, 'doctor'))).toEqual({
+      name: 'LoginError',
+      message: 'Please select the correct user type. This account is registered as a patient.',
+    });
+    expect(await errorOf(service.signIn(WILSON.email, DEMO_PASSWORD, 'patient'))).toEqual({
+      name: 'LoginError',
+      message: 'Please select the correct user type. This account is registered as a doctor.',
+    });
+  });
+
+  it("answers 'Login failed. Please try again.' when the stored ledger cannot load, and works on the next try", async () => {
+    const inner = createMemoryStorage();
+    let broken = true;
+    const storage: LedgerStorage = {
+      ...inner,
+      load: () => (broken ? Promise.reject(new Error('disk')) : inner.load()),
+    };
+    const service = createLedgerService({ storage });
+    expect(await errorOf(service.signIn(SARAH.email, DEMO_PASSWORD, 'patient'))).toEqual({
+      name: 'LoginError',
+      message: 'Login failed. Please try again.',
+    });
+    expect(await errorOf(service.chainStatus())).toEqual(DENIED);
+    broken = false;
+    expect((await signInAs(service, SARAH)).id).toBe(SARAH.id);
+    expect((await service.chainStatus()).height).toBe(1);
+  });
+
+  it('signs the previous user out when a new sign-in fails', async () => {
+    const service = createLedgerService();
+    await signInAs(service, SARAH);
+    await errorOf(service.signIn(SARAH.email, 'wrong', 'patient'));
+    expect(await errorOf(service.chainStatus())).toEqual(DENIED);
+  });
+});
+
+describe('resuming a session (D11)', () => {
+  it('looks the stored id up in the directory and signs that user in', async () => {
+    const service = createLedgerService();
+    expect(await service.resumeSession(WILSON.id)).toEqual(WILSON);
+    expect((await service.doctorOverview()).patients.map((p) => p.id)).toEqual(WILSON.patients);
+  });
+
+  it('returns null for an unknown id and leaves nobody signed in', async () => {
+    const service = createLedgerService();
+    await signInAs(service, SARAH);
+    expect(await service.resumeSession('doctor-99')).toBeNull();
+    expect(await errorOf(service.chainStatus())).toEqual(DENIED);
+  });
+
+  it('signs out', async () => {
+    const service = createLedgerService();
+    await signInAs(service, SARAH);
+    await service.signOut();
+    expect(await errorOf(service.patientOverview())).toEqual(DENIED);
+  });
+});
+
+describe('every data call', () => {
+  const calls: [string, (s: LedgerService) => Promise<unknown>][] = [
+    ['chainStatus', (s) => s.chainStatus()],
+    ['blocksPage', (s) => s.blocksPage(0, 10)],
+    ['block', (s) => s.block(0)],
+    ['patientOverview', (s) => s.patientOverview()],
+    ['listRecords', (s) => s.listRecords(SARAH.id)],
+    ['upload', (s) => s.upload(uploadOf('Blood test', [fileInput('a.pdf')]))],
+    ['readDocument', (s) => s.readDocument('doc')],
+    ['deleteDocument', (s) => s.deleteDocument('doc')],
+    ['accessHistory', (s) => s.accessHistory()],
+    ['acknowledgeEmergencyAccesses', (s) => s.acknowledgeEmergencyAccesses()],
+    ['doctorOverview', (s) => s.doctorOverview()],
+    ['searchPatients', (s) => s.searchPatients('')],
+    ['requestEmergencyAccess', (s) => s.requestEmergencyAccess({ patientId: SARAH.id, reason: 'x', accessLevel: 'basic', durationMinutes: 15 })],
+    ['endEmergencyAccess', (s) => s.endEmergencyAccess('g')],
+    ['activeGrants', (s) => s.activeGrants()],
+    ['emergencyView', (s) => s.emergencyView('g')],
+    ['resetDemoData', (s) => s.resetDemoData()],
+    ['sandboxReset', (s) => s.sandboxReset(0)],
+    ['sandboxPage', (s) => s.sandboxPage(0, 10)],
+    ['sandboxTamper', (s) => s.sandboxTamper(0, 'x')],
+    ['sandboxRemine', (s) => s.sandboxRemine(0)],
+    ['mineSandbox', (s) => s.mineSandbox('job', 1, 1, proxy(() => undefined))],
+    ['cancelJob', (s) => s.cancelJob('job')],
+  ];
+
+  it.each(calls)('%s is refused before sign-in with the exact message', async (_name, call) => {
+    const service = createLedgerService();
+    expect(await errorOf(call(service))).toEqual(DENIED);
+  });
+});
+
+describe('a new ledger', () => {
+  it('starts with one valid genesis block holding a diagnosis for patient-1 by doctor-1', async () => {
+    const service = createLedgerService();
+    await signInAs(service, SARAH);
+    const status = await service.chainStatus();
+    expect(status).toMatchObject({ height: 1, valid: true, difficulty: 2, readOnly: false });
+    const genesis = await service.block(0);
+    expect(genesis.previousHash).toBe('0'.repeat(64));
+    expect(genesis.hash.startsWith('00')).toBe(true);
+    expect(genesis.data).toMatchObject({ type: 'diagnosis', patientId: 'patient-1', doctorId: 'doctor-1', title: GENESIS_TITLE });
+  });
+});
