@@ -21,7 +21,7 @@ export function Countdown({ expiresAt, onExpire, className }: CountdownProps) {
   }, [onExpire]);
 
   useEffect(() => {
-    let timer: number | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const tick = () => {
       const left = remainingMs(expiresAt);
       setRemaining(left);
@@ -29,10 +29,10 @@ export function Countdown({ expiresAt, onExpire, className }: CountdownProps) {
         onExpireRef.current?.();
         return;
       }
-      timer = window.setTimeout(tick, left % 1000 || 1000);
+      timer = setTimeout(tick, left % 1000 || 1000);
     };
     tick();
-    return () => window.clearTimeout(timer);
+    return () => clearTimeout(timer);
   }, [expiresAt]);
 
   return (

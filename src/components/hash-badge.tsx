@@ -12,8 +12,8 @@ export function HashBadge({ hash, label = 'hash' }: { hash: string; label?: stri
 
   useEffect(() => {
     if (!copied) return;
-    const timer = window.setTimeout(() => setCopied(null), COPIED_MS);
-    return () => window.clearTimeout(timer);
+    const timer = setTimeout(() => setCopied(null), COPIED_MS);
+    return () => clearTimeout(timer);
   }, [copied]);
 
   const copy = async () => {

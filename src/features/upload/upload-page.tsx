@@ -51,8 +51,8 @@ export function UploadPage() {
   // The success panel gives way to an empty form after SUCCESS_RESET_MS.
   useEffect(() => {
     if (!result) return;
-    const timer = window.setTimeout(reset, SUCCESS_RESET_MS);
-    return () => window.clearTimeout(timer);
+    const timer = setTimeout(reset, SUCCESS_RESET_MS);
+    return () => clearTimeout(timer);
   }, [result, reset]);
 
   useEffect(() => {

@@ -1,0 +1,119 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderApp } from './render-app';
+
+const path = (router: ReturnType<typeof renderApp>['router']) => router.state.location.pathname;
+
+describe('Route guard and session', () => {
+  it('sends a visitor with no session from a dashboard to the login page', async () => {
+    const { router } = renderApp('/patient/dashboard');
+    await waitFor(() => expect(path(router)).toBe('/'));
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+  });
+
+  it('sends a patient who opens a doctor route to the patient dashboard', async () => {
+    const { router } = renderApp('/doctor/emergency', { signedInAs: 'patient-1' });
+    await waitFor(() => expect(path(router)).toBe('/patient/dashboard'));
+    expect(await screen.findByRole('heading', { name: 'Welcome back, Sarah Johnson' })).toBeInTheDocument();
+  });
+
+  it('sends a doctor who opens a patient route to the doctor dashboard', async () => {
+    const { router } = renderApp('/patient/upload', { signedInAs: 'doctor-1' });
+    await waitFor(() => expect(path(router)).toBe('/doctor/dashboard'));
+  });
+
+  it('ignores a role written into currentUser: the directory role wins', async () => {
+    const tampered = JSON.stringify({ id: 'patient-1', role: 'doctor', name: 'Dr. Mallory' });
+    const { router } = renderApp('/doctor/dashboard', { stored: tampered });
+    await waitFor(() => expect(path(router)).toBe('/patient/dashboard'));
+    const banner = screen.getByRole('banner');
+    expect(within(banner).getByText('Sarah Johnson')).toBeInTheDocument();
+    expect(within(banner).getByText('Patient')).toBeInTheDocument();
+    expect(screen.queryByText('Dr. Mallory')).not.toBeInTheDocument();
+    expect(JSON.parse(localStorage.getItem('currentUser') ?? '{}')).toMatchObject({ id: 'patient-1', role: 'patient' });
+  });
+
+  it('clears a currentUser that is not JSON and shows the login page', async () => {
+    const { router } = renderApp('/patient/dashboard', { stored: '{not json' });
+    await waitFor(() => expect(path(router)).toBe('/'));
+    expect(localStorage.getItem('currentUser')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+  });
+
+  it('signs out a stored id that is not in the user list', async () => {
+    const { router } = renderApp('/patient/dashboard', { stored: JSON.stringify({ id: 'patient-999', role: 'patient' }) });
+    await waitFor(() => expect(localStorage.getItem('currentUser')).toBeNull());
+    expect(path(router)).toBe('/');
+  });
+
+  it('redirects any other path to /', async () => {
+    const { router } = renderApp('/no/such/page');
+    await waitFor(() => expect(path(router)).toBe('/'));
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+  });
+
+  it('sends a signed-in user who opens / to their own dashboard', async () => {
+    const { router } = renderApp('/', { signedInAs: 'doctor-2' });
+    await waitFor(() => expect(path(router)).toBe('/doctor/dashboard'));
+  });
+
+  it('logs out: clears currentUser, signs the ledger out and returns to /', async () => {
+    const { router, user, ledger } = renderApp('/patient/dashboard', { signedInAs: 'patient-1' });
+    await user.click(await screen.findByRole('button', { name: 'Logout' }));
+    await waitFor(() => expect(path(router)).toBe('/'));
+    expect(localStorage.getItem('currentUser')).toBeNull();
+    await expect(ledger.proxy.patientOverview()).rejects.toMatchObject({ name: 'AccessDeniedError' });
+  });
+});
+
+describe('Shared layout', () => {
+  it('shows the product name, Blockchain Secured, the user and the patient menu with the exact labels', async () => {
+    renderApp('/patient/dashboard', { signedInAs: 'patient-1' });
+    const banner = await screen.findByRole('banner');
+    expect(within(banner).getByText('MedLedger')).toBeInTheDocument();
+    expect(within(banner).getByText('Blockchain Secured')).toBeInTheDocument();
+    expect(within(banner).getByText('Sarah Johnson')).toBeInTheDocument();
+    const menu = screen.getByRole('navigation', { name: 'Main menu' });
+    expect(within(menu).getAllByRole('link').map((link) => link.textContent)).toEqual([
+      'Dashboard',
+      'My Profile',
+      'Medical Records',
+      'Upload Documents',
+    ]);
+    expect(screen.getByText('Network Active')).toBeInTheDocument();
+  });
+
+  it('shows the doctor menu with the exact labels', async () => {
+    renderApp('/doctor/dashboard', { signedInAs: 'doctor-1' });
+    const menu = await screen.findByRole('navigation', { name: 'Main menu' });
+    expect(within(menu).getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual([
+      '/doctor/dashboard',
+      '/doctor/profile',
+      '/doctor/patients',
+      '/doctor/emergency',
+    ]);
+    expect(within(menu).getAllByRole('link').map((link) => link.textContent)).toEqual([
+      'Dashboard',
+      'My Profile',
+      'My Patients',
+      'SOS Emergency',
+    ]);
+  });
+
+  it.each([
+    ['patient-1', '/patient/profile', 'Profile management coming soon...'],
+    ['patient-1', '/patient/records', 'Medical records view coming soon...'],
+    ['doctor-1', '/doctor/profile', 'Profile management coming soon...'],
+    ['doctor-1', '/doctor/patients', 'Patient management coming soon...'],
+  ])('as %s, %s shows the placeholder text word for word', async (id, route, text) => {
+    renderApp(route, { signedInAs: id });
+    expect(await screen.findByText(text)).toBeInTheDocument();
+  });
+
+  it('shows the block height and validity from the worker in the Network Active box', async () => {
+    renderApp('/patient/profile', { signedInAs: 'patient-1' });
+    const box = await screen.findByRole('region', { name: 'Blockchain status' });
+    await waitFor(() => expect(within(box).getByText('Valid')).toBeInTheDocument());
+    expect(within(box).getByText('Blocks').nextSibling).toHaveTextContent(/^1$/);
+  });
+});

@@ -1,0 +1,102 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '../../workers/core/constants';
+import { DEMO_ACCOUNTS } from '../../workers/core/directory';
+import { deferred, openLedger, renderApp, withOverrides } from './render-app';
+
+async function fillAndSubmit(user: ReturnType<typeof renderApp>['user'], email: string, password: string) {
+  await user.type(screen.getByLabelText('Email'), email);
+  await user.type(screen.getByLabelText('Password'), password);
+  await user.click(screen.getByRole('button', { name: 'Sign In' }));
+}
+
+describe('Login', () => {
+  it('has a required email field of email type and a required password field', () => {
+    renderApp('/');
+    const email = screen.getByLabelText('Email');
+    expect(email).toHaveAttribute('type', 'email');
+    expect(email).toBeRequired();
+    expect(screen.getByLabelText('Password')).toBeRequired();
+    expect(screen.getByText('The demo password is the same for all accounts.')).toBeInTheDocument();
+  });
+
+  it('does not sign in while the email or the password is missing', async () => {
+    const { user, router } = renderApp('/');
+    await user.type(screen.getByLabelText('Email'), DEMO_ACCOUNTS.patient);
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(localStorage.getItem('currentUser')).toBeNull();
+  });
+
+  it('says "Invalid email or password" for a wrong password and moves focus to the message', async () => {
+    const { user } = renderApp('/');
+    await fillAndSubmit(user, DEMO_ACCOUNTS.patient, 'wrong-password');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(/^Invalid email or password$/);
+    expect(alert).toHaveFocus();
+  });
+
+  it('says "Invalid email or password" for an unknown email', async () => {
+    const { user } = renderApp('/');
+    await fillAndSubmit(user, 'nobody@medledger.demo', DEMO_PASSWORD);
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Invalid email or password$/);
+  });
+
+  it('names the registered role when the toggle does not match the account', async () => {
+    const { user } = renderApp('/');
+    await fillAndSubmit(user, DEMO_ACCOUNTS.doctor, DEMO_PASSWORD);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      /^Please select the correct user type\. This account is registered as a doctor\.$/,
+    );
+  });
+
+  it('says "Login failed. Please try again." when the ledger fails unexpectedly', async () => {
+    const ledger = openLedger();
+    const proxy = withOverrides(ledger.proxy, {
+      signIn: () => Promise.reject(new TypeError('port closed')),
+    });
+    const { user } = renderApp('/', { ledger, proxy });
+    await fillAndSubmit(user, DEMO_ACCOUNTS.patient, DEMO_PASSWORD);
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Login failed\. Please try again\.$/);
+  });
+
+  it('reads "Signing in..." and is disabled while the sign-in is pending', async () => {
+    const ledger = openLedger();
+    const pending = deferred<never>();
+    const proxy = withOverrides(ledger.proxy, { signIn: () => pending.promise });
+    const { user } = renderApp('/', { ledger, proxy });
+    await fillAndSubmit(user, DEMO_ACCOUNTS.patient, DEMO_PASSWORD);
+    expect(screen.getByRole('button', { name: 'Signing in...' })).toBeDisabled();
+    pending.reject(new Error('stop'));
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeEnabled();
+  });
+
+  it('fills the demo credentials of the chosen role', async () => {
+    const { user } = renderApp('/');
+    await user.click(screen.getByRole('button', { name: 'Fill Demo Credentials' }));
+    expect(screen.getByLabelText('Email')).toHaveValue(DEMO_ACCOUNTS.patient);
+    expect(screen.getByLabelText('Password')).toHaveValue(DEMO_PASSWORD);
+    await user.click(screen.getByRole('radio', { name: /Doctor/ }));
+    await user.click(screen.getByRole('button', { name: 'Fill Demo Credentials' }));
+    expect(screen.getByLabelText('Email')).toHaveValue(DEMO_ACCOUNTS.doctor);
+  });
+
+  it('sends a patient to /patient/dashboard and keeps the user in currentUser', async () => {
+    const { user, router } = renderApp('/');
+    await user.click(screen.getByRole('button', { name: 'Fill Demo Credentials' }));
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/patient/dashboard'));
+    expect(JSON.parse(localStorage.getItem('currentUser') ?? '{}')).toMatchObject({ id: 'patient-1', role: 'patient' });
+    expect(await screen.findByRole('heading', { name: 'Welcome back, Sarah Johnson' })).toBeInTheDocument();
+  });
+
+  it('sends a doctor to /doctor/dashboard', async () => {
+    const { user, router } = renderApp('/');
+    await user.click(screen.getByRole('radio', { name: /Doctor/ }));
+    await user.click(screen.getByRole('button', { name: 'Fill Demo Credentials' }));
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/doctor/dashboard'));
+    expect(await screen.findByRole('heading', { name: 'Welcome, Dr. Emily Carter' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,63 @@
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter } from 'react-router-dom';
+import { afterEach } from 'vitest';
+import type { Remote } from 'comlink';
+import type { LedgerService } from '../../workers/api';
+import type { LedgerDeps } from '../../workers/service';
+import { App } from '../../src/app/app';
+import { buildRoutes } from '../../src/app/router';
+import { connectLedger, type ConnectedLedger } from '../support/ledger-over-channel';
+
+const open: ConnectedLedger[] = [];
+afterEach(() => {
+  while (open.length > 0) open.pop()?.close();
+});
+
+// A ledger service over a real MessageChannel, closed after the test.
+export function openLedger(deps?: Partial<LedgerDeps>): ConnectedLedger {
+  const ledger = connectLedger(deps);
+  open.push(ledger);
+  return ledger;
+}
+
+interface RenderOptions {
+  ledger?: ConnectedLedger;
+  proxy?: Remote<LedgerService>; // a wrapped proxy, to make one call fail or stall
+  signedInAs?: string; // user id written to currentUser before the app starts
+  stored?: string; // raw currentUser value
+  advanceTimers?: (ms: number) => void; // for user-event under fake timers
+}
+
+export function renderApp(path: string, options: RenderOptions = {}) {
+  const ledger = options.ledger ?? openLedger();
+  if (options.signedInAs) localStorage.setItem('currentUser', JSON.stringify({ id: options.signedInAs }));
+  if (options.stored !== undefined) localStorage.setItem('currentUser', options.stored);
+  const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
+  const user = userEvent.setup(options.advanceTimers ? { advanceTimers: options.advanceTimers } : {});
+  const view = render(<App service={options.proxy ?? ledger.proxy} router={router} />);
+  return { ...view, router, ledger, user };
+}
+
+// The proxy with some methods replaced; every other call still crosses the channel.
+export function withOverrides(
+  proxy: Remote<LedgerService>,
+  overrides: Partial<Record<keyof LedgerService, (...args: never[]) => unknown>>,
+): Remote<LedgerService> {
+  return new Proxy(proxy, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && key in overrides) return overrides[key as keyof LedgerService];
+      return Reflect.get(target, key, receiver);
+    },
+  });
+}
+
+export function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
