@@ -36,6 +36,8 @@ export const APP_ROUTES: readonly AppRoute[] = [
     element: <PlaceholderPage title="Medical Records" message="Medical records view coming soon..." />,
   },
   { path: '/patient/upload', access: 'patient', title: 'Upload Documents', element: <UploadPage /> },
+  { path: '/patient/blockchain', access: 'patient', title: 'Blockchain Explorer', lazy: () => import('../features/explorer/explorer-page').then((m) => m.ExplorerPage) },
+  { path: '/patient/mining-lab', access: 'patient', title: 'Mining Lab', lazy: () => import('../features/mining-lab/mining-lab-page').then((m) => m.MiningLabPage) },
   { path: '/doctor/dashboard', access: 'doctor', title: 'Dashboard', element: <DoctorDashboardPage /> },
   {
     path: '/doctor/profile',
@@ -50,4 +52,6 @@ export const APP_ROUTES: readonly AppRoute[] = [
     element: <PlaceholderPage title="My Patients" message="Patient management coming soon..." />,
   },
   { path: '/doctor/emergency', access: 'doctor', title: 'SOS Emergency Access', element: <EmergencyPage /> },
+  { path: '/doctor/blockchain', access: 'doctor', title: 'Blockchain Explorer', lazy: () => import('../features/explorer/explorer-page').then((m) => m.ExplorerPage) },
+  { path: '/doctor/mining-lab', access: 'doctor', title: 'Mining Lab', lazy: () => import('../features/mining-lab/mining-lab-page').then((m) => m.MiningLabPage) },
 ];

@@ -14,8 +14,12 @@ export const MENU_ITEMS: readonly MenuItem[] = [
   { label: 'My Profile', path: '/patient/profile', icon: 'user', roles: ['patient'] },
   { label: 'Medical Records', path: '/patient/records', icon: 'file', roles: ['patient'] },
   { label: 'Upload Documents', path: '/patient/upload', icon: 'upload', roles: ['patient'] },
+  { label: 'Blockchain Explorer', path: '/patient/blockchain', icon: 'box', roles: ['patient'] },
+  { label: 'Mining Lab', path: '/patient/mining-lab', icon: 'activity', roles: ['patient'] },
   { label: 'Dashboard', path: '/doctor/dashboard', icon: 'grid', roles: ['doctor'] },
   { label: 'My Profile', path: '/doctor/profile', icon: 'user', roles: ['doctor'] },
   { label: 'My Patients', path: '/doctor/patients', icon: 'users', roles: ['doctor'] },
   { label: 'SOS Emergency', path: '/doctor/emergency', icon: 'alert', roles: ['doctor'] },
+  { label: 'Blockchain Explorer', path: '/doctor/blockchain', icon: 'box', roles: ['doctor'] },
+  { label: 'Mining Lab', path: '/doctor/mining-lab', icon: 'activity', roles: ['doctor'] },
 ];

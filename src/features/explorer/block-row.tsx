@@ -1,5 +1,6 @@
 import Badge from 'react-bootstrap/Badge';
 import type { BlockSummary, InvalidBlock } from '../../../workers/api';
+import { formatDateTime } from '../../components/format';
 import { HashBadge } from '../../components/hash-badge';
 import { RECORD_TYPE_LABELS } from '../../components/record-type';
 
@@ -31,7 +32,7 @@ export function BlockRow({ position, block, invalid }: { position: number; block
           </Badge>
         )}
       </th>
-      <td>{new Date(block.timestamp).toLocaleString()}</td>
+      <td>{formatDateTime(block.timestamp)}</td>
       <td>{RECORD_TYPE_LABELS[block.type] ?? block.type}</td>
       <td className="explorer-title" title={block.title}>
         {block.title}

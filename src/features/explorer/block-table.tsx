@@ -46,7 +46,7 @@ export function BlockTable({ caption, total, load, generation, invalid, scrollTo
       <div
         ref={viewport}
         className="explorer-viewport border rounded"
-        style={{ height: VIEW_PX, overflow: 'auto' }}
+        style={{ height: Math.min(VIEW_PX, (total + 1) * ROW_PX + 2), overflow: 'auto' }}
         onScroll={onScroll}
         tabIndex={0}
         role="region"

@@ -139,7 +139,7 @@ export function MiningLabPage() {
               </Card.Title>
               <Form onSubmit={(event) => void start(event)}>
                 <Row className="g-2 align-items-end mb-2">
-                  <Col xs={6} md={4}>
+                  <Col xs={12} md={5}>
                     <Form.Group controlId="lab-difficulty">
                       <Form.Label>Difficulty (leading zeros)</Form.Label>
                       <Form.Select value={difficulty} onChange={(event) => setDifficulty(event.target.value)} disabled={active !== null}>
@@ -151,7 +151,7 @@ export function MiningLabPage() {
                       </Form.Select>
                     </Form.Group>
                   </Col>
-                  <Col xs={6} md={3}>
+                  <Col xs={5} md={2}>
                     <Form.Group controlId="lab-blocks">
                       <Form.Label>Blocks</Form.Label>
                       <Form.Control
