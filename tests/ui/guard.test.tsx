@@ -79,6 +79,8 @@ describe('Shared layout', () => {
       'My Profile',
       'Medical Records',
       'Upload Documents',
+      'Blockchain Explorer',
+      'Mining Lab',
     ]);
     expect(screen.getByText('Network Active')).toBeInTheDocument();
   });
@@ -91,12 +93,16 @@ describe('Shared layout', () => {
       '/doctor/profile',
       '/doctor/patients',
       '/doctor/emergency',
+      '/doctor/blockchain',
+      '/doctor/mining-lab',
     ]);
     expect(within(menu).getAllByRole('link').map((link) => link.textContent)).toEqual([
       'Dashboard',
       'My Profile',
       'My Patients',
       'SOS Emergency',
+      'Blockchain Explorer',
+      'Mining Lab',
     ]);
   });
 

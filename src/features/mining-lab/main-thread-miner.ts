@@ -19,7 +19,7 @@ function nextPaint(): Promise<void> {
 // The same mining as the worker's, run synchronously on the main thread on purpose: each block is one long
 // task during which the page cannot paint or answer input. `tip` carries the lab's main-thread chain on.
 export async function mineOnMainThread(job: MainThreadJob, tip: { block: Block | null }): Promise<MiningResult> {
-  const startedAt = performance.now();
+  let startedAt = performance.now();
   let hashingMs = 0; // time inside mineBlock only, so the hash rate is not diluted by the paints between blocks
   let attempts = 0;
   let blocksMined = 0;
@@ -32,6 +32,8 @@ export async function mineOnMainThread(job: MainThreadJob, tip: { block: Block |
     hashRate: hashingMs > 0 ? (attempts * 1000) / hashingMs : 0,
     cancelled: false,
   });
+  await nextPaint(); // show the run as started before the first freeze
+  startedAt = performance.now();
   if (!tip.block) {
     const now = new Date().toISOString();
     tip.block = createGenesisBlock(labRecord(0, now), now, 1);
