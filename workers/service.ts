@@ -53,7 +53,14 @@ import type {
   StoredDocument,
   User,
 } from './core/types';
-import type { LedgerStorage, StorageWrite, StoredState } from './storage/ledger-storage';
+import {
+  REVISION_CONFLICT,
+  REVISION_KEY,
+  storedRevision,
+  type LedgerStorage,
+  type StorageWrite,
+  type StoredState,
+} from './storage/ledger-storage';
 import { createMemoryStorage } from './storage/memory-storage';
 
 // What one tab tells the others after it changed the stored ledger (BroadcastChannel in the worker).
@@ -87,6 +94,7 @@ export const MAX_LAB_BLOCKS = 1000;
 export const LAB_DIFFICULTY_RANGE = { min: 1, max: 6 } as const;
 const PROGRESS_INTERVAL_MS = 100; // mining progress at most ~10 times a second
 const MAX_TIMER_MS = 2 ** 31 - 1;
+const WRITE_ATTEMPTS = 4; // another tab writing first makes a write start over on fresh state
 
 const MIME_BY_EXTENSION: Record<string, string> = {
   '.pdf': 'application/pdf',
@@ -177,7 +185,7 @@ function summary(block: Block, index: number, visible: boolean): BlockSummary {
     previousHash: block.previousHash,
     timestamp: block.timestamp,
     nonce: block.nonce,
-    type: block.data.type,
+    type: block.data?.type, // data can be missing only in a tampered store, which verification reports
     title: visible ? block.data.title : RESTRICTED_TITLE,
     patientId: visible ? block.data.patientId : '',
   };
@@ -291,7 +299,7 @@ export function createLedgerService(overrides: Partial<LedgerDeps> = {}): Ledger
       documents: new Map(stored.documents.map((document) => [document.id, document])),
       grants: new Map(stored.grants.map((grant) => [grant.id, grant])),
       meta: stored.meta,
-      revision: Number(stored.meta.revision ?? 0),
+      revision: storedRevision(stored.meta[REVISION_KEY]),
       verification,
     };
   }
@@ -302,16 +310,33 @@ export function createLedgerService(overrides: Partial<LedgerDeps> = {}): Ledger
     scheduleExpiry();
   }
 
+  function freshLedger(expectedRevision: number): { write: StorageWrite; stored: StoredState } {
+    const timestamp = iso(now());
+    const genesis = createGenesisBlock(genesisRecord(timestamp), timestamp, difficulty);
+    const meta = { [REVISION_KEY]: expectedRevision + 1 };
+    return {
+      write: { expectedRevision, clear: true, blocks: [genesis], meta },
+      stored: { blocks: [genesis], documents: [], grants: [], meta },
+    };
+  }
+
   async function initialLoad(): Promise<void> {
-    let stored = await storage.load();
-    const empty = stored.blocks.length + stored.documents.length + stored.grants.length === 0;
-    if (empty) {
-      const genesis = createGenesisBlock(genesisRecord(iso(now())), iso(now()), difficulty);
-      const revision = Number(stored.meta.revision ?? 0) + 1;
-      await storage.commit({ clear: true, blocks: [genesis], meta: { revision } });
-      stored = { blocks: [genesis], documents: [], grants: [], meta: { revision } };
+    for (let attempt = 1; ; attempt++) {
+      const stored = await storage.load();
+      const empty = stored.blocks.length + stored.documents.length + stored.grants.length === 0;
+      if (!empty) return setState(toState(stored));
+      const fresh = freshLedger(storedRevision(stored.meta[REVISION_KEY]));
+      try {
+        await storage.commit(fresh.write);
+        return setState(toState(fresh.stored));
+      } catch (error) {
+        if (!isConflict(error) || attempt >= WRITE_ATTEMPTS) throw error; // another tab made the genesis first
+      }
     }
-    setState(toState(stored));
+  }
+
+  function isConflict(error: unknown): boolean {
+    return error instanceof Error && error.name === REVISION_CONFLICT;
   }
 
   function ensureLoaded(): Promise<void> {
@@ -328,7 +353,7 @@ export function createLedgerService(overrides: Partial<LedgerDeps> = {}): Ledger
 
   // Runs under the lock: another tab may have written since this one last read.
   async function refreshIfStale(): Promise<boolean> {
-    const stored = Number((await storage.readMeta('revision')) ?? 0);
+    const stored = storedRevision(await storage.readMeta(REVISION_KEY));
     if (stored === current().revision) return false;
     setState(toState(await storage.load()));
     return true;
@@ -383,11 +408,12 @@ export function createLedgerService(overrides: Partial<LedgerDeps> = {}): Ledger
   }
 
   async function save<T>(failure: string, change: Change<T>): Promise<void> {
-    const revision = current().revision + 1;
+    const expectedRevision = current().revision;
+    const revision = expectedRevision + 1;
     try {
-      await storage.commit({ ...change.write, meta: { ...change.write?.meta, revision } });
+      await storage.commit({ ...change.write, expectedRevision, meta: { ...change.write?.meta, [REVISION_KEY]: revision } });
     } catch (error) {
-      throw storageError(failure, error);
+      throw isConflict(error) ? error : storageError(failure, error);
     }
     change.apply?.();
     current().revision = revision;
@@ -396,29 +422,41 @@ export function createLedgerService(overrides: Partial<LedgerDeps> = {}): Ledger
   }
 
   // Every write: under the lock, on fresh state, due expiries recorded first; announced after the lock.
+  // The storage checks the revision in the write's own transaction, so even without a shared lock two
+  // tabs never fork the chain: the one that lost rebuilds its change on the other's state.
   async function commitChange<T>(
     failure: string,
     build: () => Change<T> | Promise<Change<T>>,
-    options: { allowReadOnly?: boolean } = {},
+    options: { allowReadOnly?: boolean; skipExpiries?: boolean } = {},
   ): Promise<T> {
     let changed = false;
-    try {
-      return await lock(async () => {
-        changed = await refreshIfStale();
-        if (!options.allowReadOnly) assertWritable();
-        if (!readOnly()) {
-          const expiries = expiryChange();
-          if (expiries) {
-            await save('The end of an emergency access was not saved', expiries);
-            changed = true;
-          }
-        }
-        const change = await build();
-        if (change.write) {
-          await save(failure, change);
+    const attempt = async (): Promise<T> => {
+      if (await refreshIfStale()) changed = true;
+      if (!options.allowReadOnly) assertWritable();
+      if (!options.skipExpiries && !readOnly()) {
+        const expiries = expiryChange();
+        if (expiries) {
+          await save('The end of an emergency access was not saved', expiries);
           changed = true;
         }
-        return change.result();
+      }
+      const change = await build();
+      if (change.write) {
+        await save(failure, change);
+        changed = true;
+      }
+      return change.result();
+    };
+    try {
+      return await lock(async () => {
+        for (let tries = 1; ; tries++) {
+          try {
+            return await attempt();
+          } catch (error) {
+            if (!isConflict(error)) throw error;
+            if (tries >= WRITE_ATTEMPTS) throw storageError(failure, error);
+          }
+        }
       });
     } finally {
       if (changed) announce();
@@ -698,7 +736,8 @@ export function createLedgerService(overrides: Partial<LedgerDeps> = {}): Ledger
 
   function sandboxVisible(signedIn: User, box: Sandbox) {
     return (block: Block, index: number) =>
-      block.data.patientId === SANDBOX_PATIENT_ID || box.tampered.has(index) || canSeeRecord(signedIn, block.data);
+      !!block.data &&
+      (block.data.patientId === SANDBOX_PATIENT_ID || box.tampered.has(index) || canSeeRecord(signedIn, block.data));
   }
 
   function sandboxBlockIndex(box: Sandbox, index: unknown): number {
@@ -757,14 +796,14 @@ export function createLedgerService(overrides: Partial<LedgerDeps> = {}): Ledger
 
     async blocksPage(offset, limit) {
       const signedIn = await enter();
-      return pageOf(current().blocks, offset, limit, (block) => canSeeRecord(signedIn, block.data));
+      return pageOf(current().blocks, offset, limit, (block) => !!block.data && canSeeRecord(signedIn, block.data));
     },
 
     async block(index) {
       const signedIn = await enter();
       const blocks = current().blocks;
       if (!isIndex(index) || index >= blocks.length) fail('NotFoundError', `Block ${String(index)} does not exist.`);
-      if (!canSeeRecord(signedIn, blocks[index].data)) throw accessDenied();
+      if (!blocks[index].data || !canSeeRecord(signedIn, blocks[index].data)) throw accessDenied();
       return structuredClone(blocks[index]);
     },
 
@@ -1030,19 +1069,14 @@ export function createLedgerService(overrides: Partial<LedgerDeps> = {}): Ledger
     // ---- demo data ----
     async resetDemoData() {
       await enter();
-      let revision = 0;
-      await lock(async () => {
-        await refreshIfStale();
-        revision = current().revision + 1;
-        const genesis = createGenesisBlock(genesisRecord(iso(now())), iso(now()), difficulty);
-        try {
-          await storage.commit({ clear: true, blocks: [genesis], meta: { revision } });
-        } catch (error) {
-          throw storageError('The reset was not saved', error);
-        }
-        setState(toState({ blocks: [genesis], documents: [], grants: [], meta: { revision } }));
-      });
-      announce();
+      await commitChange(
+        'The reset was not saved',
+        () => {
+          const fresh = freshLedger(current().revision);
+          return { write: fresh.write, apply: () => setState(toState(fresh.stored)), result: () => undefined };
+        },
+        { allowReadOnly: true, skipExpiries: true },
+      );
     },
 
     async onChange(listener: ChangeListener) {

@@ -1,6 +1,13 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Block, EmergencyGrant, StoredDocument } from '../core/types';
-import type { LedgerStorage, StoredState, StorageWrite } from './ledger-storage';
+import {
+  REVISION_KEY,
+  revisionConflict,
+  storedRevision,
+  type LedgerStorage,
+  type StoredState,
+  type StorageWrite,
+} from './ledger-storage';
 
 export const LEDGER_DB_NAME = 'medledger';
 const LEDGER_DB_VERSION = 1;
@@ -74,6 +81,11 @@ export function createIndexedDbStorage(name: string = LEDGER_DB_NAME): LedgerSto
       };
       track(tx.done);
       try {
+        if (write.expectedRevision !== undefined) {
+          // Read inside the same readwrite transaction: no other tab can write between the check and the puts.
+          const found = await tx.objectStore('meta').get(REVISION_KEY);
+          if (storedRevision(found) !== write.expectedRevision) throw revisionConflict(write.expectedRevision, found);
+        }
         if (write.clear) for (const store of STORES) track(tx.objectStore(store).clear());
         for (const block of write.blocks ?? []) track(tx.objectStore('blocks').put(block, Number(block.id)));
         for (const document of write.documents ?? []) track(tx.objectStore('documents').put(document));

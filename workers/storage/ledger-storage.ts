@@ -10,6 +10,7 @@ export interface StoredState {
 
 // One atomic write: all of it is stored or none of it (an upload = documents + contents + block).
 export interface StorageWrite {
+  expectedRevision?: number; // store only if meta 'revision' is still this (absent counts as 0), else RevisionConflict
   clear?: boolean; // empty every store first (reset demo data)
   blocks?: Block[]; // stored under Number(block.id)
   documents?: StoredDocument[];
@@ -24,4 +25,17 @@ export interface LedgerStorage {
   readMeta(key: string): Promise<unknown>;
   readContent(documentId: string): Promise<ArrayBuffer | undefined>;
   commit(write: StorageWrite): Promise<void>; // rejects with nothing stored when any part fails
+}
+
+export const REVISION_KEY = 'revision';
+export const REVISION_CONFLICT = 'RevisionConflict'; // another tab wrote first: reload and build the change again
+
+export function revisionConflict(expected: number, found: unknown): Error {
+  const error = new Error(`Expected stored revision ${expected}, found ${String(found ?? 0)}`);
+  error.name = REVISION_CONFLICT;
+  return error;
+}
+
+export function storedRevision(value: unknown): number {
+  return typeof value === 'number' ? value : 0;
 }

@@ -1,5 +1,12 @@
 import type { Block, EmergencyGrant, StoredDocument } from '../core/types';
-import type { LedgerStorage, StoredState, StorageWrite } from './ledger-storage';
+import {
+  REVISION_KEY,
+  revisionConflict,
+  storedRevision,
+  type LedgerStorage,
+  type StoredState,
+  type StorageWrite,
+} from './ledger-storage';
 
 // The default storage (unit tests, no IndexedDB): values are cloned in and out, as IndexedDB would.
 export function createMemoryStorage(): LedgerStorage {
@@ -26,6 +33,10 @@ export function createMemoryStorage(): LedgerStorage {
       return bytes && bytes.slice(0);
     },
     async commit(write: StorageWrite) {
+      const found = meta.get(REVISION_KEY);
+      if (write.expectedRevision !== undefined && storedRevision(found) !== write.expectedRevision) {
+        throw revisionConflict(write.expectedRevision, found);
+      }
       // Clone everything before touching the maps: a value that cannot be stored fails with nothing changed.
       const copy = structuredClone(write);
       const next = {

@@ -1,0 +1,391 @@
+import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
+import { describe, expect, it, vi } from 'vitest';
+import type { Block, StoredDocument } from '../../workers/core/types';
+import { createLedgerService, type LedgerBroadcast } from '../../workers/service';
+import { createIndexedDbStorage } from '../../workers/storage/indexeddb-storage';
+import type { LedgerStorage } from '../../workers/storage/ledger-storage';
+import { createMemoryStorage } from '../../workers/storage/memory-storage';
+import {
+  SARAH,
+  WILSON,
+  createFailingStorage,
+  errorOf,
+  fileInput,
+  signInAs,
+  textOf,
+  uploadOf,
+} from '../support/ledger-fixtures';
+
+let databases = 0;
+
+// Each test gets its own database in fake-indexeddb, as each browser profile would.
+function freshName(): string {
+  return `medledger-test-${++databases}`;
+}
+
+function sampleDocument(id: string): StoredDocument {
+  return {
+    id,
+    fileName: `${id}.pdf`,
+    fileType: 'application/pdf',
+    fileSize: 3,
+    uploadDate: '2026-03-02T10:00:00.000Z',
+    ipfsHash: 'QmSample',
+    encryptionKey: 'b'.repeat(64),
+    patientId: SARAH.id,
+    doctorId: 'doctor-1',
+    isEncrypted: true,
+  };
+}
+
+function sampleBlock(index: number): Block {
+  return {
+    id: String(index),
+    hash: `${index}`.padStart(64, '0'),
+    previousHash: '0'.repeat(64),
+    timestamp: '2026-03-02T10:00:00.000Z',
+    dataHash: 'd'.repeat(64),
+    nonce: index,
+    data: {
+      id: `r${index}`,
+      patientId: SARAH.id,
+      doctorId: 'doctor-1',
+      type: 'prescription',
+      title: `Record ${index}`,
+      description: '',
+      fileName: '',
+      fileUrl: '',
+      documentIds: [],
+      timestamp: '2026-03-02T10:00:00.000Z',
+    },
+  };
+}
+
+describe.each([
+  ['memory', () => createMemoryStorage()],
+  ['IndexedDB', () => createIndexedDbStorage(freshName())],
+] as [string, () => LedgerStorage][])('%s storage', (_kind, create) => {
+  it('loads back what was committed, blocks in index order, bytes on demand', async () => {
+    const storage = create();
+    await storage.commit({
+      blocks: [sampleBlock(1), sampleBlock(0)],
+      documents: [sampleDocument('a')],
+      contents: [{ id: 'a', bytes: new Uint8Array([1, 2, 3]).buffer }],
+      meta: { revision: 4 },
+    });
+    const loaded = await storage.load();
+    expect(loaded.blocks.map((b) => b.id)).toEqual(['0', '1']);
+    expect(loaded.documents).toEqual([sampleDocument('a')]);
+    expect(loaded.meta).toEqual({ revision: 4 });
+    expect(await storage.readMeta('revision')).toBe(4);
+    expect([...new Uint8Array((await storage.readContent('a'))!)]).toEqual([1, 2, 3]);
+  });
+
+  it('stores nothing of a write that fails part way, and keeps what was there', async () => {
+    const storage = create();
+    await storage.commit({ blocks: [sampleBlock(0)], meta: { revision: 1 } });
+    const unstorable = { ...sampleDocument('b'), fileName: (() => 'x') as unknown as string };
+    await expect(
+      storage.commit({
+        blocks: [sampleBlock(1)],
+        documents: [sampleDocument('a'), unstorable],
+        contents: [{ id: 'a', bytes: new Uint8Array([9]).buffer }],
+        meta: { revision: 2 },
+      }),
+    ).rejects.toThrow();
+    const loaded = await storage.load();
+    expect(loaded.blocks.map((b) => b.id)).toEqual(['0']);
+    expect(loaded.documents).toEqual([]);
+    expect(loaded.meta).toEqual({ revision: 1 });
+    expect(await storage.readContent('a')).toBeUndefined();
+  });
+
+  it('clears every store in the same write that starts over', async () => {
+    const storage = create();
+    await storage.commit({ blocks: [sampleBlock(0), sampleBlock(1)], documents: [sampleDocument('a')], meta: { x: 1 } });
+    await storage.commit({ clear: true, blocks: [sampleBlock(0)], meta: { revision: 9 } });
+    const loaded = await storage.load();
+    expect(loaded.blocks).toHaveLength(1);
+    expect(loaded.documents).toEqual([]);
+    expect(loaded.meta).toEqual({ revision: 9 });
+  });
+});
+
+// Sarah's upload, a full grant read by Dr. Wilson and ended, and a deletion: the ledger a reload must keep.
+async function populated(storage: LedgerStorage) {
+  const service = createLedgerService({ storage });
+  await signInAs(service, SARAH);
+  const kept = await service.upload(uploadOf('ECG', [fileInput('ecg.pdf', 'ECG trace'), fileInput('note.png', 'note')]));
+  const removed = await service.upload(uploadOf('Old scan', [fileInput('old.jpg', 'old')]));
+  await service.deleteDocument(removed.record.documentIds[0]);
+  await signInAs(service, WILSON);
+  const grant = await service.requestEmergencyAccess({ patientId: SARAH.id, reason: 'ER', accessLevel: 'full', durationMinutes: 60 });
+  await service.emergencyView(grant.id);
+  await service.endEmergencyAccess(grant.id);
+  await signInAs(service, SARAH);
+  await service.acknowledgeEmergencyAccesses();
+  return { service, kept, removed, grant };
+}
+
+describe('persistence across a reload (D10)', () => {
+  it('a new service on the same IndexedDB has every record, document, grant and acknowledgement', async () => {
+    const name = freshName();
+    const before = await populated(createIndexedDbStorage(name));
+    const status = await before.service.chainStatus();
+
+    const after = createLedgerService({ storage: createIndexedDbStorage(name) });
+    await signInAs(after, SARAH);
+    expect(await after.chainStatus()).toEqual(status);
+    expect(await after.listRecords(SARAH.id)).toEqual(await before.service.listRecords(SARAH.id));
+    expect(textOf((await after.readDocument(before.kept.record.documentIds[0])).bytes)).toBe('ECG trace');
+    expect(textOf((await after.readDocument(before.kept.record.documentIds[1])).bytes)).toBe('note');
+    expect((await errorOf(after.readDocument(before.removed.record.documentIds[0]))).name).toBe('NotFoundError');
+    expect(await after.accessHistory()).toEqual(await before.service.accessHistory());
+    expect((await after.accessHistory())[0]).toMatchObject({ grantId: before.grant.id, status: 'ended' });
+    expect((await after.patientOverview()).newEmergencyAccesses).toEqual([]);
+    await signInAs(after, WILSON);
+    expect(await after.activeGrants()).toEqual([]);
+  });
+
+  it('a new service on the same storage appends after the stored tip', async () => {
+    const name = freshName();
+    await populated(createIndexedDbStorage(name));
+    const after = createLedgerService({ storage: createIndexedDbStorage(name) });
+    await signInAs(after, SARAH);
+    const height = (await after.chainStatus()).height;
+    const { block } = await after.upload(uploadOf('After reload'));
+    expect(block.index).toBe(height);
+    expect(await after.chainStatus()).toMatchObject({ height: height + 1, valid: true });
+  });
+});
+
+async function tamperStoredBlock(name: string, index: number, change: (block: Block) => Block) {
+  const db = await openDB(name);
+  const block = (await db.get('blocks', index)) as Block;
+  await db.put('blocks', change(block), index);
+  db.close();
+}
+
+describe('a stored chain that fails verification', () => {
+  async function tampered() {
+    const name = freshName();
+    const { kept } = await populated(createIndexedDbStorage(name));
+    await tamperStoredBlock(name, 2, (block) => ({ ...block, data: { ...block.data, title: 'Forged' } }));
+    const service = createLedgerService({ storage: createIndexedDbStorage(name) });
+    await signInAs(service, SARAH);
+    return { service, kept, name };
+  }
+
+  it('is reported with the index and the failed check, and the ledger turns read-only', async () => {
+    const { service } = await tampered();
+    expect(await service.chainStatus()).toMatchObject({
+      valid: false,
+      readOnly: true,
+      firstInvalid: { index: 2, reason: 'record data was changed (data hash mismatch)' },
+    });
+  });
+
+  it('refuses every change with ReadOnlyError naming the block', async () => {
+    const { service, kept } = await tampered();
+    const readOnly = {
+      name: 'ReadOnlyError',
+      message:
+        'The stored records failed verification at block 2 (record data was changed (data hash mismatch)), so changes are turned off. Reset the demo data to start over.',
+    };
+    expect(await errorOf(service.upload(uploadOf('More')))).toEqual(readOnly);
+    expect(await errorOf(service.deleteDocument(kept.record.documentIds[0]))).toEqual(readOnly);
+    await signInAs(service, WILSON);
+    const grant = service.requestEmergencyAccess({ patientId: SARAH.id, reason: 'ER', accessLevel: 'basic', durationMinutes: 15 });
+    expect(await errorOf(grant)).toEqual(readOnly);
+  });
+
+  it('keeps serving what verified, and only that', async () => {
+    const { service, kept } = await tampered();
+    const titles = (await service.listRecords(SARAH.id)).map((r) => r.title);
+    expect(titles).toEqual(['ECG', 'Initial health assessment']);
+    expect(textOf((await service.readDocument(kept.record.documentIds[0])).bytes)).toBe('ECG trace');
+    const page = await service.blocksPage(0, 500);
+    expect(page.blocks.find((b) => b.index === 2)?.title).toBe('Forged'); // the explorer still shows the bad block
+  });
+
+  it('is named at the right index when a block was removed from the middle', async () => {
+    const name = freshName();
+    await populated(createIndexedDbStorage(name));
+    const db = await openDB(name);
+    await db.delete('blocks', 1);
+    db.close();
+    const service = createLedgerService({ storage: createIndexedDbStorage(name) });
+    await signInAs(service, SARAH);
+    expect((await service.chainStatus()).firstInvalid).toEqual({ index: 1, reason: 'id "2" does not match index 1' });
+  });
+
+  it('starts over with a fresh genesis after Reset demo data, and accepts changes again', async () => {
+    const { service, name } = await tampered();
+    await service.resetDemoData();
+    expect(await service.chainStatus()).toMatchObject({ height: 1, valid: true, readOnly: false });
+    expect((await service.upload(uploadOf('Fresh start'))).block.index).toBe(1);
+    const reopened = createLedgerService({ storage: createIndexedDbStorage(name) });
+    await signInAs(reopened, SARAH);
+    expect((await reopened.listRecords(SARAH.id)).map((r) => r.title)).toEqual(['Fresh start', 'Initial health assessment']);
+  });
+
+  it('is read-only when the blocks are gone but other data remains, instead of silently starting over', async () => {
+    const storage = createMemoryStorage();
+    await storage.commit({ documents: [sampleDocument('orphan')], meta: { revision: 3 } });
+    const service = createLedgerService({ storage });
+    await signInAs(service, SARAH);
+    expect(await service.chainStatus()).toMatchObject({ valid: false, readOnly: true, height: 0 });
+  });
+});
+
+describe('a write the storage refuses (atomic upload)', () => {
+  it('leaves no document and no block, in storage or in memory, and says the upload was not saved', async () => {
+    const name = freshName();
+    const { storage, failWhen } = createFailingStorage(createIndexedDbStorage(name));
+    const service = createLedgerService({ storage });
+    await signInAs(service, SARAH);
+    const before = await service.listRecords(SARAH.id);
+    failWhen((write) => (write.blocks?.length ?? 0) > 0);
+    expect(await errorOf(service.upload(uploadOf('Lost', [fileInput('a.pdf'), fileInput('b.pdf')])))).toEqual({
+      name: 'StorageError',
+      message: "The upload was not saved: the browser's storage refused the write (QuotaExceededError).",
+    });
+    expect(await service.chainStatus()).toMatchObject({ height: 1, valid: true });
+    expect(await service.listRecords(SARAH.id)).toEqual(before);
+    const stored = await storage.load();
+    expect(stored.blocks).toHaveLength(1);
+    expect(stored.documents).toEqual([]);
+
+    failWhen(null);
+    const { block } = await service.upload(uploadOf('Saved'));
+    expect(block.index).toBe(1);
+    const reopened = createLedgerService({ storage: createIndexedDbStorage(name) });
+    await signInAs(reopened, SARAH);
+    expect(await reopened.chainStatus()).toMatchObject({ height: 2, valid: true });
+  });
+
+  it('leaves no grant when the grant cannot be stored', async () => {
+    const { storage, failWhen } = createFailingStorage(createMemoryStorage());
+    const service = createLedgerService({ storage });
+    await signInAs(service, WILSON);
+    failWhen(() => true);
+    const error = await errorOf(service.requestEmergencyAccess({ patientId: SARAH.id, reason: 'ER', accessLevel: 'basic', durationMinutes: 15 }));
+    expect(error).toEqual({
+      name: 'StorageError',
+      message: "The emergency access was not saved: the browser's storage refused the write (QuotaExceededError).",
+    });
+    expect(await service.activeGrants()).toEqual([]);
+    expect((await storage.load()).grants).toEqual([]);
+  });
+
+  it('keeps a deleted document readable when the deletion cannot be stored', async () => {
+    const { storage, failWhen } = createFailingStorage(createMemoryStorage());
+    const service = createLedgerService({ storage });
+    await signInAs(service, SARAH);
+    const { record } = await service.upload(uploadOf('ECG', [fileInput('ecg.pdf', 'trace')]));
+    failWhen(() => true);
+    expect((await errorOf(service.deleteDocument(record.documentIds[0]))).name).toBe('StorageError');
+    failWhen(null);
+    expect(textOf((await service.readDocument(record.documentIds[0])).bytes)).toBe('trace');
+  });
+});
+
+// Two tabs: two services on one database, with the worker's BroadcastChannel and one lock between them.
+function twoTabs(name: string) {
+  const channels: BroadcastChannel[] = [];
+  let tail: Promise<unknown> = Promise.resolve();
+  const lock = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = tail.then(fn, fn);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+  const tab = () => {
+    const channel = new BroadcastChannel(`ledger-${name}`);
+    channels.push(channel);
+    return createLedgerService({
+      storage: createIndexedDbStorage(name),
+      lock,
+      notifyOthers: (message) => channel.postMessage(message),
+      listenToOthers: (listener) =>
+        channel.addEventListener('message', (event) => listener((event as MessageEvent<LedgerBroadcast>).data)),
+    });
+  };
+  return { tabs: [tab(), tab()] as const, close: () => channels.forEach((c) => c.close()) };
+}
+
+describe('two tabs', () => {
+  it('a change in one tab reaches the other without a reload', async () => {
+    const { tabs, close } = twoTabs(freshName());
+    const [first, second] = tabs;
+    try {
+      await signInAs(first, SARAH);
+      await signInAs(second, SARAH);
+      await second.chainStatus();
+      const changed = new Promise<void>((resolve) => void second.onChange(Object.assign(() => resolve(), {}) as never));
+      await first.upload(uploadOf('From tab one'));
+      await changed;
+      expect((await second.listRecords(SARAH.id))[0].title).toBe('From tab one');
+    } finally {
+      close();
+    }
+  });
+
+  it('uploads from both tabs at once end up as one valid chain holding both', async () => {
+    const name = freshName();
+    const { tabs, close } = twoTabs(name);
+    const [first, second] = tabs;
+    try {
+      await signInAs(first, SARAH);
+      await signInAs(second, SARAH);
+      await Promise.all([first.chainStatus(), second.chainStatus()]);
+      await Promise.all([first.upload(uploadOf('One')), second.upload(uploadOf('Two')), first.upload(uploadOf('Three'))]);
+      for (const tab of tabs) {
+        // each tab catches up on the other's last write when its broadcast arrives
+        await vi.waitFor(async () => expect(await tab.chainStatus()).toMatchObject({ height: 4, valid: true }));
+      }
+      const reopened = createLedgerService({ storage: createIndexedDbStorage(name) });
+      await signInAs(reopened, SARAH);
+      expect(await reopened.chainStatus()).toMatchObject({ height: 4, valid: true });
+      expect((await first.listRecords(SARAH.id)).map((r) => r.title).sort()).toEqual(
+        ['Initial health assessment', 'One', 'Three', 'Two'],
+      );
+    } finally {
+      close();
+    }
+  });
+
+  it('two tabs opened at once on an empty database and writing at once, with no shared lock, never fork the chain', async () => {
+    const name = freshName();
+    const first = createLedgerService({ storage: createIndexedDbStorage(name) });
+    const second = createLedgerService({ storage: createIndexedDbStorage(name) });
+    await Promise.all([signInAs(first, SARAH), signInAs(second, SARAH)]);
+    const results = await Promise.all([
+      first.upload(uploadOf('A1')),
+      second.upload(uploadOf('B1')),
+      first.upload(uploadOf('A2')),
+      second.upload(uploadOf('B2')),
+    ]);
+    expect(results.map((r) => r.block.index).sort()).toEqual([1, 2, 3, 4]);
+    const reopened = createLedgerService({ storage: createIndexedDbStorage(name) });
+    await signInAs(reopened, SARAH);
+    expect(await reopened.chainStatus()).toMatchObject({ height: 5, valid: true });
+    expect((await reopened.listRecords(SARAH.id)).map((r) => r.title).sort()).toEqual(
+      ['A1', 'A2', 'B1', 'B2', 'Initial health assessment'],
+    );
+  });
+
+  it('a tab that missed the broadcast still appends on the stored tip', async () => {
+    const name = freshName();
+    const first = createLedgerService({ storage: createIndexedDbStorage(name) });
+    const second = createLedgerService({ storage: createIndexedDbStorage(name) });
+    await signInAs(first, SARAH);
+    await signInAs(second, SARAH);
+    await second.chainStatus();
+    await first.upload(uploadOf('First tab'));
+    await second.upload(uploadOf('Second tab'));
+    const reopened = createLedgerService({ storage: createIndexedDbStorage(name) });
+    await signInAs(reopened, SARAH);
+    expect(await reopened.chainStatus()).toMatchObject({ height: 3, valid: true });
+  });
+});
