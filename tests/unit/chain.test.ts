@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { sha256 as jsSha256 } from 'js-sha256';
 import { describe, expect, it } from 'vitest';
 import {
   GENESIS_PREVIOUS_HASH,
@@ -11,6 +13,7 @@ import {
   verifyChain,
   verifyChainFrom,
 } from '../../workers/core/chain';
+import { sha256Hex } from '../../workers/core/sha256';
 import type { Block, ChainRecord } from '../../workers/core/types';
 
 function nodeSha256(text: string): string {
@@ -48,6 +51,30 @@ function copy(blocks: Block[]): Block[] {
 
 const chain = buildChain(6);
 
+describe('sha256Hex (the fast SHA-256 verification uses)', () => {
+  it('equals node:crypto for every length from 0 to 300 bytes, across the padding boundaries', () => {
+    for (let length = 0; length <= 300; length++) {
+      const bytes = new Uint8Array(length).map((_, i) => (i * 131 + length * 7) & 0xff);
+      expect(sha256Hex(bytes), `length ${length}`).toBe(createHash('sha256').update(bytes).digest('hex'));
+    }
+  });
+
+  it('equals node:crypto and js-sha256 for random inputs', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2000 }), (bytes) => {
+        const expected = createHash('sha256').update(bytes).digest('hex');
+        expect(sha256Hex(bytes)).toBe(expected);
+        expect(jsSha256.hex(bytes)).toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('matches the FIPS 180-2 test vector for "abc"', () => {
+    expect(sha256Hex(new TextEncoder().encode('abc'))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+});
+
 describe('record data hash', () => {
   it('is the SHA-256 of the record as JSON with sorted keys', () => {
     const r = record(3);
@@ -69,6 +96,10 @@ describe('record data hash', () => {
 
   it('changes when one character of the record changes', () => {
     expect(recordDataHash(record(2, { title: 'Record 2.' }))).not.toBe(recordDataHash(record(2)));
+  });
+
+  it('sorts the keys of nested objects and keeps array order', () => {
+    expect(canonicalJson({ b: [{ z: 1, a: 2 }, 3], a: { d: null, c: 'x' } })).toBe('{"a":{"c":"x","d":null},"b":[{"a":2,"z":1},3]}');
   });
 
   it('leaves undefined fields out, as JSON does', () => {

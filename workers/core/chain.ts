@@ -3,6 +3,7 @@ import { sha256 } from 'js-sha256';
 import { DIFFICULTY } from './constants';
 import { ledgerError } from './errors';
 import { MAX_DIFFICULTY, createNonceSearch, isValidDifficulty, isValidNonce } from './nonce-search';
+import { sha256Hex } from './sha256';
 import type { Block, ChainRecord } from './types';
 
 export const GENESIS_PREVIOUS_HASH = '0'.repeat(64);
@@ -19,43 +20,36 @@ const encoder = new TextEncoder();
 const SYNC_CHUNK = 1 << 20;
 
 // JSON with object keys sorted at every level, so the same record hashes the same after IndexedDB or
-// structured clone reorders its keys. Follows JSON.stringify for undefined, functions and non-finite numbers.
+// structured clone reorders its keys. JSON.stringify with a key list writes every object's keys in the
+// list's order (and skips the absent ones), so the sorted union of all keys gives canonical JSON natively.
 export function canonicalJson(value: unknown): string {
-  return writeCanonical(value) ?? 'null';
+  const keys: string[] = [];
+  collectKeys(value, keys);
+  return JSON.stringify(value, keys.sort()) ?? 'null';
 }
 
-function writeCanonical(value: unknown): string | undefined {
-  if (value === null) return 'null';
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value); // escapes lone surrogates, so the UTF-8 bytes are always well formed
-    case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'object':
-      break;
-    default:
-      return undefined;
-  }
+function collectKeys(value: unknown, keys: string[]): void {
+  if (value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + (writeCanonical(value[i]) ?? 'null');
-    return out + ']';
+    for (const item of value) collectKeys(item, keys);
+    return;
   }
-  const object = value as Record<string, unknown>;
-  const keys = Object.keys(object).sort();
-  let out = '{';
-  for (const key of keys) {
-    const written = writeCanonical(object[key]);
-    if (written === undefined) continue;
-    out += (out.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + written;
+  for (const key of Object.keys(value)) {
+    keys.push(key); // duplicates are harmless: JSON.stringify ignores repeats in the key list
+    collectKeys((value as Record<string, unknown>)[key], keys);
   }
-  return out + '}';
+}
+
+// UTF-8 of `text` in a reused buffer, valid until the next call: verification hashes 2 strings per block
+// and a fresh Uint8Array for each costs more than the hashing of the header.
+let scratch = new Uint8Array(4096);
+function utf8(text: string): Uint8Array {
+  if (text.length * 3 > scratch.length) scratch = new Uint8Array(text.length * 3);
+  return scratch.subarray(0, encoder.encodeInto(text, scratch).written);
 }
 
 export function recordDataHash(record: ChainRecord): string {
-  return sha256.hex(encoder.encode(canonicalJson(record)));
+  return sha256Hex(utf8(canonicalJson(record)));
 }
 
 // The mined header is index|previousHash|timestamp|dataHash|nonce (about 160 bytes of UTF-8); this is
@@ -64,8 +58,12 @@ export function headerPrefix(index: number, previousHash: string, timestamp: str
   return `${index}|${previousHash}|${timestamp}|${dataHash}|`;
 }
 
+function headerBytes(index: number, previousHash: string, timestamp: string, dataHash: string, nonce: number): Uint8Array {
+  return utf8(headerPrefix(index, previousHash, timestamp, dataHash) + String(nonce));
+}
+
 export function blockHash(index: number, previousHash: string, timestamp: string, dataHash: string, nonce: number): string {
-  return sha256.hex(encoder.encode(headerPrefix(index, previousHash, timestamp, dataHash) + String(nonce)));
+  return sha256Hex(headerBytes(index, previousHash, timestamp, dataHash, nonce));
 }
 
 export function meetsDifficulty(hash: string, difficulty: number): boolean {
@@ -106,11 +104,13 @@ export function blockTemplate(previous: Block | null, record: ChainRecord, times
   return { index, previousHash, timestamp, dataHash, record, prefixBytes };
 }
 
-// Builds the block for a nonce the search found, re-hashing it with js-sha256 as the final word.
+// Builds the block for a nonce the search found. The hash is recomputed with js-sha256, independent of
+// the fast SHA-256 in sha256.ts: a block is only sealed when both implementations agree.
 export function sealBlock(template: BlockTemplate, nonce: number, difficulty: number): Block {
   const { index, previousHash, timestamp, dataHash, record } = template;
-  const hash = blockHash(index, previousHash, timestamp, dataHash, nonce);
-  if (!meetsDifficulty(hash, difficulty)) {
+  const bytes = headerBytes(index, previousHash, timestamp, dataHash, nonce);
+  const hash = sha256.hex(bytes);
+  if (hash !== sha256Hex(bytes) || !meetsDifficulty(hash, difficulty)) {
     throw ledgerError('IntegrityError', `Mining produced a hash that does not meet difficulty ${difficulty}`);
   }
   return { id: String(index), hash, previousHash, timestamp, dataHash, data: record, nonce };
