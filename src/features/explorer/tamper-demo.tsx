@@ -13,6 +13,14 @@ import { VerificationSummary } from './verification-summary';
 
 type Action = 'tamper' | 'remine' | 'reset';
 
+// 0 copies the records chain; the others build a demo chain of that many blocks in the worker
+const SOURCES = [
+  { blocks: 0, label: 'Copy of the records chain' },
+  { blocks: 20, label: 'Demo chain, 20 blocks' },
+  { blocks: 1000, label: 'Demo chain, 1,000 blocks' },
+  { blocks: 10000, label: 'Demo chain, 10,000 blocks' },
+] as const;
+
 const STEP_TEXT: Record<Action, (index: number, status: ChainStatus) => string> = {
   tamper: (index, status) =>
     status.firstInvalid?.index === index
@@ -22,7 +30,10 @@ const STEP_TEXT: Record<Action, (index: number, status: ChainStatus) => string> 
     status.firstInvalid
       ? `Block #${index} was re-mined: its own hash is valid again, so verification now stops at block #${status.firstInvalid.index}.`
       : `Block #${index} was re-mined. It was the newest block, so no later link can break.`,
-  reset: () => 'The sandbox is a fresh copy of the records chain.',
+  reset: (source, status) =>
+    source === 0
+      ? 'The sandbox is a fresh copy of the records chain.'
+      : `The sandbox is a demo chain of ${status.height.toLocaleString('en-US')} blocks.`,
 };
 
 // Tampering on a sandbox copy of the chain in the worker: the real records are never touched.
@@ -58,22 +69,27 @@ export function TamperDemo() {
     [],
   );
 
-  const copyRealChain = useCallback(async () => {
-    await service.sandboxReset(0);
-    return (await service.sandboxPage(0, 1)).status;
-  }, [service]);
+  const [source, setSource] = useState('0');
+
+  const resetTo = useCallback(
+    async (blocks: number) => {
+      await service.sandboxReset(blocks);
+      return (await service.sandboxPage(0, 1)).status;
+    },
+    [service],
+  );
 
   // a fresh copy of the records chain each time the demo opens
   useEffect(() => {
     let current = true;
-    copyRealChain().then(
+    resetTo(0).then(
       (fresh) => current && setStatus(fresh),
       (caught: unknown) => current && setError(userMessage(caught, 'The sandbox could not be prepared.')),
     );
     return () => {
       current = false;
     };
-  }, [copyRealChain]);
+  }, [resetTo]);
 
   const height = status?.height ?? 0;
   const target = Number(index);
@@ -95,6 +111,29 @@ export function TamperDemo() {
         breaks.
       </p>
       <Form onSubmit={tamper} className="mb-3">
+        <Row className="g-2 align-items-end mb-2">
+          <Col xs={12} md={5}>
+            <Form.Group controlId="tamper-source">
+              <Form.Label>Sandbox chain</Form.Label>
+              <Form.Select value={source} onChange={(event) => setSource(event.target.value)} disabled={busy !== null}>
+                {SOURCES.map((option) => (
+                  <option key={option.blocks} value={option.blocks}>
+                    {option.label}
+                  </option>
+                ))}
+              </Form.Select>
+            </Form.Group>
+          </Col>
+          <Col xs="auto">
+            <Button
+              variant="outline-secondary"
+              disabled={busy !== null}
+              onClick={() => void run('reset', () => resetTo(Number(source)), Number(source))}
+            >
+              Reset sandbox
+            </Button>
+          </Col>
+        </Row>
         <Row className="g-2 align-items-end">
           <Col xs={6} md={2}>
             <Form.Group controlId="tamper-block">
@@ -128,11 +167,6 @@ export function TamperDemo() {
               onClick={() => void run('remine', () => service.sandboxRemine(target), target)}
             >
               Re-mine block
-            </Button>
-          </Col>
-          <Col xs="auto">
-            <Button variant="outline-secondary" disabled={busy !== null} onClick={() => void run('reset', copyRealChain, 0)}>
-              Reset sandbox
             </Button>
           </Col>
           {busy && (

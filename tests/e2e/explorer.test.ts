@@ -1,0 +1,85 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from './support/fixtures';
+
+async function openExplorerAsPatient(page: Page): Promise<void> {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Fill Demo Credentials' }).click();
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/patient/dashboard');
+  await page.getByRole('link', { name: 'Blockchain Explorer' }).click();
+  await page.waitForURL('**/patient/blockchain');
+}
+
+const tamperPanel = (page: Page) => page.locator('#explorer-tabs-tabpane-tamper');
+
+// Block indexes of the rendered rows, top to bottom.
+function rowIndexes(page: Page, scope = tamperPanel(page)): Promise<number[]> {
+  return scope.locator('tr[data-block-index]').evaluateAll((rows) => rows.map((row) => Number((row as HTMLElement).dataset.blockIndex)));
+}
+
+async function resetSandbox(page: Page, option: string, expected: string): Promise<void> {
+  const panel = tamperPanel(page);
+  await panel.getByLabel('Sandbox chain', { exact: true }).selectOption({ label: option });
+  await panel.getByRole('button', { name: 'Reset sandbox' }).click();
+  await panel.getByText(expected).waitFor({ timeout: 30_000 });
+}
+
+describe('Blockchain Explorer', () => {
+  test('shows the records chain with its verification result, each hash short with the full value in the tooltip', async ({ page }) => {
+    await openExplorerAsPatient(page);
+    const chain = page.locator('#explorer-tabs-tabpane-chain');
+    await chain.getByText('Chain valid.').waitFor();
+    expect(await chain.locator('[data-chain-valid]').textContent()).toContain('All 1 block verified');
+    expect(await rowIndexes(page, chain)).toEqual([0]);
+    const hash = chain.locator('tr[data-block-index="0"] td code').first();
+    const full = await hash.getAttribute('title');
+    expect(full).toMatch(/^00[0-9a-f]{62}$/);
+    expect(await hash.textContent()).toBe(full?.slice(0, 8));
+  });
+
+  test('the tamper demo names the changed block, then the next link once it is re-mined, on the sandbox only', async ({ page }) => {
+    await openExplorerAsPatient(page);
+    await page.getByRole('tab', { name: 'Tamper demo' }).click();
+    const panel = tamperPanel(page);
+    await resetSandbox(page, 'Demo chain, 20 blocks', 'The sandbox is a demo chain of 20 blocks.');
+    expect((await rowIndexes(page)).slice(0, 3)).toEqual([19, 18, 17]);
+
+    await panel.getByLabel('Block number').fill('7');
+    await panel.getByLabel('New record title').fill('Changed after the fact');
+    await panel.getByRole('button', { name: 'Change block data' }).click();
+    await panel.getByText('Chain invalid at block #7:').waitFor();
+    expect(await panel.locator('[data-chain-valid="false"]').textContent()).toContain('record data was changed');
+    const row = panel.locator('tr[data-block-index="7"]');
+    expect(await row.getAttribute('class')).toContain('table-danger');
+    expect(await row.textContent()).toContain('Changed after the fact');
+
+    await panel.getByRole('button', { name: 'Re-mine block' }).click();
+    await panel.getByText('Chain invalid at block #8:').waitFor();
+    expect(await panel.locator('[data-chain-valid="false"]').textContent()).toContain('previousHash does not match block 7');
+
+    // the real chain was never touched
+    await page.getByRole('tab', { name: 'Records chain' }).click();
+    expect(await page.locator('#explorer-tabs-tabpane-chain [data-chain-valid]').getAttribute('data-chain-valid')).toBe('true');
+
+    await page.getByRole('tab', { name: 'Tamper demo' }).click();
+    await resetSandbox(page, 'Demo chain, 20 blocks', 'The sandbox is a demo chain of 20 blocks.');
+    await panel.getByText('Chain valid.').waitFor();
+  });
+
+  test('a 10,000-block chain keeps only the rows in view in the page and scrolls to the genesis block', async ({ page }) => {
+    await openExplorerAsPatient(page);
+    await page.getByRole('tab', { name: 'Tamper demo' }).click();
+    await resetSandbox(page, 'Demo chain, 10,000 blocks', 'The sandbox is a demo chain of 10,000 blocks.');
+    const panel = tamperPanel(page);
+    expect((await rowIndexes(page))[0]).toBe(9999);
+    expect(await panel.locator('tbody tr').count()).toBeLessThan(40);
+
+    await panel.getByRole('region', { name: /Sandbox chain/ }).evaluate((viewport) => {
+      viewport.scrollTop = viewport.scrollHeight;
+    });
+    await panel.locator('tr[data-block-index="0"]').waitFor();
+    const shown = await rowIndexes(page);
+    expect(shown[shown.length - 1]).toBe(0);
+    expect(shown.length).toBeLessThan(40);
+  });
+});

@@ -1,0 +1,86 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from './support/fixtures';
+
+const CANCEL_BOUND_MS = 500;
+
+async function openLabAsPatient(page: Page): Promise<void> {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Fill Demo Credentials' }).click();
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/patient/dashboard');
+  await page.getByRole('link', { name: 'Mining Lab' }).click();
+  await page.getByRole('button', { name: 'Start mining' }).waitFor();
+}
+
+async function setUp(page: Page, difficulty: number, blocks: number, mainThread: boolean): Promise<void> {
+  await page.getByLabel('Difficulty (leading zeros)').selectOption(String(difficulty));
+  await page.getByLabel('Blocks', { exact: true }).fill(String(blocks));
+  await page.getByLabel('Mine on the main thread instead (the page freezes)').setChecked(mainThread);
+}
+
+const status = (page: Page) => page.getByTestId('lab-status');
+
+async function runRow(page: Page, place: 'worker' | 'main') {
+  const row = page.locator(`tr[data-place="${place}"]`).first();
+  await row.waitFor({ timeout: 60_000 });
+  return row.evaluate((tr) => ({ ...(tr as HTMLElement).dataset }));
+}
+
+describe('Mining Lab', () => {
+  test('mines blocks into the sandbox in the worker and records the run', async ({ page }) => {
+    await openLabAsPatient(page);
+    await setUp(page, 2, 3, false);
+    await page.getByRole('button', { name: 'Start mining' }).click();
+    const row = await runRow(page, 'worker');
+    expect(row.blocksMined).toBe('3');
+    expect(Number(row.attempts)).toBeGreaterThan(0);
+    expect(row.cancelled).toBe('false');
+    expect(await status(page).textContent()).toMatch(/^Mined 3 blocks in the worker in \d+\.\d\d s\.$/);
+    expect(await page.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
+  });
+
+  test('Cancel stops worker mining within half a second, and the same worker mines again after it', async ({ page }) => {
+    await openLabAsPatient(page);
+    await setUp(page, 6, 5, false);
+    await page.getByRole('button', { name: 'Start mining' }).click();
+    // wait for live progress: the job is hashing in the worker
+    await page.waitForFunction(() => /[1-9]/.test(document.querySelector('[data-testid="lab-hash-rate"]')?.textContent ?? ''));
+    // time it in the page: from the click event to the status saying it was cancelled
+    const timing = page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let clickedAt = 0;
+          document.addEventListener('click', () => (clickedAt = performance.now()), { capture: true, once: true });
+          const target = document.querySelector('[data-testid="lab-status"]') as HTMLElement;
+          new MutationObserver((_, observer) => {
+            if (clickedAt > 0 && target.textContent?.startsWith('Cancelled')) {
+              observer.disconnect();
+              resolve(performance.now() - clickedAt);
+            }
+          }).observe(target, { childList: true, characterData: true, subtree: true });
+        }),
+    );
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    const latency = await timing;
+    expect(latency).toBeLessThanOrEqual(CANCEL_BOUND_MS);
+    expect(await status(page).textContent()).toMatch(/^Cancelled after [0-4] of 5 blocks in the worker: mining stopped \d+ ms after Cancel\.$/);
+    const cancelled = await runRow(page, 'worker');
+    expect(cancelled.cancelled).toBe('true');
+
+    await setUp(page, 1, 2, false);
+    await page.getByRole('button', { name: 'Start mining' }).click();
+    await page.locator('tr[data-place="worker"][data-cancelled="false"]').waitFor();
+    expect(await status(page).textContent()).toMatch(/^Mined 2 blocks in the worker/);
+  });
+
+  test('the main-thread switch runs the same mining on the main thread and records it beside the worker run', async ({ page }) => {
+    await openLabAsPatient(page);
+    await setUp(page, 3, 2, true);
+    await page.getByRole('button', { name: 'Start mining' }).click();
+    const row = await runRow(page, 'main');
+    expect(row.blocksMined).toBe('2');
+    expect(Number(row.attempts)).toBeGreaterThanOrEqual(2);
+    expect(await status(page).textContent()).toMatch(/^Mined 2 blocks on the main thread/);
+    expect(await page.getByRole('row', { name: /Main thread/ }).count()).toBe(1);
+  });
+});
