@@ -2,6 +2,7 @@
 // the prefix's whole 64-byte blocks are compressed once here (a midstate) and each attempt compresses only
 // the last block holding the nonce digits: about 3x less work than hashing the full ~160-byte header.
 // The winning nonce is re-hashed with js-sha256 by chain.ts, so a fault here cannot produce a bad block.
+import { ledgerError } from './errors';
 import { INITIAL_STATE, compress } from './sha256';
 
 export const MAX_DIFFICULTY = 64; // leading zero hex digits: a SHA-256 hex digest has 64
@@ -23,7 +24,7 @@ export interface NonceSearch {
 
 // prefix: the header bytes before the nonce's decimal digits. difficulty: leading zero hex digits.
 export function createNonceSearch(prefix: Uint8Array, difficulty: number): NonceSearch {
-  if (!isValidDifficulty(difficulty)) throw new RangeError(`difficulty must be a whole number from 0 to ${MAX_DIFFICULTY}`);
+  if (!isValidDifficulty(difficulty)) throw ledgerError('ValidationError', `Difficulty must be a whole number from 0 to ${MAX_DIFFICULTY}`);
   const wholeBytes = prefix.length - (prefix.length % 64);
   const midstate = Int32Array.from(INITIAL_STATE);
   for (let offset = 0; offset < wholeBytes; offset += 64) compress(midstate, midstate, prefix, offset);
@@ -69,7 +70,7 @@ export function createNonceSearch(prefix: Uint8Array, difficulty: number): Nonce
 
   return {
     search(start, count) {
-      if (!isValidNonce(start) || !Number.isInteger(count) || count < 0) throw new RangeError('bad nonce range');
+      if (!isValidNonce(start) || !Number.isInteger(count) || count < 0) throw ledgerError('ValidationError', 'A nonce range must start at a whole number, 0 or more');
       const end = Math.min(start + count, Number.MAX_SAFE_INTEGER + 1);
       for (let nonce = start; nonce < end; nonce++) {
         hashNonce(nonce);
@@ -78,7 +79,7 @@ export function createNonceSearch(prefix: Uint8Array, difficulty: number): Nonce
       return -1;
     },
     digestWords(nonce) {
-      if (!isValidNonce(nonce)) throw new RangeError('bad nonce');
+      if (!isValidNonce(nonce)) throw ledgerError('ValidationError', 'A nonce must be a whole number, 0 or more');
       hashNonce(nonce);
       return Int32Array.from(out);
     },
