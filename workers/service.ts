@@ -1,5 +1,4 @@
-// createLedgerService(deps): the one object the UI talks to (workers/api.ts). Every dependency that makes
-// it hard to test (storage, clock, delays, other tabs, the cross-tab lock) is injected.
+// createLedgerService(deps): the one object the UI talks to (workers/api.ts); storage, clock, delays and tabs are injected.
 import { transfer } from 'comlink';
 import type {
   AccessHistoryEntry,
@@ -421,9 +420,7 @@ export function createLedgerService(overrides: Partial<LedgerDeps> = {}): Ledger
     scheduleExpiry();
   }
 
-  // Every write: under the lock, on fresh state, due expiries recorded first; announced after the lock.
-  // The storage checks the revision in the write's own transaction, so even without a shared lock two
-  // tabs never fork the chain: the one that lost rebuilds its change on the other's state.
+  // Every write: locked, on fresh state, expiries first, revision-checked by storage (a lost race rebuilds), announced after.
   async function commitChange<T>(
     failure: string,
     build: () => Change<T> | Promise<Change<T>>,
