@@ -1,0 +1,20 @@
+import type { Locator, Page } from 'playwright-core';
+
+// The value (<dd>) of a term (<dt>) in a detail list, e.g. detail(page, 'Total Blocks').
+export function detail(scope: Page | Locator, term: string): Locator {
+  return scope.locator(`dl > div:has(> dt:text-is("${term}")) > dd`);
+}
+
+// The figure of a dashboard stat card, e.g. stat(page, 'Total Records').
+export function stat(page: Page, label: string): Locator {
+  return page.locator(`.stat-card:has(.stat-label:text-is("${label}")) .stat-value`);
+}
+
+export async function text(locator: Locator): Promise<string> {
+  return ((await locator.textContent()) ?? '').trim();
+}
+
+// A labelled section of a screen by its heading, e.g. section(page, 'Blockchain Status').
+export function section(page: Page, title: string): Locator {
+  return page.getByRole('region', { name: title, exact: true });
+}

@@ -1,0 +1,21 @@
+import type { Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../../workers/core/constants';
+import { DEMO_ACCOUNTS } from '../../../workers/core/directory';
+import type { Role } from '../../../workers/core/types';
+
+export const ROLE_LABEL = { patient: 'Patient', doctor: 'Doctor' } as const;
+
+// Signs in through the login form like a user, with the role's demo account unless an email is given.
+export async function login(page: Page, role: Role, email: string = DEMO_ACCOUNTS[role]): Promise<void> {
+  await page.goto('/');
+  await page.getByRole('radio', { name: ROLE_LABEL[role] }).check();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(`**/${role}/dashboard`);
+}
+
+// The path of the page's URL, e.g. '/patient/dashboard'.
+export function pathOf(page: Page): string {
+  return new URL(page.url()).pathname;
+}
