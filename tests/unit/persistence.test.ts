@@ -389,3 +389,21 @@ describe('two tabs', () => {
     expect(await reopened.chainStatus()).toMatchObject({ height: 3, valid: true });
   });
 });
+
+describe('an expiry the storage cannot record', () => {
+  it('still ends the grant by the clock and keeps other reads working', async () => {
+    let time = Date.parse('2026-03-02T10:00:00.000Z');
+    const { storage, failWhen } = createFailingStorage(createMemoryStorage());
+    const service = createLedgerService({ storage, now: () => time });
+    await signInAs(service, WILSON);
+    const grant = await service.requestEmergencyAccess({ patientId: SARAH.id, reason: 'ER', accessLevel: 'basic', durationMinutes: 15 });
+    failWhen(() => true);
+    time += 15 * 60_000;
+    expect((await errorOf(service.emergencyView(grant.id))).message).toBe('Access denied: Insufficient permissions');
+    expect(await service.activeGrants()).toEqual([]);
+    expect((await service.chainStatus()).valid).toBe(true);
+    failWhen(null);
+    await service.chainStatus();
+    expect((await storage.load()).blocks.at(-1)?.data.emergency?.event).toBe('expired');
+  });
+});
