@@ -8,12 +8,13 @@ interface SectionCardProps {
   action?: ReactNode;
   children: ReactNode;
   flush?: boolean; // the body is a list that draws its own edges
+  fill?: boolean; // stretch to the row's height, so cards side by side line up
 }
 
-export function SectionCard({ title, icon, action, children, flush = false }: SectionCardProps) {
+export function SectionCard({ title, icon, action, children, flush = false, fill = false }: SectionCardProps) {
   const id = `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
   return (
-    <Card as="section" className="section-card h-100" aria-labelledby={id}>
+    <Card as="section" className={fill ? 'section-card h-100' : 'section-card'} aria-labelledby={id}>
       <Card.Header className="section-card-header">
         <h2 className="section-title" id={id}>
           <Icon name={icon} size={18} />

@@ -38,7 +38,7 @@ export function AppLayout() {
       </a>
       <TopBar user={session.user} menuOpen={menuOpen} onOpenMenu={() => setMenuOpen(true)} onLogout={() => void logout()} />
       <div className="app-body">
-        <SideMenu role={session.user.role} show={menuOpen} onHide={() => setMenuOpen(false)} />
+        <SideMenu user={session.user} show={menuOpen} onHide={() => setMenuOpen(false)} />
         <main id="main-content" className="app-main" tabIndex={-1}>
           <Outlet />
         </main>

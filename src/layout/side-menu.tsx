@@ -1,20 +1,21 @@
 import Nav from 'react-bootstrap/Nav';
 import Offcanvas from 'react-bootstrap/Offcanvas';
 import { NavLink } from 'react-router-dom';
-import type { Role } from '../../workers/core/types';
+import type { User } from '../../workers/core/types';
 import { Icon } from '../components/icon';
 import { MENU_ITEMS } from './menu-items';
+import { ROLE_LABELS, initials } from './user-display';
 import { NetworkStatus } from './network-status';
 
 interface SideMenuProps {
-  role: Role;
+  user: User;
   show: boolean;
   onHide: () => void;
 }
 
 // A fixed column from lg up; below that an Offcanvas opened from the top bar.
-export function SideMenu({ role, show, onHide }: SideMenuProps) {
-  const items = MENU_ITEMS.filter((item) => item.roles.includes(role));
+export function SideMenu({ user, show, onHide }: SideMenuProps) {
+  const items = MENU_ITEMS.filter((item) => item.roles.includes(user.role));
   return (
     <Offcanvas
       id="side-menu"
@@ -28,6 +29,15 @@ export function SideMenu({ role, show, onHide }: SideMenuProps) {
         <Offcanvas.Title id="side-menu-title">Menu</Offcanvas.Title>
       </Offcanvas.Header>
       <Offcanvas.Body className="side-menu-body">
+        <div className="side-user d-sm-none">
+          <span className="avatar" aria-hidden="true">
+            {initials(user.name)}
+          </span>
+          <span className="user-meta min-w-0">
+            <span className="user-name">{user.name}</span>
+            <span className="user-role">{ROLE_LABELS[user.role]}</span>
+          </span>
+        </div>
         <nav aria-label="Main menu">
           <Nav className="flex-column gap-1" as="ul">
             {items.map((item) => (

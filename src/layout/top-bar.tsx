@@ -5,6 +5,7 @@ import { Link } from 'react-router-dom';
 import type { User } from '../../workers/core/types';
 import { dashboardPath } from '../auth/dashboard-path';
 import { Icon } from '../components/icon';
+import { ROLE_LABELS, initials } from './user-display';
 
 interface TopBarProps {
   user: User;
@@ -13,12 +14,6 @@ interface TopBarProps {
   onLogout: () => void;
 }
 
-const ROLE_LABELS = { patient: 'Patient', doctor: 'Doctor' } as const;
-
-function initials(name: string): string {
-  const words = name.replace(/^Dr\.\s+/, '').split(/\s+/).filter(Boolean);
-  return words.slice(0, 2).map((word) => word[0]?.toUpperCase() ?? '').join('');
-}
 
 export function TopBar({ user, menuOpen, onOpenMenu, onLogout }: TopBarProps) {
   return (

@@ -111,3 +111,25 @@ describe('Doctor dashboard', () => {
     expect(within(activity).getAllByRole('listitem')[0]).toHaveTextContent('G');
   });
 });
+
+describe('Emergency access notice on the patient dashboard', () => {
+  it('tells the patient who opened their records in an emergency until they dismiss it', async () => {
+    const ledger = openLedger();
+    await ledger.service.resumeSession('doctor-1');
+    await ledger.service.requestEmergencyAccess({
+      patientId: 'patient-1',
+      reason: 'Unconscious in the ER',
+      accessLevel: 'full',
+      durationMinutes: 15,
+    });
+    const { user } = renderApp('/patient/dashboard', { ledger, signedInAs: 'patient-1' });
+    const notice = await screen.findByRole('alert', { name: 'Emergency access to your records' });
+    expect(notice).toHaveTextContent('Dr. Emily Carter');
+    expect(notice).toHaveTextContent('full access');
+    expect(notice).toHaveTextContent('Reason: Unconscious in the ER');
+    await user.click(within(notice).getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('alert', { name: 'Emergency access to your records' })).not.toBeInTheDocument(),
+    );
+  });
+});

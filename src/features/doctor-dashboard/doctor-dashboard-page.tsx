@@ -50,7 +50,7 @@ export function DoctorDashboardPage() {
         </p>
       </div>
 
-      <Row xs={1} sm={2} xl={4} className="g-3 mb-4">
+      <Row xs={2} xl={4} className="g-3 mb-4">
         <Col>
           <StatCard label="Total Patients" value={overview.patients.length} icon="users" />
         </Col>
@@ -67,7 +67,7 @@ export function DoctorDashboardPage() {
 
       <Row className="g-3">
         <Col xl={7}>
-          <SectionCard title="Recent Patient Activity" icon="activity" flush>
+          <SectionCard title="Recent Patient Activity" icon="activity" flush fill>
             <RecordList
               records={overview.recentActivity.slice(0, DOCTOR_SHOWN_RECORDS)}
               showPatient
@@ -76,7 +76,7 @@ export function DoctorDashboardPage() {
           </SectionCard>
         </Col>
         <Col xl={5}>
-          <SectionCard title="Your Patients" icon="users" flush>
+          <SectionCard title="Your Patients" icon="users" flush fill>
             {overview.patients.length === 0 ? (
               <div className="empty-state">No patients are assigned to you.</div>
             ) : (
@@ -105,7 +105,7 @@ export function DoctorDashboardPage() {
           </SectionCard>
         </Col>
         <Col xl={7}>
-          <SectionCard title="Today's Schedule" icon="calendar" flush>
+          <SectionCard title="Today's Schedule" icon="calendar" flush fill>
             <ListGroup variant="flush" as="ul">
               {TODAYS_SCHEDULE.map((entry) => (
                 <ListGroup.Item as="li" key={entry.time} className="schedule-item">
@@ -120,7 +120,7 @@ export function DoctorDashboardPage() {
           </SectionCard>
         </Col>
         <Col xl={5}>
-          <SectionCard title="Blockchain Analytics" icon="box">
+          <SectionCard title="Blockchain Analytics" icon="box" fill>
             <dl className="detail-list">
               <div>
                 <dt>Total Blocks</dt>

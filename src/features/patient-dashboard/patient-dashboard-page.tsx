@@ -11,6 +11,7 @@ import { SectionCard } from '../../components/section-card';
 import { StatCard } from '../../components/stat-card';
 import type { LedgerRemote } from '../../ledger/ledger-context';
 import { useLedgerQuery } from '../../ledger/use-ledger-query';
+import { EmergencyAccessNotice } from './emergency-access-notice';
 
 const loadDashboard = async (service: LedgerRemote) => {
   const [overview, chain] = await Promise.all([service.patientOverview(), service.chainStatus()]);
@@ -40,7 +41,9 @@ export function PatientDashboardPage() {
         </p>
       </div>
 
-      <Row xs={1} sm={2} xl={4} className="g-3 mb-4">
+      <EmergencyAccessNotice entries={overview.newEmergencyAccesses} />
+
+      <Row xs={2} xl={4} className="g-3 mb-4">
         <Col>
           <StatCard label="Total Records" value={overview.totalRecords} icon="file" />
         </Col>
@@ -84,7 +87,7 @@ export function PatientDashboardPage() {
         </Col>
         <Col lg={4} className="d-flex flex-column gap-3">
           <SectionCard title="Health Overview" icon="heart">
-            <dl className="detail-list">
+            <dl className="detail-list detail-list-stacked">
               <div>
                 <dt>Blood Type</dt>
                 <dd>{patient.bloodType}</dd>
