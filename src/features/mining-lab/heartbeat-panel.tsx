@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import Card from 'react-bootstrap/Card';
 import type { FrameMonitor } from './frame-monitor';
 
@@ -6,7 +6,8 @@ const HISTORY = 120; // frames in the meter: about 2 s at 60 Hz
 const METER_CEILING_MS = 100; // a bar this long fills the meter
 const SMOOTH_MS = 20; // a frame under this is on time at 60 Hz
 const FROZEN_MS = 50; // the long-task limit: a user notices the stall
-const TEXT_EVERY_MS = 250; // the figures are rewritten four times a second, the clock every frame
+const TEXT_EVERY_MS = 250; // the figures are rewritten four times a second
+const DRAW_EVERY_MS = 50; // the meter is redrawn at most 20 times a second: each redraw costs a paint
 
 function barColor(gap: number): string {
   if (gap < SMOOTH_MS) return '#198754';
@@ -14,13 +15,15 @@ function barColor(gap: number): string {
   return '#dc3545';
 }
 
+const two = (value: number) => String(value).padStart(2, '0');
+
+// HH:MM:SS.t by hand: Intl formatting on every frame costs more than the rest of the meter
 function clockText(date: Date): string {
-  const tenths = Math.floor(date.getMilliseconds() / 100);
-  return `${date.toLocaleTimeString([], { hour12: false })}.${tenths}`;
+  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}.${Math.floor(date.getMilliseconds() / 100)}`;
 }
 
 // A clock and a frame-time meter driven by requestAnimationFrame: both stop when the main thread is busy.
-export function HeartbeatPanel({ monitor }: { monitor: FrameMonitor }) {
+export const HeartbeatPanel = memo(function HeartbeatPanel({ monitor }: { monitor: FrameMonitor }) {
   const clockRef = useRef<HTMLSpanElement>(null);
   const frameRef = useRef<HTMLSpanElement>(null);
   const worstRef = useRef<HTMLSpanElement>(null);
@@ -29,13 +32,21 @@ export function HeartbeatPanel({ monitor }: { monitor: FrameMonitor }) {
   useEffect(() => {
     const gaps: number[] = [];
     let textAt = 0;
+    let drawnAt = 0;
+    let shownClock = '';
     // DOM writes, not React state: the meter must cost almost nothing per frame
     return monitor.subscribe((gap, now) => {
       gaps.push(gap);
       if (gaps.length > HISTORY) gaps.shift();
-      if (clockRef.current) clockRef.current.textContent = clockText(new Date());
+      const clock = clockText(new Date());
+      // only when the tenths change: every text change costs a layout
+      if (clock !== shownClock && clockRef.current) {
+        shownClock = clock;
+        clockRef.current.textContent = clock;
+      }
       const worst = Math.max(...gaps);
-      if (now - textAt >= TEXT_EVERY_MS || gap >= FROZEN_MS) {
+      const stalled = gap >= FROZEN_MS;
+      if (now - textAt >= TEXT_EVERY_MS || stalled) {
         textAt = now;
         if (frameRef.current) frameRef.current.textContent = `${gap.toFixed(1)} ms`;
         if (worstRef.current) {
@@ -45,7 +56,8 @@ export function HeartbeatPanel({ monitor }: { monitor: FrameMonitor }) {
       }
       const canvas = canvasRef.current;
       const context = canvas?.getContext('2d');
-      if (!canvas || !context) return;
+      if (!canvas || !context || (now - drawnAt < DRAW_EVERY_MS && !stalled)) return;
+      drawnAt = now;
       const barWidth = canvas.width / HISTORY;
       context.clearRect(0, 0, canvas.width, canvas.height);
       const limitY = canvas.height - (FROZEN_MS / METER_CEILING_MS) * canvas.height;
@@ -93,4 +105,4 @@ export function HeartbeatPanel({ monitor }: { monitor: FrameMonitor }) {
       </Card.Body>
     </Card>
   );
-}
+});

@@ -197,8 +197,6 @@ export function MiningLabPage() {
                 now={percent}
                 label={progress ? `${progress.blocksMined} of ${progress.blocksTotal}` : ''}
                 aria-label="Blocks mined"
-                animated={active !== null}
-                striped={active !== null}
               />
               <dl className="row small mt-3 mb-2">
                 <dt className="col-6 col-md-3">Hash rate</dt>

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import Table from 'react-bootstrap/Table';
 import { formatCount, formatHashRate, formatMs, formatSeconds } from './lab-format';
 import { PLACE_LABELS, type LabRun } from './lab-run';
@@ -5,7 +6,7 @@ import { PLACE_LABELS, type LabRun } from './lab-run';
 const FROZEN_MS = 50; // a frame gap or task this long is a visible stall
 
 // Every run of this visit, newest first, so worker and main-thread mining can be compared side by side.
-export function RunHistory({ runs }: { runs: readonly LabRun[] }) {
+export const RunHistory = memo(function RunHistory({ runs }: { runs: readonly LabRun[] }) {
   if (runs.length === 0) return <p className="text-body-secondary small mb-0">No runs yet.</p>;
   return (
     <div className="table-responsive">
@@ -58,4 +59,4 @@ export function RunHistory({ runs }: { runs: readonly LabRun[] }) {
       </Table>
     </div>
   );
-}
+});
