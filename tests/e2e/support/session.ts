@@ -5,10 +5,17 @@ import type { Role } from '../../../workers/core/types';
 
 export const ROLE_LABEL = { patient: 'Patient', doctor: 'Doctor' } as const;
 
+// The role toggle's radio inputs are visually hidden behind their labels (Bootstrap btn-check): click the label.
+export async function chooseRole(page: Page, role: Role): Promise<void> {
+  const radio = page.getByRole('radio', { name: ROLE_LABEL[role] });
+  await page.locator(`label[for="${await radio.getAttribute('id')}"]`).click();
+  if (!(await radio.isChecked())) throw new Error(`the ${role} toggle did not become checked`);
+}
+
 // Signs in through the login form like a user, with the role's demo account unless an email is given.
 export async function login(page: Page, role: Role, email: string = DEMO_ACCOUNTS[role]): Promise<void> {
   await page.goto('/');
-  await page.getByRole('radio', { name: ROLE_LABEL[role] }).check();
+  await chooseRole(page, role);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Sign In' }).click();

@@ -1,0 +1,108 @@
+// SEED.md section 2: every route, the fallback to /, the session guard and the role guard.
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from './support/fixtures';
+import { text } from './support/read';
+import { login, pathOf } from './support/session';
+
+const PATIENT_SCREENS = [
+  { path: '/patient/dashboard', heading: /^Welcome back, Sarah Johnson$/ },
+  { path: '/patient/profile', heading: /^My Profile$/, placeholder: 'Profile management coming soon...' },
+  { path: '/patient/records', heading: /^Medical Records$/, placeholder: 'Medical records view coming soon...' },
+  { path: '/patient/upload', heading: /^Upload Medical Documents$/ },
+];
+
+const DOCTOR_SCREENS = [
+  { path: '/doctor/dashboard', heading: /^Welcome, Dr\. Emily Carter$/ },
+  { path: '/doctor/profile', heading: /^My Profile$/, placeholder: 'Profile management coming soon...' },
+  { path: '/doctor/patients', heading: /^My Patients$/, placeholder: 'Patient management coming soon...' },
+  { path: '/doctor/emergency', heading: /^SOS Emergency Access$/ },
+];
+
+const PROTECTED = [...PATIENT_SCREENS, ...DOCTOR_SCREENS].map((screen) => screen.path);
+
+async function expectLoginScreen(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sign In' }).waitFor();
+  expect(pathOf(page)).toBe('/');
+}
+
+async function visit(page: Page, path: string, expectedPath: string): Promise<void> {
+  await page.goto(path);
+  await page.waitForURL((url) => url.pathname === expectedPath);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+}
+
+describe('routes and guards', () => {
+  test('a visitor with no session is sent from every screen to the login page', async ({ page }) => {
+    for (const path of PROTECTED) {
+      await page.goto(path);
+      await expectLoginScreen(page);
+    }
+  });
+
+  test('any other path redirects a visitor to /', async ({ page }) => {
+    for (const path of ['/nowhere', '/patient', '/doctor/dashboard/extra', '/patient/upload/../../admin']) {
+      await page.goto(path);
+      await expectLoginScreen(page);
+    }
+  });
+
+  test('a patient reaches each patient screen by URL and by the side menu, with the exact placeholder texts', async ({ page }) => {
+    await login(page, 'patient');
+    for (const screen of PATIENT_SCREENS) {
+      await visit(page, screen.path, screen.path);
+      expect(await text(page.getByRole('heading', { level: 1 }))).toMatch(screen.heading);
+      if (screen.placeholder) expect(await page.getByText(screen.placeholder, { exact: true }).count()).toBe(1);
+    }
+    const menu = page.getByRole('navigation', { name: 'Main menu' });
+    for (const [label, path] of [
+      ['Dashboard', '/patient/dashboard'],
+      ['My Profile', '/patient/profile'],
+      ['Medical Records', '/patient/records'],
+      ['Upload Documents', '/patient/upload'],
+    ]) {
+      await menu.getByRole('link', { name: label, exact: true }).click();
+      await page.waitForURL((url) => url.pathname === path);
+    }
+  });
+
+  test('a doctor reaches each doctor screen by URL and by the side menu, with the exact placeholder texts', async ({ page }) => {
+    await login(page, 'doctor');
+    for (const screen of DOCTOR_SCREENS) {
+      await visit(page, screen.path, screen.path);
+      expect(await text(page.getByRole('heading', { level: 1 }))).toMatch(screen.heading);
+      if (screen.placeholder) expect(await page.getByText(screen.placeholder, { exact: true }).count()).toBe(1);
+    }
+    const menu = page.getByRole('navigation', { name: 'Main menu' });
+    for (const [label, path] of [
+      ['Dashboard', '/doctor/dashboard'],
+      ['My Profile', '/doctor/profile'],
+      ['My Patients', '/doctor/patients'],
+      ['SOS Emergency', '/doctor/emergency'],
+    ]) {
+      await menu.getByRole('link', { name: label, exact: true }).click();
+      await page.waitForURL((url) => url.pathname === path);
+    }
+  });
+
+  test('a patient opening a doctor screen lands on the patient dashboard', async ({ page }) => {
+    await login(page, 'patient');
+    for (const screen of DOCTOR_SCREENS) {
+      await visit(page, screen.path, '/patient/dashboard');
+      expect(await text(page.getByRole('heading', { level: 1 }))).toBe('Welcome back, Sarah Johnson');
+    }
+  });
+
+  test('a doctor opening a patient screen lands on the doctor dashboard', async ({ page }) => {
+    await login(page, 'doctor');
+    for (const screen of PATIENT_SCREENS) {
+      await visit(page, screen.path, '/doctor/dashboard');
+      expect(await text(page.getByRole('heading', { level: 1 }))).toBe('Welcome, Dr. Emily Carter');
+    }
+  });
+
+  test('a signed-in user on / or an unknown path goes to their own dashboard', async ({ page }) => {
+    await login(page, 'doctor');
+    await visit(page, '/', '/doctor/dashboard');
+    await visit(page, '/no/such/screen', '/doctor/dashboard');
+  });
+});
