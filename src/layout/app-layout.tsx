@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Outlet, useMatches, useNavigate } from 'react-router-dom';
+import { useEffect, useRef, useState } from 'react';
+import { Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import { useSession } from '../auth/use-session';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
@@ -15,6 +15,9 @@ export function AppLayout() {
   const session = useSession();
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
+  const { pathname } = useLocation();
+  const mainRef = useRef<HTMLElement>(null);
+  const firstPath = useRef(pathname);
   const title = useMatches()
     .map((match) => routeTitle(match.handle))
     .filter(Boolean)
@@ -23,6 +26,11 @@ export function AppLayout() {
   useEffect(() => {
     document.title = title ? `${title} · MedLedger` : 'MedLedger';
   }, [title]);
+
+  // After a move between screens, start the keyboard and screen reader at the new content.
+  useEffect(() => {
+    if (pathname !== firstPath.current) mainRef.current?.focus();
+  }, [pathname]);
 
   if (!session.user) return null;
 
@@ -39,7 +47,7 @@ export function AppLayout() {
       <TopBar user={session.user} menuOpen={menuOpen} onOpenMenu={() => setMenuOpen(true)} onLogout={() => void logout()} />
       <div className="app-body">
         <SideMenu user={session.user} show={menuOpen} onHide={() => setMenuOpen(false)} />
-        <main id="main-content" className="app-main" tabIndex={-1}>
+        <main id="main-content" className="app-main" tabIndex={-1} ref={mainRef}>
           <Outlet />
         </main>
       </div>

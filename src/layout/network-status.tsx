@@ -7,7 +7,7 @@ export function NetworkStatus() {
   const chain = status.data;
 
   return (
-    <section className="network-status" aria-label="Blockchain status">
+    <section className="network-status" aria-label="Network status">
       <div className="network-status-head">
         <span className="pulse-dot" aria-hidden="true" />
         Network Active
@@ -23,7 +23,11 @@ export function NetworkStatus() {
             <dd className={chain.valid ? 'text-success' : 'text-danger'}>{chain.valid ? 'Valid' : 'Invalid'}</dd>
           </div>
         </dl>
-      ) : (
+      ) : null}
+      {chain?.readOnly ? (
+        <p className="network-status-note">Read-only: the stored chain failed verification.</p>
+      ) : null}
+      {chain ? null : (
         <div className="network-status-body text-body-secondary small">
           {status.error ? 'Status unavailable' : 'Connecting...'}
         </div>

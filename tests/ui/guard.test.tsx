@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from './render-app';
 
@@ -66,6 +66,26 @@ describe('Route guard and session', () => {
   });
 });
 
+describe('Session across tabs', () => {
+  it('follows a logout in another tab back to the login page', async () => {
+    const { router } = renderApp('/patient/dashboard', { signedInAs: 'patient-1' });
+    await screen.findByRole('heading', { name: 'Welcome back, Sarah Johnson' });
+    localStorage.removeItem('currentUser'); // what the other tab did
+    act(() => {
+      window.dispatchEvent(new StorageEvent('storage', { key: 'currentUser', newValue: null }));
+    });
+    await waitFor(() => expect(path(router)).toBe('/'));
+  });
+
+  it('moves focus to the new screen after a menu link is used', async () => {
+    const { user } = renderApp('/patient/dashboard', { signedInAs: 'patient-1' });
+    const menu = await screen.findByRole('navigation', { name: 'Main menu' });
+    await user.click(within(menu).getByRole('link', { name: 'Upload Documents' }));
+    await screen.findByRole('heading', { name: 'Upload Medical Documents' });
+    await waitFor(() => expect(screen.getByRole('main')).toHaveFocus());
+  });
+});
+
 describe('Shared layout', () => {
   it('shows the product name, Blockchain Secured, the user and the patient menu with the exact labels', async () => {
     renderApp('/patient/dashboard', { signedInAs: 'patient-1' });
@@ -118,7 +138,7 @@ describe('Shared layout', () => {
 
   it('shows the block height and validity from the worker in the Network Active box', async () => {
     renderApp('/patient/profile', { signedInAs: 'patient-1' });
-    const box = await screen.findByRole('region', { name: 'Blockchain status' });
+    const box = await screen.findByRole('region', { name: 'Network status' });
     await waitFor(() => expect(within(box).getByText('Valid')).toBeInTheDocument());
     expect(within(box).getByText('Blocks').nextSibling).toHaveTextContent(/^1$/);
   });
