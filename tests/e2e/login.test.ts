@@ -1,0 +1,176 @@
+// SEED.md section 2 (Login), section 8 (login errors) and D11 (the stored user is never trusted).
+import type { Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../workers/core/constants';
+import { DEMO_ACCOUNTS, PATIENTS } from '../../workers/core/directory';
+import { MESSAGES } from '../../workers/core/errors';
+import { describe, expect, test } from './support/fixtures';
+import { text } from './support/read';
+import { chooseRole, login, pathOf } from './support/session';
+
+async function submit(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+async function alertText(page: Page): Promise<string> {
+  return text(page.getByRole('alert'));
+}
+
+// Records every text the submit button shows from now on, so a short busy state cannot slip by.
+async function watchSubmitButton(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const button = document.querySelector('form button[type="submit"]') as HTMLButtonElement;
+    const seen: string[] = [button.textContent ?? ''];
+    new MutationObserver(() => seen.push(button.textContent ?? '')).observe(button, { subtree: true, childList: true, characterData: true });
+    (window as unknown as { submitTexts: string[] }).submitTexts = seen;
+  });
+  return () => page.evaluate(() => (window as unknown as { submitTexts: string[] }).submitTexts.map((t) => t.trim()));
+}
+
+async function topBarUser(page: Page): Promise<string> {
+  return text(page.getByRole('banner'));
+}
+
+describe('login', () => {
+  test('a patient signs in, sees "Signing in..." while busy, and lands on the patient dashboard', async ({ page }) => {
+    await page.goto('/');
+    const submitTexts = await watchSubmitButton(page);
+    await submit(page, DEMO_ACCOUNTS.patient, DEMO_PASSWORD);
+    await page.waitForURL('**/patient/dashboard');
+    await page.getByRole('heading', { name: 'Welcome back, Sarah Johnson' }).waitFor();
+    expect(await submitTexts()).toEqual(expect.arrayContaining(['Sign In', 'Signing in...']));
+    expect(await topBarUser(page)).toMatch(/Sarah Johnson\s*Patient/);
+    const stored = await page.evaluate(() => localStorage.getItem('currentUser'));
+    expect(JSON.parse(stored ?? '{}')).toMatchObject({ id: 'patient-1', role: 'patient' });
+  });
+
+  test('a doctor signs in and lands on the doctor dashboard with specialization, hospital and licence number', async ({ page }) => {
+    await page.goto('/');
+    await chooseRole(page, 'doctor');
+    await submit(page, DEMO_ACCOUNTS.doctor, DEMO_PASSWORD);
+    await page.waitForURL('**/doctor/dashboard');
+    await page.getByRole('heading', { name: 'Welcome, Dr. Emily Carter' }).waitFor();
+    const main = await text(page.getByRole('main'));
+    expect(main).toContain('Cardiology');
+    expect(main).toContain('St. Mary Medical Center');
+    expect(main).toContain('MD-CA-482913');
+    expect(await topBarUser(page)).toMatch(/Dr\. Emily Carter\s*Doctor/);
+  });
+
+  test('Fill Demo Credentials fills the demo account of the chosen role and the shared password', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Fill Demo Credentials' }).click();
+    expect(await page.getByLabel('Email').inputValue()).toBe(DEMO_ACCOUNTS.patient);
+    expect(await page.getByLabel('Password').inputValue()).toBe(DEMO_PASSWORD);
+    await chooseRole(page, 'doctor');
+    await page.getByRole('button', { name: 'Fill Demo Credentials' }).click();
+    expect(await page.getByLabel('Email').inputValue()).toBe(DEMO_ACCOUNTS.doctor);
+    expect(await page.getByLabel('Password').inputValue()).toBe(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL('**/doctor/dashboard');
+  });
+
+  test('says the demo password is the same for all accounts', async ({ page }) => {
+    await page.goto('/');
+    expect(await page.getByText('The demo password is the same for all accounts.').count()).toBe(1);
+  });
+
+  test('email and password are required and the email field is of email type', async ({ page }) => {
+    await page.goto('/');
+    const email = page.getByLabel('Email');
+    expect(await email.getAttribute('type')).toBe('email');
+    expect(await email.evaluate((input: HTMLInputElement) => input.required)).toBe(true);
+    expect(await page.getByLabel('Password').evaluate((input: HTMLInputElement) => input.required)).toBe(true);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    expect(await email.evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(true);
+    await submit(page, 'not-an-email', DEMO_PASSWORD);
+    expect(await email.evaluate((input: HTMLInputElement) => input.validity.typeMismatch)).toBe(true);
+    expect(pathOf(page)).toBe('/');
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
+  test("a wrong password or an unknown email answers 'Invalid email or password'", async ({ page }) => {
+    await page.goto('/');
+    await submit(page, DEMO_ACCOUNTS.patient, 'wrong-password');
+    expect(await alertText(page)).toBe(MESSAGES.invalidCredentials);
+    await page.goto('/'); // a fresh form, so the second message cannot be the first one still showing
+    await submit(page, 'nobody@medledger.demo', DEMO_PASSWORD);
+    expect(await alertText(page)).toBe(MESSAGES.invalidCredentials);
+    expect(pathOf(page)).toBe('/');
+    expect(await page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
+  });
+
+  test('the wrong user type names the role the account is registered as', async ({ page }) => {
+    await page.goto('/');
+    await chooseRole(page, 'doctor');
+    await submit(page, DEMO_ACCOUNTS.patient, DEMO_PASSWORD);
+    expect(await alertText(page)).toBe('Please select the correct user type. This account is registered as a patient.');
+    await chooseRole(page, 'patient');
+    await submit(page, DEMO_ACCOUNTS.doctor, DEMO_PASSWORD);
+    await page.getByText('registered as a doctor').waitFor();
+    expect(await alertText(page)).toBe('Please select the correct user type. This account is registered as a doctor.');
+    expect(pathOf(page)).toBe('/');
+  });
+
+  // The unexpected failure, made real: the browser holds a newer MedLedger database (version 99) than
+  // this build opens (version 1), as after a downgrade. The worker cannot load the ledger, so sign-in fails.
+  test("a ledger that cannot load its stored records answers 'Login failed. Please try again.'", async ({ page, baseUrl }) => {
+    await page.route(`${baseUrl}/__blank`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>blank</title>' }));
+    await page.goto('/__blank');
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const request = indexedDB.open('medledger', 99);
+          request.onsuccess = () => {
+            request.result.close();
+            resolve();
+          };
+          request.onerror = () => reject(request.error);
+        }),
+    );
+    await page.goto('/');
+    const submitTexts = await watchSubmitButton(page);
+    await submit(page, DEMO_ACCOUNTS.patient, DEMO_PASSWORD);
+    await page.getByRole('alert').waitFor();
+    expect(await alertText(page)).toBe(MESSAGES.loginFailed);
+    expect(await submitTexts()).toContain('Signing in...');
+    expect(pathOf(page)).toBe('/');
+    expect(await page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
+  });
+
+  test('Logout clears the stored user and returns to /, and the screens are closed again', async ({ page }) => {
+    await login(page, 'patient');
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
+    await page.goto('/patient/dashboard');
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+    expect(pathOf(page)).toBe('/');
+  });
+
+  test('a stored currentUser edited to role doctor and another name still signs in as the patient', async ({ page }) => {
+    await login(page, 'patient');
+    await page.evaluate((patient) => {
+      localStorage.setItem('currentUser', JSON.stringify({ ...patient, role: 'doctor', name: 'Mallory Admin' }));
+    }, PATIENTS[0]);
+    await page.goto('/doctor/dashboard');
+    await page.waitForURL('**/patient/dashboard');
+    await page.getByRole('heading', { name: 'Welcome back, Sarah Johnson' }).waitFor();
+    const banner = await topBarUser(page);
+    expect(banner).toMatch(/Sarah Johnson\s*Patient/);
+    expect(banner).not.toContain('Mallory');
+    await page.goto('/doctor/emergency');
+    await page.waitForURL('**/patient/dashboard');
+  });
+
+  test('a stored currentUser with an unknown id is signed out', async ({ page }) => {
+    await page.goto('/');
+    await page.evaluate(() => localStorage.setItem('currentUser', JSON.stringify({ id: 'doctor-999', role: 'doctor', name: 'Ghost' })));
+    await page.goto('/doctor/dashboard');
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+    expect(pathOf(page)).toBe('/');
+    expect(await page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
+  });
+});
