@@ -3,12 +3,16 @@ import { createRoot } from 'react-dom/client';
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './app/theme.css';
 import { App } from './app/app';
+import { createAppRouter } from './app/router';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('MedLedger: #root is missing from index.html');
 
+// Created once, outside React: StrictMode's double render must not start a second router.
+const router = createAppRouter();
+
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <App router={router} />
   </StrictMode>,
 );

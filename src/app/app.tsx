@@ -1,23 +1,19 @@
-import { useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { SessionProvider } from '../auth/session-provider';
 import type { LedgerRemote } from '../ledger/ledger-context';
 import { LedgerProvider } from '../ledger/ledger-provider';
-import { createAppRouter } from './router';
-
-type AppRouter = ReturnType<typeof createAppRouter>;
+import type { createAppRouter } from './router';
 
 interface AppProps {
+  router: ReturnType<typeof createAppRouter>; // the browser router, or a memory router in tests
   service?: LedgerRemote; // tests inject a proxy; the app starts the worker lazily
-  router?: AppRouter; // tests pass a memory router
 }
 
-export function App({ service, router }: AppProps) {
-  const [appRouter] = useState(() => router ?? createAppRouter());
+export function App({ router, service }: AppProps) {
   return (
     <LedgerProvider service={service}>
       <SessionProvider>
-        <RouterProvider router={appRouter} />
+        <RouterProvider router={router} />
       </SessionProvider>
     </LedgerProvider>
   );
