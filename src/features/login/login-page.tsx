@@ -83,6 +83,7 @@ export function LoginPage() {
           <Form onSubmit={(event) => void submit(event)} aria-label="Sign in">
             <fieldset className="mb-3">
               <legend className="form-label fs-6">Account type</legend>
+              {/* the radio inside takes focus: tabIndex -1 keeps each label from being a second tab stop */}
               <ToggleButtonGroup
                 type="radio"
                 name="role"
@@ -90,10 +91,10 @@ export function LoginPage() {
                 onChange={(value: Role) => setRole(value)}
                 className="w-100 role-toggle"
               >
-                <ToggleButton id="role-patient" value="patient" variant="outline-primary">
+                <ToggleButton id="role-patient" value="patient" variant="outline-primary" tabIndex={-1}>
                   <Icon name="user" size={16} /> Patient
                 </ToggleButton>
-                <ToggleButton id="role-doctor" value="doctor" variant="outline-primary">
+                <ToggleButton id="role-doctor" value="doctor" variant="outline-primary" tabIndex={-1}>
                   <Icon name="activity" size={16} /> Doctor
                 </ToggleButton>
               </ToggleButtonGroup>

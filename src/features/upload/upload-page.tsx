@@ -118,6 +118,7 @@ export function UploadPage() {
             <Form onSubmit={(event) => void submit(event)} aria-label="Upload medical documents" noValidate>
               <fieldset className="mb-3" disabled={uploading}>
                 <legend className="form-label fs-6">Record type</legend>
+                {/* the radio inside takes focus: tabIndex -1 keeps each label from being a second tab stop */}
                 <ToggleButtonGroup
                   type="radio"
                   name="record-type"
@@ -125,10 +126,10 @@ export function UploadPage() {
                   onChange={(value: UploadRecordType) => setRecordType(value)}
                   className="record-type-toggle"
                 >
-                  <ToggleButton id="record-type-prescription" value="prescription" variant="outline-primary">
+                  <ToggleButton id="record-type-prescription" value="prescription" variant="outline-primary" tabIndex={-1}>
                     Prescription
                   </ToggleButton>
-                  <ToggleButton id="record-type-test-report" value="test_report" variant="outline-primary">
+                  <ToggleButton id="record-type-test-report" value="test_report" variant="outline-primary" tabIndex={-1}>
                     Test Report
                   </ToggleButton>
                 </ToggleButtonGroup>
