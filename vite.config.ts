@@ -1,19 +1,84 @@
-import { defineConfig } from 'vite';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import purgeCss from '@fullhuman/postcss-purgecss';
 import react from '@vitejs/plugin-react';
+import type { AcceptedPlugin, Root } from 'postcss';
+import { defineConfig } from 'vite';
 import { comlink } from 'vite-plugin-comlink';
 
+const root = import.meta.dirname;
+
+// Every source file of the app: its class names are what the purge keeps.
+function sourceFiles(): string[] {
+  const src = join(root, 'src');
+  return readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((name) => /\.(tsx?|css)$/.test(name))
+    .map((name) => join(src, name));
+}
+
+// The react-bootstrap modules the app imports, with everything they import in turn: their class-name
+// literals ('navbar-brand', 'form-check-input'...) are kept, those of unused components are not.
+function reactBootstrapModules(files: readonly string[]): string[] {
+  const esm = join(root, 'node_modules/react-bootstrap/esm');
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    const file = join(esm, name.endsWith('.js') ? name : `${name}.js`);
+    if (seen.has(file) || !existsSync(file)) return;
+    seen.add(file);
+    for (const [, next] of readFileSync(file, 'utf8').matchAll(/from ['"]\.\/([\w.]+)['"]/g)) visit(next);
+  };
+  for (const file of files) {
+    const code = readFileSync(file, 'utf8');
+    for (const [, name] of code.matchAll(/from ['"]react-bootstrap\/(\w+)['"]/g)) visit(name);
+    for (const [, names] of code.matchAll(/import\s*\{([^}]+)\}\s*from ['"]react-bootstrap['"]/g)) {
+      for (const name of names.split(',')) visit(name.trim().split(/\s+as\s+/)[0]);
+    }
+  }
+  return [...seen];
+}
+
+// Classes react-bootstrap builds at run time from props (`${prefix}-${variant}`, `col-${bp}-${span}`...):
+// no source file spells them out, so they are kept by pattern.
+const COLORS = '(primary|secondary|success|danger|warning|info|light|dark|body|white|black|muted)';
+const BUILT_FROM_PROPS = [
+  /^btn-/, /^alert-/, /^bg-/, /^text-bg-/, new RegExp(`^text-${COLORS}`), new RegExp(`^border-${COLORS}`),
+  /^spinner-/, /^progress/, /^table-/,
+  /^col/, /^row-cols-/, /^g[xy]?-\d/, /^offset-/, /^order-/, /^gap-/, /^container/, /^navbar-/, /^nav-/,
+  /^offcanvas/, /^form-(control|select)-(sm|lg)$/, /^form-check-(inline|reverse)$/, /^form-switch$/,
+  /^is-(in)?valid$/, /-feedback$/, /-tooltip$/, /^bs-tooltip-/, /^tooltip/, /^list-group/,
+  /^fade$/, /^show$/, /^showing$/, /^hiding$/, /^collaps/, /^active$/, /^disabled$/,
+];
+
+// Bootstrap's stylesheet only, at build time: the app's own CSS is left exactly as written.
+function purgeBootstrap(): AcceptedPlugin {
+  const files = sourceFiles();
+  const purge = purgeCss({
+    content: [join(root, 'index.html'), ...files, ...reactBootstrapModules(files)],
+    safelist: { standard: BUILT_FROM_PROPS },
+  }) as { OnceExit: (root: Root, helpers: unknown) => Promise<void> };
+  return {
+    postcssPlugin: 'purge-bootstrap',
+    OnceExit(css, helpers) {
+      if (!/[\\/]node_modules[\\/]bootstrap[\\/]/.test(css.source?.input.file ?? '')) return;
+      return purge.OnceExit(css, helpers);
+    },
+  };
+}
+
 // comlink() must come first, in both plugin lists (see DESIGN.md, known pitfalls)
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [comlink(), react()],
   worker: {
     format: 'es',
     plugins: () => [comlink()],
   },
+  css: command === 'build' ? { postcss: { plugins: [purgeBootstrap()] } } : {},
   build: {
     target: 'es2022',
     sourcemap: false,
+    modulePreload: { polyfill: false }, // every browser that runs ES2022 modules supports modulepreload
   },
   preview: {
     host: '127.0.0.1',
   },
-});
+}));
