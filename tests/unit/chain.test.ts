@@ -102,6 +102,37 @@ describe('record data hash', () => {
     expect(canonicalJson({ b: [{ z: 1, a: 2 }, 3], a: { d: null, c: 'x' } })).toBe('{"a":{"c":"x","d":null},"b":[{"a":2,"z":1},3]}');
   });
 
+  it('sorts integer-like keys as text too', () => {
+    expect(canonicalJson({ b: 1, 10: 'ten', 2: 'two', a: [{ 1: true, '': 0 }] })).toBe('{"10":"ten","2":"two","a":[{"":0,"1":true}],"b":1}');
+  });
+
+  it('equals an independent sorted-key serializer for any JSON value, whatever the key order', () => {
+    const reference = (value: unknown): string => {
+      if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+      if (value !== null && typeof value === 'object') {
+        const entries = Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${reference((value as Record<string, unknown>)[key])}`);
+        return `{${entries.join(',')}}`;
+      }
+      return JSON.stringify(value);
+    };
+    const reversed = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(reversed);
+      if (value !== null && typeof value === 'object') {
+        return Object.fromEntries(Object.keys(value).reverse().map((key) => [key, reversed((value as Record<string, unknown>)[key])]));
+      }
+      return value;
+    };
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const expected = reference(JSON.parse(JSON.stringify(value)));
+        expect(canonicalJson(value)).toBe(expected);
+        expect(canonicalJson(reversed(value))).toBe(expected);
+        expect(canonicalJson(JSON.parse(expected))).toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('leaves undefined fields out, as JSON does', () => {
     expect(recordDataHash({ ...record(2), emergencyAccessExpiry: undefined })).toBe(recordDataHash(record(2)));
   });
@@ -132,6 +163,16 @@ describe('mining', () => {
     expect(genesis.hash).toMatch(/^00[0-9a-f]{62}$/);
     expect(genesis.dataHash).toBe(recordDataHash(record(0)));
     expect(genesis.hash).toBe(blockHash(0, GENESIS_PREVIOUS_HASH, genesis.timestamp, genesis.dataHash, genesis.nonce));
+  });
+
+  it('stores exactly the record it hashed: equal to the input, keys sorted, undefined fields dropped', () => {
+    const input = { ...record(3), emergencyAccessExpiry: undefined, id: 'record-3' };
+    const block = mineBlock(chain[2], input, input.timestamp);
+    expect(block.data).toEqual(record(3));
+    expect(block.data).not.toBe(input);
+    expect('emergencyAccessExpiry' in block.data).toBe(false);
+    expect(Object.keys(block.data)).toEqual(Object.keys(block.data).sort());
+    expect(block.dataHash).toBe(nodeSha256(JSON.stringify(block.data)));
   });
 
   it('links each new block to the previous hash, with the next index and a hash meeting difficulty 2', () => {
