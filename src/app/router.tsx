@@ -3,7 +3,6 @@ import { RequireGuest } from '../auth/require-guest';
 import { RequireRole } from '../auth/require-role';
 import { RequireSession } from '../auth/require-session';
 import { PageSpinner } from '../components/page-spinner';
-import { AppLayout } from '../layout/app-layout';
 import { RouteError } from './route-error';
 import { APP_ROUTES, type AppRoute, type RouteAccess } from './routes';
 
@@ -27,7 +26,8 @@ export function buildRoutes(routes: readonly AppRoute[] = APP_ROUTES): RouteObje
           element: <RequireSession />,
           children: [
             {
-              element: <AppLayout />,
+              // code-split: the login screen never loads the layout
+              lazy: async () => ({ Component: (await import('../layout/app-layout')).AppLayout }),
               children: [
                 { element: <RequireRole role="patient" />, children: pick('patient') },
                 { element: <RequireRole role="doctor" />, children: pick('doctor') },

@@ -1,11 +1,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { Role } from '../../workers/core/types';
-import { DoctorDashboardPage } from '../features/doctor-dashboard/doctor-dashboard-page';
-import { EmergencyPage } from '../features/emergency/emergency-page';
 import { LoginPage } from '../features/login/login-page';
-import { PatientDashboardPage } from '../features/patient-dashboard/patient-dashboard-page';
 import { PlaceholderPage } from '../features/placeholder/placeholder-page';
-import { UploadPage } from '../features/upload/upload-page';
 
 // guest: only when signed out (login); signed-in: any role, inside the layout; a Role: that role only.
 export type RouteAccess = 'guest' | 'signed-in' | Role;
@@ -22,7 +18,7 @@ export interface AppRoute {
 // Every route of SEED.md section 2; any other path redirects to / (see router.tsx).
 export const APP_ROUTES: readonly AppRoute[] = [
   { path: '/', access: 'guest', title: 'Sign In', element: <LoginPage /> },
-  { path: '/patient/dashboard', access: 'patient', title: 'Dashboard', element: <PatientDashboardPage /> },
+  { path: '/patient/dashboard', access: 'patient', title: 'Dashboard', lazy: () => import('../features/patient-dashboard/patient-dashboard-page').then((m) => m.PatientDashboardPage) },
   {
     path: '/patient/profile',
     access: 'patient',
@@ -35,10 +31,10 @@ export const APP_ROUTES: readonly AppRoute[] = [
     title: 'Medical Records',
     element: <PlaceholderPage title="Medical Records" message="Medical records view coming soon..." />,
   },
-  { path: '/patient/upload', access: 'patient', title: 'Upload Documents', element: <UploadPage /> },
+  { path: '/patient/upload', access: 'patient', title: 'Upload Documents', lazy: () => import('../features/upload/upload-page').then((m) => m.UploadPage) },
   { path: '/patient/blockchain', access: 'patient', title: 'Blockchain Explorer', lazy: () => import('../features/explorer/explorer-page').then((m) => m.ExplorerPage) },
   { path: '/patient/mining-lab', access: 'patient', title: 'Mining Lab', lazy: () => import('../features/mining-lab/mining-lab-page').then((m) => m.MiningLabPage) },
-  { path: '/doctor/dashboard', access: 'doctor', title: 'Dashboard', element: <DoctorDashboardPage /> },
+  { path: '/doctor/dashboard', access: 'doctor', title: 'Dashboard', lazy: () => import('../features/doctor-dashboard/doctor-dashboard-page').then((m) => m.DoctorDashboardPage) },
   {
     path: '/doctor/profile',
     access: 'doctor',
@@ -51,7 +47,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
     title: 'My Patients',
     element: <PlaceholderPage title="My Patients" message="Patient management coming soon..." />,
   },
-  { path: '/doctor/emergency', access: 'doctor', title: 'SOS Emergency Access', element: <EmergencyPage /> },
+  { path: '/doctor/emergency', access: 'doctor', title: 'SOS Emergency Access', lazy: () => import('../features/emergency/emergency-page').then((m) => m.EmergencyPage) },
   { path: '/doctor/blockchain', access: 'doctor', title: 'Blockchain Explorer', lazy: () => import('../features/explorer/explorer-page').then((m) => m.ExplorerPage) },
   { path: '/doctor/mining-lab', access: 'doctor', title: 'Mining Lab', lazy: () => import('../features/mining-lab/mining-lab-page').then((m) => m.MiningLabPage) },
 ];
