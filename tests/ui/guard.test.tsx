@@ -8,7 +8,7 @@ describe('Route guard and session', () => {
   it('sends a visitor with no session from a dashboard to the login page', async () => {
     const { router } = renderApp('/patient/dashboard');
     await waitFor(() => expect(path(router)).toBe('/'));
-    expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
   });
 
   it('sends a patient who opens a doctor route to the patient dashboard', async () => {
@@ -37,7 +37,7 @@ describe('Route guard and session', () => {
     const { router } = renderApp('/patient/dashboard', { stored: '{not json' });
     await waitFor(() => expect(path(router)).toBe('/'));
     expect(localStorage.getItem('currentUser')).toBeNull();
-    expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
   });
 
   it('signs out a stored id that is not in the user list', async () => {
@@ -49,7 +49,7 @@ describe('Route guard and session', () => {
   it('redirects any other path to /', async () => {
     const { router } = renderApp('/no/such/page');
     await waitFor(() => expect(path(router)).toBe('/'));
-    expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
   });
 
   it('sends a signed-in user who opens / to their own dashboard', async () => {
