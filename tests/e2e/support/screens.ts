@@ -7,17 +7,40 @@ import { DESKTOP, PHONE } from './page';
 
 export const SCREENS_DIR = resolve(import.meta.dirname, '../../../test-results/screens');
 
-// Saves test-results/screens/<name>-<width>x<height>.png at the page's current viewport.
-export async function screenshot(page: Page, name: string): Promise<string> {
+// Saves test-results/screens/<name>-<width>x<height>.png at the page's current viewport: the whole
+// page, or only the viewport (for overlays such as the phone menu).
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<string> {
   mkdirSync(SCREENS_DIR, { recursive: true });
   const size = page.viewportSize() ?? DESKTOP;
   const path = join(SCREENS_DIR, `${name}-${size.width}x${size.height}.png`);
-  await page.screenshot({ path, fullPage: true });
+  // a scrolled page draws its sticky top bar mid-page in a full-page capture
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path, fullPage });
   return path;
 }
 
-// For each of desktop and phone size: a full-page screenshot and an axe scan; no serious or critical
-// violation may remain. Restores the desktop size afterwards.
+// What sticks out: the page wider than the viewport, or an element wider than the card it sits in.
+export async function overflowProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > window.innerWidth) problems.push(`the page is ${doc.scrollWidth}px wide in a ${window.innerWidth}px viewport`);
+    for (const card of document.querySelectorAll('.card')) {
+      const edge = card.getBoundingClientRect();
+      for (const element of card.querySelectorAll('*')) {
+        const box = element.getBoundingClientRect();
+        if (box.width > 0 && (box.right > edge.right + 1 || box.left < edge.left - 1)) {
+          const what = `${element.tagName.toLowerCase()}.${[...element.classList].join('.')}`;
+          problems.push(`${what} "${(element.textContent ?? '').trim().slice(0, 40)}" sticks out of its card`);
+        }
+      }
+    }
+    return problems;
+  });
+}
+
+// For each of desktop and phone size: a full-page screenshot, an axe scan (no serious or critical violation)
+// and a layout check (nothing overflows). Restores the desktop size afterwards.
 export async function checkScreen(page: Page, name: string): Promise<void> {
   const report: string[] = [];
   for (const size of [DESKTOP, PHONE]) {
@@ -25,9 +48,12 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
     // let the layout settle after the resize (media queries, collapsing menu)
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
     await screenshot(page, name);
+    const at = `${name} at ${size.width}x${size.height}`;
     const serious = seriousViolations(await scanA11y(page));
-    if (serious.length > 0) report.push(`${name} at ${size.width}x${size.height}:\n${formatViolations(serious)}`);
+    if (serious.length > 0) report.push(`${at}: accessibility\n${formatViolations(serious)}`);
+    const overflow = await overflowProblems(page);
+    if (overflow.length > 0) report.push(`${at}: layout\n${overflow.map((problem) => `  ${problem}`).join('\n')}`);
   }
   await page.setViewportSize(DESKTOP);
-  expect(report, `serious or critical accessibility violations\n${report.join('\n')}`).toEqual([]);
+  expect(report, `serious or critical accessibility violations, or content that overflows\n${report.join('\n')}`).toEqual([]);
 }
