@@ -1,25 +1,43 @@
 // `npm run bench`: prints the benchmark tables and writes them as JSON under tests/bench/results/.
+// Two parts: the ledger core in Node (core-bench.ts) and the built app in Chromium (browser-bench.mjs).
+// `npm run bench -- --core` runs the Node part only, `-- --browser` the browser part only.
 // The TypeScript benches are loaded through Vite's module runner with js-sha256 aliased to its browser
 // source: under Node the package resolves to a node:crypto wrapper, which is not what the browser runs.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
+import { formatBrowserTable, runBrowserBench } from './browser-bench.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
-
-const { module: core } = await runnerImport('/tests/bench/core-bench.ts', {
-  root,
-  logLevel: 'error',
-  resolve: {
-    alias: [{ find: /^js-sha256$/, replacement: fileURLToPath(new URL('../../node_modules/js-sha256/src/index.mjs', import.meta.url)) }],
-  },
-});
-
-console.log('Ledger core benchmark (Node, pure-JS SHA-256 as in the browser)...');
-const report = await core.runCoreBench((line) => console.log(line));
-if (report.sha256Path !== 'pure-js') throw new Error('js-sha256 resolved to its node:crypto wrapper: the bench would not measure the browser path');
-console.log('\n' + core.formatCoreTable(report) + '\n');
+const only = process.argv.includes('--core') ? 'core' : process.argv.includes('--browser') ? 'browser' : 'both';
 await mkdir(resultsDir, { recursive: true });
-await writeFile(new URL('./results/core.json', import.meta.url), JSON.stringify(report, null, 2) + '\n');
-console.log('Written: tests/bench/results/core.json');
+
+let report = null;
+if (only !== 'browser') {
+  const { module: core } = await runnerImport('/tests/bench/core-bench.ts', {
+    root,
+    logLevel: 'error',
+    resolve: {
+      alias: [{ find: /^js-sha256$/, replacement: fileURLToPath(new URL('../../node_modules/js-sha256/src/index.mjs', import.meta.url)) }],
+    },
+  });
+
+  console.log('Ledger core benchmark (Node, pure-JS SHA-256 as in the browser)...');
+  report = await core.runCoreBench((line) => console.log(line));
+  if (report.sha256Path !== 'pure-js') throw new Error('js-sha256 resolved to its node:crypto wrapper: the bench would not measure the browser path');
+  console.log('\n' + core.formatCoreTable(report) + '\n');
+  await writeFile(new URL('./results/core.json', import.meta.url), JSON.stringify(report, null, 2) + '\n');
+  console.log('Written: tests/bench/results/core.json');
+}
+
+let browser = null;
+if (only !== 'core') {
+  console.log('\nBrowser benchmark (the built app in Chromium)...');
+  browser = await runBrowserBench();
+  const coreNodeRate = report?.rows.find((row) => row.name === 'node:crypto whole header per attempt')?.value;
+  console.log('\n' + formatBrowserTable(browser, coreNodeRate) + '\n');
+}
+
+await writeFile(new URL('./results/bench.json', import.meta.url), JSON.stringify({ core: report, browser }, null, 2) + '\n');
+console.log('Written: tests/bench/results/bench.json');
