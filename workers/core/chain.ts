@@ -169,6 +169,8 @@ export function checkBlock(block: Block, index: number, previous: Block | undefi
   }
   if (recordDataHash(block.data) !== block.dataHash) return 'record data was changed (data hash mismatch)';
   if (!isValidNonce(block.nonce)) return 'nonce is not a whole number';
+  // the header writes the timestamp as text: ["T"] would hash like "T", so the type is checked too
+  if (typeof block.timestamp !== 'string') return 'timestamp is not text';
   if (blockHash(index, block.previousHash, block.timestamp, block.dataHash, block.nonce) !== block.hash) {
     return 'hash does not match the block header';
   }
