@@ -1,0 +1,52 @@
+import { useId } from 'react';
+import Button from 'react-bootstrap/Button';
+import Modal from 'react-bootstrap/Modal';
+import { SHORT_HASH_LENGTH } from '../../workers/core/constants';
+import type { DocumentPreview } from './use-document-reader';
+
+interface DocumentPreviewModalProps {
+  preview: DocumentPreview | null;
+  show: boolean;
+  onHide: () => void;
+  onExited: () => void;
+}
+
+// An image or PDF shown from its blob URL, with download and open-in-a-new-tab.
+export function DocumentPreviewModal({ preview, show, onHide, onExited }: DocumentPreviewModalProps) {
+  const titleId = useId();
+  if (!preview) return null;
+  const { document, url } = preview;
+  const isPdf = document.fileType === 'application/pdf';
+
+  return (
+    <Modal show={show} onHide={onHide} onExited={onExited} size="lg" centered aria-labelledby={titleId}>
+      <Modal.Header closeButton closeLabel="Close preview">
+        <Modal.Title id={titleId} as="h2" className="h5 text-break">
+          {document.fileName}
+        </Modal.Title>
+      </Modal.Header>
+      <Modal.Body className="document-preview">
+        {isPdf ? (
+          <iframe src={url} title={document.fileName} className="document-preview-frame" />
+        ) : (
+          <img src={url} alt={document.fileName} className="document-preview-image" />
+        )}
+        <p className="small text-body-secondary mt-2 mb-0">
+          Decrypted in the ledger worker and checked against its content id{' '}
+          <code title={document.ipfsHash}>{document.ipfsHash.slice(0, SHORT_HASH_LENGTH + 2)}…</code>
+        </p>
+      </Modal.Body>
+      <Modal.Footer>
+        <a className="btn btn-outline-secondary" href={url} target="_blank" rel="noopener">
+          Open in new tab
+        </a>
+        <a className="btn btn-primary" href={url} download={document.fileName}>
+          Download
+        </a>
+        <Button variant="secondary" onClick={onHide}>
+          Close
+        </Button>
+      </Modal.Footer>
+    </Modal>
+  );
+}

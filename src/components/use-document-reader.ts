@@ -1,0 +1,116 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { DocumentView } from '../../workers/api';
+import { errorName, userMessage } from '../ledger/error-message';
+import { useLedger } from '../ledger/use-ledger';
+
+export interface DocumentPreview {
+  document: DocumentView;
+  url: string; // blob: URL of the decrypted bytes
+}
+
+export interface DocumentReader {
+  busyId: string | null; // the document being read
+  error: { documentId: string; message: string } | null;
+  preview: DocumentPreview | null;
+  previewShown: boolean;
+  open: (document: DocumentView) => Promise<void>;
+  download: (document: DocumentView) => Promise<void>;
+  closePreview: () => void;
+  previewClosed: () => void; // after the modal's exit transition: the URL can go
+  clearError: () => void;
+}
+
+const PREVIEW_TYPES = ['application/pdf', 'image/png', 'image/jpeg'];
+const DOWNLOAD_URL_LIFETIME_MS = 60_000; // the browser has started the download long before this
+
+// Images and PDFs open in the browser; Word files can only be downloaded.
+export function canPreview(document: DocumentView): boolean {
+  return PREVIEW_TYPES.includes(document.fileType);
+}
+
+function readFailure(error: unknown, document: DocumentView): string {
+  if (errorName(error) === 'IntegrityError') {
+    return `Integrity check failed: ${userMessage(error, `"${document.fileName}" does not match its content id.`)} The file was not opened.`;
+  }
+  return userMessage(error, `"${document.fileName}" could not be opened. Please try again.`);
+}
+
+// Bytes are decrypted and checked against their content id in the worker; here they only become a blob URL.
+export function useDocumentReader(): DocumentReader {
+  const service = useLedger();
+  const [busyId, setBusyId] = useState<string | null>(null);
+  const [error, setError] = useState<DocumentReader['error']>(null);
+  const [preview, setPreview] = useState<DocumentPreview | null>(null);
+  const [previewShown, setPreviewShown] = useState(false);
+  const urls = useRef(new Set<string>());
+  const inFlight = useRef(false);
+
+  useEffect(() => {
+    const owned = urls.current;
+    return () => {
+      for (const url of owned) URL.revokeObjectURL(url);
+      owned.clear();
+    };
+  }, []);
+
+  const release = useCallback((url: string) => {
+    URL.revokeObjectURL(url);
+    urls.current.delete(url);
+  }, []);
+
+  const read = useCallback(
+    async (document: DocumentView, handle: (url: string) => void) => {
+      if (inFlight.current) return;
+      inFlight.current = true;
+      setBusyId(document.id);
+      setError(null);
+      try {
+        const content = await service.readDocument(document.id);
+        const url = URL.createObjectURL(new Blob([content.bytes], { type: content.document.fileType }));
+        urls.current.add(url);
+        handle(url);
+      } catch (caught) {
+        setError({ documentId: document.id, message: readFailure(caught, document) });
+      } finally {
+        inFlight.current = false;
+        setBusyId(null);
+      }
+    },
+    [service],
+  );
+
+  const open = useCallback(
+    (document: DocumentView) =>
+      read(document, (url) => {
+        setPreview({ document, url });
+        setPreviewShown(true);
+      }),
+    [read],
+  );
+
+  const download = useCallback(
+    (document: DocumentView) =>
+      read(document, (url) => {
+        const link = window.document.createElement('a');
+        link.href = url;
+        link.download = document.fileName;
+        link.rel = 'noopener';
+        link.click();
+        setTimeout(() => release(url), DOWNLOAD_URL_LIFETIME_MS);
+      }),
+    [read, release],
+  );
+
+  const closePreview = useCallback(() => setPreviewShown(false), []);
+
+  const previewClosed = useCallback(() => {
+    setPreview((current) => {
+      if (current) release(current.url);
+      return null;
+    });
+  }, [release]);
+
+  const clearError = useCallback(() => setError(null), []);
+
+  return { busyId, error, preview, previewShown, open, download, closePreview, previewClosed, clearError };
+}
