@@ -1,0 +1,72 @@
+import { useCallback } from 'react';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
+import type { Patient } from '../../../workers/core/types';
+import { formatDate } from '../../components/format';
+import { LoadError } from '../../components/load-error';
+import { PageSpinner } from '../../components/page-spinner';
+import { RecordDetailList } from '../../components/record-detail-list';
+import { SectionCard } from '../../components/section-card';
+import type { LedgerRemote } from '../../ledger/ledger-context';
+import { useLedgerQuery } from '../../ledger/use-ledger-query';
+
+// One of the doctor's own patients: health overview beside every record, newest first.
+export function PatientRecordsCard({ patient }: { patient: Patient }) {
+  const records = useLedgerQuery(
+    useCallback((service: LedgerRemote) => service.listRecords(patient.id), [patient.id]),
+  );
+
+  return (
+    <SectionCard title={patient.name} icon="user" flush>
+      <Row className="g-0">
+        <Col lg={4} className="patient-overview">
+          <h3 className="patient-overview-title">Health Overview</h3>
+          <dl className="detail-list detail-list-stacked">
+            <div>
+              <dt>Patient ID</dt>
+              <dd>{patient.id}</dd>
+            </div>
+            <div>
+              <dt>Date of Birth</dt>
+              <dd>
+                <time dateTime={patient.dateOfBirth}>{formatDate(`${patient.dateOfBirth}T12:00:00`)}</time>
+              </dd>
+            </div>
+            <div>
+              <dt>Gender</dt>
+              <dd>{patient.gender}</dd>
+            </div>
+            <div>
+              <dt>Blood Type</dt>
+              <dd>{patient.bloodType}</dd>
+            </div>
+            <div>
+              <dt>Allergies</dt>
+              <dd>{patient.allergies.length > 0 ? patient.allergies.join(', ') : 'None'}</dd>
+            </div>
+            <div>
+              <dt>Emergency Contact</dt>
+              <dd>{patient.emergencyContact}</dd>
+            </div>
+          </dl>
+        </Col>
+        <Col lg={8} className="patient-records">
+          <h3 className="patient-records-title">
+            Records{records.data ? <span className="patient-records-count"> ({records.data.length})</span> : null}
+          </h3>
+          {!records.data ? (
+            records.error ? (
+              <div className="p-3">
+                <LoadError error={records.error} what={`${patient.name}'s records`} onRetry={records.reload} />
+              </div>
+            ) : (
+              <PageSpinner label={`Loading ${patient.name}'s records`} />
+            )
+          ) : (
+            <RecordDetailList records={records.data} empty={`${patient.name} has no records yet.`} />
+          )}
+        </Col>
+      </Row>
+    </SectionCard>
+  );
+}

@@ -1,0 +1,111 @@
+import { useEffect, useRef } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import { useLocation } from 'react-router-dom';
+import type { AccessHistoryEntry } from '../../../workers/api';
+import { formatDateTime } from '../../components/format';
+import { LoadError } from '../../components/load-error';
+import { PageSpinner } from '../../components/page-spinner';
+import { SectionCard } from '../../components/section-card';
+import type { LedgerRemote } from '../../ledger/ledger-context';
+import { useLedgerQuery } from '../../ledger/use-ledger-query';
+
+export const ACCESS_HISTORY_ANCHOR = 'access-history';
+
+const STATUS: Record<AccessHistoryEntry['status'], { label: string; bg: string; text?: 'dark' }> = {
+  active: { label: 'Active', bg: 'warning', text: 'dark' },
+  ended: { label: 'Ended', bg: 'secondary' },
+  expired: { label: 'Expired', bg: 'secondary' },
+};
+
+const LEVELS: Record<AccessHistoryEntry['accessLevel'], string> = {
+  basic: 'Basic (profile, health overview, recent records)',
+  full: 'Full (complete history and documents)',
+};
+
+const END_TERMS: Record<AccessHistoryEntry['status'], string> = { active: 'Expires', ended: 'Ended', expired: 'Expired' };
+
+const loadHistory = (service: LedgerRemote) => service.accessHistory(); // module level: stable for useLedgerQuery
+
+// Every break-the-glass access to the patient's records, built from the chain by the worker (D9).
+export function AccessHistory() {
+  const query = useLedgerQuery(loadHistory);
+  const { hash } = useLocation();
+  const anchorRef = useRef<HTMLDivElement>(null);
+  const scrolled = useRef(false);
+
+  useEffect(() => {
+    if (hash !== `#${ACCESS_HISTORY_ANCHOR}` || !query.data || scrolled.current) return;
+    scrolled.current = true;
+    anchorRef.current?.scrollIntoView();
+  }, [hash, query.data]);
+
+  return (
+    <div id={ACCESS_HISTORY_ANCHOR} ref={anchorRef} className="access-history">
+      <SectionCard title="Emergency Access History" icon="alert" flush>
+        {!query.data ? (
+          query.error ? (
+            <div className="p-3">
+              <LoadError error={query.error} what="your access history" onRetry={query.reload} />
+            </div>
+          ) : (
+            <PageSpinner label="Loading your access history" />
+          )
+        ) : query.data.length === 0 ? (
+          <div className="empty-state">No doctor has used emergency access to your records.</div>
+        ) : (
+          <ul className="access-history-list">
+            {query.data.map((entry) => {
+              const status = STATUS[entry.status];
+              const end = entry.status === 'active' ? entry.expiresAt : (entry.endedAt ?? entry.expiresAt);
+              return (
+                <li key={entry.grantId} className="access-entry">
+                  <div className="access-entry-head">
+                    <h3 className="access-entry-title">{entry.doctorName}</h3>
+                    <Badge bg={status.bg} text={status.text}>
+                      {status.label}
+                    </Badge>
+                  </div>
+                  <dl className="detail-list">
+                    <div>
+                      <dt>Reason</dt>
+                      <dd>{entry.reason}</dd>
+                    </div>
+                    <div>
+                      <dt>Access Level</dt>
+                      <dd>{LEVELS[entry.accessLevel]}</dd>
+                    </div>
+                    <div>
+                      <dt>Started</dt>
+                      <dd>
+                        <time dateTime={entry.startedAt}>{formatDateTime(entry.startedAt)}</time>
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>{END_TERMS[entry.status]}</dt>
+                      <dd>
+                        <time dateTime={end}>{formatDateTime(end)}</time>
+                      </dd>
+                    </div>
+                  </dl>
+                  <h4 className="access-reads-title">What was read</h4>
+                  {entry.reads.length === 0 ? (
+                    <p className="access-reads-none">Nothing was read.</p>
+                  ) : (
+                    <ul className="access-reads">
+                      {entry.reads.map((read, index) => (
+                        <li key={index}>
+                          <time dateTime={read.at}>{formatDateTime(read.at)}</time>
+                          <span>{read.what}</span>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </SectionCard>
+    </div>
+  );
+}

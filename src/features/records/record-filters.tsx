@@ -1,0 +1,49 @@
+import Form from 'react-bootstrap/Form';
+import InputGroup from 'react-bootstrap/InputGroup';
+import type { RecordType } from '../../../workers/core/types';
+import { Icon } from '../../components/icon';
+import { RECORD_TYPE_LABELS } from '../../components/record-type';
+
+export type TypeFilter = RecordType | '';
+
+const TYPE_OPTIONS: readonly RecordType[] = ['prescription', 'test_report', 'diagnosis', 'emergency_access'];
+
+interface RecordFiltersProps {
+  search: string;
+  type: TypeFilter;
+  onSearch: (search: string) => void;
+  onType: (type: TypeFilter) => void;
+}
+
+export function RecordFilters({ search, type, onSearch, onType }: RecordFiltersProps) {
+  return (
+    <div className="record-filters" role="search" aria-label="Filter records">
+      <Form.Group className="record-filter-search" controlId="record-search">
+        <Form.Label className="small fw-semibold">Search</Form.Label>
+        <InputGroup>
+          <InputGroup.Text aria-hidden="true">
+            <Icon name="search" size={16} />
+          </InputGroup.Text>
+          <Form.Control
+            type="search"
+            value={search}
+            onChange={(event) => onSearch(event.target.value)}
+            placeholder="Title or description"
+            autoComplete="off"
+          />
+        </InputGroup>
+      </Form.Group>
+      <Form.Group className="record-filter-type" controlId="record-type-filter">
+        <Form.Label className="small fw-semibold">Type</Form.Label>
+        <Form.Select value={type} onChange={(event) => onType(event.target.value as TypeFilter)}>
+          <option value="">All types</option>
+          {TYPE_OPTIONS.map((value) => (
+            <option key={value} value={value}>
+              {RECORD_TYPE_LABELS[value]}
+            </option>
+          ))}
+        </Form.Select>
+      </Form.Group>
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+import { useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import { Link } from 'react-router-dom';
+import { useSession } from '../../auth/use-session';
+import { LoadError } from '../../components/load-error';
+import { PageSpinner } from '../../components/page-spinner';
+import { RecordDetailList } from '../../components/record-detail-list';
+import { SectionCard } from '../../components/section-card';
+import type { LedgerRemote } from '../../ledger/ledger-context';
+import { useLedgerQuery } from '../../ledger/use-ledger-query';
+import { AccessHistory } from './access-history';
+import { DeleteDocumentModal, type DeleteTarget } from './delete-document-modal';
+import { RecordFilters, type TypeFilter } from './record-filters';
+import './records.css';
+
+function countLabel(count: number): string {
+  return count === 1 ? '1 record' : `${count} records`;
+}
+
+// D12: all of the patient's records, newest first, searchable, with their files; then the access history.
+export function RecordsPage() {
+  const { user } = useSession();
+  const patientId = user?.id ?? '';
+  const [search, setSearch] = useState('');
+  const [type, setType] = useState<TypeFilter>('');
+  const wanted = useDeferredValue(search.trim()); // typing stays responsive; the worker filters
+  const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
+  const [deleted, setDeleted] = useState<string | null>(null);
+  const deletedRef = useRef<HTMLDivElement>(null);
+
+  const records = useLedgerQuery(
+    useCallback(
+      (service: LedgerRemote) => service.listRecords(patientId, { search: wanted, ...(type ? { type } : {}) }),
+      [patientId, wanted, type],
+    ),
+  );
+
+  useEffect(() => {
+    if (deleted) deletedRef.current?.focus();
+  }, [deleted]);
+
+  const filtered = search.trim() !== '' || type !== '';
+  const clearFilters = () => {
+    setSearch('');
+    setType('');
+  };
+
+  return (
+    <>
+      <div className="page-header">
+        <h1 className="page-title">Medical Records</h1>
+        <p className="page-subtitle">
+          Every record of yours on the chain, newest first. Files are decrypted in the ledger worker and checked against
+          their content id before you see them.
+        </p>
+      </div>
+
+      {deleted ? (
+        <Alert variant="success" ref={deletedRef} tabIndex={-1} role="status" dismissible onClose={() => setDeleted(null)}>
+          {deleted}
+        </Alert>
+      ) : null}
+
+      <SectionCard
+        title="Your Records"
+        icon="file"
+        flush
+        action={
+          <Link to="/patient/upload" className="btn btn-sm btn-outline-primary">
+            Upload
+          </Link>
+        }
+      >
+        <div className="records-toolbar">
+          <RecordFilters search={search} type={type} onSearch={setSearch} onType={setType} />
+          <p className="records-count" aria-live="polite">
+            {records.data ? countLabel(records.data.length) : ''}
+          </p>
+        </div>
+        {!records.data ? (
+          records.error ? (
+            <div className="p-3">
+              <LoadError error={records.error} what="your records" onRetry={records.reload} />
+            </div>
+          ) : (
+            <PageSpinner label="Loading your records" />
+          )
+        ) : (
+          <RecordDetailList
+            records={records.data}
+            onDeleteDocument={(record, document) => {
+              setDeleted(null);
+              setDeleting({ record, document });
+            }}
+            empty={
+              filtered ? (
+                <>
+                  No records match.{' '}
+                  <Button variant="link" className="p-0 align-baseline" onClick={clearFilters}>
+                    Clear search and filter
+                  </Button>
+                </>
+              ) : (
+                <>
+                  No records yet. <Link to="/patient/upload">Upload a document</Link>
+                </>
+              )
+            }
+          />
+        )}
+      </SectionCard>
+
+      <AccessHistory />
+
+      <DeleteDocumentModal
+        target={deleting}
+        onCancel={() => setDeleting(null)}
+        onDeleted={(target) => {
+          setDeleting(null);
+          setDeleted(`“${target.document.fileName}” was deleted. Its record stays on the chain, marked “file deleted”.`);
+        }}
+      />
+    </>
+  );
+}
