@@ -10,6 +10,7 @@ import { Icon } from '../../components/icon';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 import { ACCESS_LEVELS } from './emergency-options';
+import { GrantedRecords } from './granted-records';
 
 interface ActiveGrantPanelProps {
   grant: EmergencyGrant;
@@ -51,51 +52,54 @@ export function ActiveGrantPanel({ grant, onEnded, onExpired }: ActiveGrantPanel
   };
 
   return (
-    <Card className="active-grant" as="section" aria-labelledby="active-grant-title">
-      <Card.Header className="active-grant-header">
-        <span className="pulse-dot pulse-dot-danger" aria-hidden="true" />
-        <h2 className="h5 mb-0" id="active-grant-title" ref={headingRef} tabIndex={-1}>
-          Emergency Access Active
-        </h2>
-      </Card.Header>
-      <Card.Body>
-        <div className="countdown-box">
-          <Countdown expiresAt={grant.expiresAt} onExpire={onExpired} className="countdown-value" />
-          <div className="countdown-label">time remaining (minutes:seconds)</div>
-        </div>
-        <dl className="detail-list">
-          <div>
-            <dt>Patient</dt>
-            <dd>
-              {patient?.name ?? grant.patientId} <span className="text-body-secondary">({grant.patientId})</span>
-            </dd>
+    <>
+      <Card className="active-grant" as="section" aria-labelledby="active-grant-title">
+        <Card.Header className="active-grant-header">
+          <span className="pulse-dot pulse-dot-danger" aria-hidden="true" />
+          <h2 className="h5 mb-0" id="active-grant-title" ref={headingRef} tabIndex={-1}>
+            Emergency Access Active
+          </h2>
+        </Card.Header>
+        <Card.Body>
+          <div className="countdown-box">
+            <Countdown expiresAt={grant.expiresAt} onExpire={onExpired} className="countdown-value" />
+            <div className="countdown-label">time remaining (minutes:seconds)</div>
           </div>
-          <div>
-            <dt>Access Level</dt>
-            <dd>
-              {level?.label ?? grant.accessLevel}: {level?.description}
-            </dd>
-          </div>
-          <div>
-            <dt>Expires</dt>
-            <dd>
-              <time dateTime={grant.expiresAt}>{formatDateTime(grant.expiresAt)}</time>
-            </dd>
-          </div>
-          <div>
-            <dt>Reason</dt>
-            <dd className="text-break">{grant.reason}</dd>
-          </div>
-        </dl>
-        {error ? (
-          <Alert variant="danger" role="alert" ref={errorRef} tabIndex={-1}>
-            {error}
-          </Alert>
-        ) : null}
-        <Button variant="danger" onClick={() => void end()} disabled={ending}>
-          <Icon name="cross" size={16} /> {ending ? 'Ending...' : 'End Emergency Session'}
-        </Button>
-      </Card.Body>
-    </Card>
+          <dl className="detail-list">
+            <div>
+              <dt>Patient</dt>
+              <dd>
+                {patient?.name ?? grant.patientId} <span className="text-body-secondary">({grant.patientId})</span>
+              </dd>
+            </div>
+            <div>
+              <dt>Access Level</dt>
+              <dd>
+                {level?.label ?? grant.accessLevel}: {level?.description}
+              </dd>
+            </div>
+            <div>
+              <dt>Expires</dt>
+              <dd>
+                <time dateTime={grant.expiresAt}>{formatDateTime(grant.expiresAt)}</time>
+              </dd>
+            </div>
+            <div>
+              <dt>Reason</dt>
+              <dd className="text-break">{grant.reason}</dd>
+            </div>
+          </dl>
+          {error ? (
+            <Alert variant="danger" role="alert" ref={errorRef} tabIndex={-1}>
+              {error}
+            </Alert>
+          ) : null}
+          <Button variant="danger" onClick={() => void end()} disabled={ending}>
+            <Icon name="cross" size={16} /> {ending ? 'Ending...' : 'End Emergency Session'}
+          </Button>
+        </Card.Body>
+      </Card>
+      <GrantedRecords grant={grant} />
+    </>
   );
 }

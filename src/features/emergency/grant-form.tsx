@@ -4,10 +4,12 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
+import { useSearchParams } from 'react-router-dom';
 import {
   DEFAULT_EMERGENCY_DURATION,
   MAX_REASON_LENGTH,
 } from '../../../workers/core/constants';
+import { PATIENTS } from '../../../workers/core/directory';
 import type { AccessLevel, EmergencyGrant, Patient } from '../../../workers/core/types';
 import { Icon } from '../../components/icon';
 import { userMessage } from '../../ledger/error-message';
@@ -19,7 +21,9 @@ const GRANT_FAILED = 'Emergency access could not be granted. Please try again.';
 
 export function GrantForm({ onGranted }: { onGranted: (grant: EmergencyGrant) => void }) {
   const service = useLedger();
-  const [patient, setPatient] = useState<Patient | null>(null);
+  const [params] = useSearchParams();
+  // My Patients links here with ?patient=<id>: start with that patient selected
+  const [patient, setPatient] = useState<Patient | null>(() => PATIENTS.find((p) => p.id === params.get('patient')) ?? null);
   const [reason, setReason] = useState('');
   const [level, setLevel] = useState<AccessLevel>('basic');
   const [duration, setDuration] = useState<number>(DEFAULT_EMERGENCY_DURATION);
