@@ -1,7 +1,6 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { Role } from '../../workers/core/types';
 import { LoginPage } from '../features/login/login-page';
-import { PlaceholderPage } from '../features/placeholder/placeholder-page';
 
 // guest: only when signed out (login); signed-in: any role, inside the layout; a Role: that role only.
 export type RouteAccess = 'guest' | 'signed-in' | Role;
@@ -15,38 +14,18 @@ export interface AppRoute {
   lazy?: () => Promise<ComponentType>;
 }
 
-// Every route of SEED.md section 2; any other path redirects to / (see router.tsx).
+// Every route of SEED.md section 2 (profile, records and patients are real screens: D12); any other path redirects to / (see router.tsx).
 export const APP_ROUTES: readonly AppRoute[] = [
   { path: '/', access: 'guest', title: 'Sign In', element: <LoginPage /> },
   { path: '/patient/dashboard', access: 'patient', title: 'Dashboard', lazy: () => import('../features/patient-dashboard/patient-dashboard-page').then((m) => m.PatientDashboardPage) },
-  {
-    path: '/patient/profile',
-    access: 'patient',
-    title: 'My Profile',
-    element: <PlaceholderPage title="My Profile" message="Profile management coming soon..." />,
-  },
-  {
-    path: '/patient/records',
-    access: 'patient',
-    title: 'Medical Records',
-    element: <PlaceholderPage title="Medical Records" message="Medical records view coming soon..." />,
-  },
+  { path: '/patient/profile', access: 'patient', title: 'My Profile', lazy: () => import('../features/profile/profile-page').then((m) => m.ProfilePage) },
+  { path: '/patient/records', access: 'patient', title: 'Medical Records', lazy: () => import('../features/records/records-page').then((m) => m.RecordsPage) },
   { path: '/patient/upload', access: 'patient', title: 'Upload Documents', lazy: () => import('../features/upload/upload-page').then((m) => m.UploadPage) },
   { path: '/patient/blockchain', access: 'patient', title: 'Blockchain Explorer', lazy: () => import('../features/explorer/explorer-page').then((m) => m.ExplorerPage) },
   { path: '/patient/mining-lab', access: 'patient', title: 'Mining Lab', lazy: () => import('../features/mining-lab/mining-lab-page').then((m) => m.MiningLabPage) },
   { path: '/doctor/dashboard', access: 'doctor', title: 'Dashboard', lazy: () => import('../features/doctor-dashboard/doctor-dashboard-page').then((m) => m.DoctorDashboardPage) },
-  {
-    path: '/doctor/profile',
-    access: 'doctor',
-    title: 'My Profile',
-    element: <PlaceholderPage title="My Profile" message="Profile management coming soon..." />,
-  },
-  {
-    path: '/doctor/patients',
-    access: 'doctor',
-    title: 'My Patients',
-    element: <PlaceholderPage title="My Patients" message="Patient management coming soon..." />,
-  },
+  { path: '/doctor/profile', access: 'doctor', title: 'My Profile', lazy: () => import('../features/profile/profile-page').then((m) => m.ProfilePage) },
+  { path: '/doctor/patients', access: 'doctor', title: 'My Patients', lazy: () => import('../features/my-patients/my-patients-page').then((m) => m.MyPatientsPage) },
   { path: '/doctor/emergency', access: 'doctor', title: 'SOS Emergency Access', lazy: () => import('../features/emergency/emergency-page').then((m) => m.EmergencyPage) },
   { path: '/doctor/blockchain', access: 'doctor', title: 'Blockchain Explorer', lazy: () => import('../features/explorer/explorer-page').then((m) => m.ExplorerPage) },
   { path: '/doctor/mining-lab', access: 'doctor', title: 'Mining Lab', lazy: () => import('../features/mining-lab/mining-lab-page').then((m) => m.MiningLabPage) },
