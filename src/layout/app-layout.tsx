@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import { useSession } from '../auth/use-session';
+import { ChainBanner } from './chain-banner';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 
@@ -48,6 +49,7 @@ export function AppLayout() {
       <div className="app-body">
         <SideMenu user={session.user} show={menuOpen} onHide={() => setMenuOpen(false)} />
         <main id="main-content" className="app-main" tabIndex={-1} ref={mainRef}>
+          <ChainBanner />
           <Outlet />
         </main>
       </div>

@@ -6,6 +6,7 @@ import { Icon } from '../components/icon';
 import { MENU_ITEMS } from './menu-items';
 import { ROLE_LABELS, initials } from './user-display';
 import { NetworkStatus } from './network-status';
+import { ResetDemoData } from './reset-demo-data';
 
 interface SideMenuProps {
   user: User;
@@ -51,6 +52,7 @@ export function SideMenu({ user, show, onHide }: SideMenuProps) {
           </Nav>
         </nav>
         <NetworkStatus />
+        <ResetDemoData role={user.role} onDone={onHide} />
       </Offcanvas.Body>
     </Offcanvas>
   );

@@ -1,0 +1,29 @@
+import { useCallback } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import type { LedgerRemote } from '../ledger/ledger-context';
+import { useLedgerQuery } from '../ledger/use-ledger-query';
+
+// D10: a stored chain that fails verification is said plainly, with the block and the check, never hidden.
+export function ChainBanner() {
+  const status = useLedgerQuery(useCallback((service: LedgerRemote) => service.chainStatus(), []));
+  const chain = status.data;
+  if (!chain || (chain.valid && !chain.readOnly)) return null;
+  const bad = chain.firstInvalid;
+
+  return (
+    <Alert variant="danger" className="chain-banner" role="status" aria-labelledby="chain-banner-title">
+      <h2 className="h6 mb-1" id="chain-banner-title">
+        The stored chain failed verification: MedLedger is read-only
+      </h2>
+      <p className="mb-0">
+        {bad ? (
+          <>
+            Block #{bad.index} failed a check: {bad.reason}.{' '}
+            {bad.index > 0 ? `Blocks #0 to #${bad.index - 1} verified and can be read.` : 'No block verified.'}{' '}
+          </>
+        ) : null}
+        Uploads, deletions and emergency access are turned off. Reset the demo data to start over.
+      </p>
+    </Alert>
+  );
+}

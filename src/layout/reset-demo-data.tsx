@@ -1,0 +1,83 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Modal from 'react-bootstrap/Modal';
+import { useNavigate } from 'react-router-dom';
+import type { Role } from '../../workers/core/types';
+import { dashboardPath } from '../auth/dashboard-path';
+import { userMessage } from '../ledger/error-message';
+import { useLedger } from '../ledger/use-ledger';
+
+const RESET_FAILED = 'The demo data could not be reset. Please try again.';
+
+// D10: start over with a fresh chain; asks first, since every stored record goes.
+export function ResetDemoData({ role, onDone }: { role: Role; onDone?: () => void }) {
+  const service = useLedger();
+  const navigate = useNavigate();
+  const titleId = useId();
+  const [show, setShow] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const errorRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (error) errorRef.current?.focus();
+  }, [error]);
+
+  const close = () => {
+    if (busy) return;
+    setShow(false);
+    setError(null);
+  };
+
+  const reset = async () => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await service.resetDemoData(); // every screen refreshes on the change notice, other tabs too
+      setShow(false);
+      onDone?.();
+      navigate(dashboardPath(role));
+    } catch (caught) {
+      setError(userMessage(caught, RESET_FAILED));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <Button variant="outline-secondary" size="sm" className="reset-demo-button w-100 mt-2" onClick={() => setShow(true)}>
+        Reset demo data
+      </Button>
+      <Modal show={show} onHide={close} centered aria-labelledby={titleId}>
+        <Modal.Header closeButton closeLabel="Cancel">
+          <Modal.Title id={titleId} as="h2" className="h5">
+            Reset demo data?
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <p>
+            Every record, document, emergency access and access history entry stored in this browser is deleted, and a
+            new chain starts from its first block. Open tabs of MedLedger follow.
+          </p>
+          <p className="mb-0 fw-semibold">This cannot be undone.</p>
+          {error ? (
+            <Alert variant="danger" className="mt-3 mb-0" ref={errorRef} tabIndex={-1}>
+              {error}
+            </Alert>
+          ) : null}
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="outline-secondary" onClick={close} disabled={busy}>
+            Cancel
+          </Button>
+          <Button variant="danger" onClick={() => void reset()} disabled={busy}>
+            {busy ? 'Resetting...' : 'Reset demo data'}
+          </Button>
+        </Modal.Footer>
+      </Modal>
+    </>
+  );
+}
