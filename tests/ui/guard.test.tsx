@@ -127,13 +127,15 @@ describe('Shared layout', () => {
   });
 
   it.each([
-    ['patient-1', '/patient/profile', 'Profile management coming soon...'],
-    ['patient-1', '/patient/records', 'Medical records view coming soon...'],
-    ['doctor-1', '/doctor/profile', 'Profile management coming soon...'],
-    ['doctor-1', '/doctor/patients', 'Patient management coming soon...'],
-  ])('as %s, %s shows the placeholder text word for word', async (id, route, text) => {
+    ['patient-1', '/patient/profile', 'My Profile', 'Health Details'],
+    ['patient-1', '/patient/records', 'Medical Records', 'Your Records'],
+    ['doctor-1', '/doctor/profile', 'My Profile', 'Professional Details'],
+    ['doctor-1', '/doctor/patients', 'My Patients', 'Sarah Johnson'],
+  ])('as %s, %s shows the real screen that replaced the placeholder (D12)', async (id, route, heading, section) => {
     renderApp(route, { signedInAs: id });
-    expect(await screen.findByText(text)).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: heading, level: 1 })).toBeInTheDocument();
+    expect(await screen.findByRole('region', { name: section })).toBeInTheDocument();
+    expect(screen.queryByText(/coming soon/)).not.toBeInTheDocument();
   });
 
   it('shows the block height and validity from the worker in the Network Active box', async () => {
