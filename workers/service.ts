@@ -36,12 +36,14 @@ import {
   DIFFICULTY,
   DOCTOR_KEPT_RECORDS,
   MAX_DESCRIPTION_LENGTH,
+  MAX_FILES_PER_UPLOAD,
   MAX_TITLE_LENGTH,
   PATIENT_RECENT_RECORDS,
 } from './core/constants';
 import { PATIENTS, USERS, findUser } from './core/directory';
 import { decryptDocument, encryptDocument, fileExtension, validateUploadFile } from './core/documents';
 import { MESSAGES, ledgerError, type LedgerErrorName } from './core/errors';
+import { MIME_TYPES } from './core/file-types';
 import { mineBlockAsync } from './core/mining';
 import type {
   Block,
@@ -94,15 +96,6 @@ export const LAB_DIFFICULTY_RANGE = { min: 1, max: 6 } as const;
 const PROGRESS_INTERVAL_MS = 100; // mining progress at most ~10 times a second
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const WRITE_ATTEMPTS = 4; // another tab writing first makes a write start over on fresh state
-
-const MIME_BY_EXTENSION: Record<string, string> = {
-  '.pdf': 'application/pdf',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.png': 'image/png',
-  '.doc': 'application/msword',
-  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-};
 
 interface LedgerState {
   blocks: Block[];
@@ -694,6 +687,7 @@ export function createLedgerService(overrides: Partial<LedgerDeps> = {}): Ledger
     }
     const files = Array.isArray(request.files) ? request.files : [];
     if (files.length === 0) fail('ValidationError', 'Add at least one file.');
+    if (files.length > MAX_FILES_PER_UPLOAD) fail('ValidationError', `An upload holds at most ${MAX_FILES_PER_UPLOAD} files.`);
     for (const file of files) {
       const name = typeof file?.name === 'string' ? file.name : 'A file';
       if (typeof file?.name !== 'string' || !isArrayBuffer(file.bytes)) fail('ValidationError', `"${name}" could not be read.`);
@@ -850,7 +844,7 @@ export function createLedgerService(overrides: Partial<LedgerDeps> = {}): Ledger
         const documents: StoredDocument[] = files.map((file, i) => ({
           id: randomId(),
           fileName: file.name,
-          fileType: file.type || MIME_BY_EXTENSION[fileExtension(file.name)] || 'application/octet-stream',
+          fileType: file.type || MIME_TYPES[fileExtension(file.name)]?.[0] || 'application/octet-stream',
           fileSize: file.bytes.byteLength,
           uploadDate: timestamp,
           ipfsHash: encrypted[i].ipfsHash,

@@ -18,6 +18,7 @@ export const SUCCESS_RESET_MS = 5000;
 
 export const ACCEPTED_EXTENSIONS = ['.pdf', '.jpg', '.jpeg', '.png', '.doc', '.docx'] as const;
 export const MAX_FILE_BYTES = 10 * 1024 * 1024; // 10 MB per file (D7)
+export const MAX_FILES_PER_UPLOAD = 50; // files in one upload: one block, one IndexedDB write
 export const MAX_TITLE_LENGTH = 200; // characters, after trimming
 export const MAX_DESCRIPTION_LENGTH = 5000; // characters
 export const MAX_REASON_LENGTH = 1000; // characters of an emergency access reason

@@ -3,6 +3,7 @@ import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
 import { ACCEPTED_EXTENSIONS, MAX_FILE_BYTES } from './constants';
 import { ledgerError } from './errors';
+import { MIME_TYPES, UNKNOWN_MIME_TYPES } from './file-types';
 import { bytesToHex, hexToBytes } from './ids';
 
 export interface EncryptedDocument {
@@ -14,17 +15,6 @@ export interface EncryptedDocument {
 const IV_BYTES = 12; // 96-bit IV, the size GCM is specified for
 const TAG_BYTES = 16;
 const KEY_BYTES = 32;
-
-// MIME types a browser may give each accepted extension; '' and application/octet-stream mean "unknown".
-const MIME_TYPES: Record<string, readonly string[]> = {
-  '.pdf': ['application/pdf', 'application/x-pdf'],
-  '.jpg': ['image/jpeg', 'image/pjpeg'],
-  '.jpeg': ['image/jpeg', 'image/pjpeg'],
-  '.png': ['image/png', 'image/x-png'],
-  '.doc': ['application/msword'],
-  '.docx': ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
-};
-const UNKNOWN_MIME_TYPES = ['', 'application/octet-stream'];
 
 function toBytes(bytes: ArrayBuffer | Uint8Array): Uint8Array {
   return bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);

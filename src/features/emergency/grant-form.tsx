@@ -12,6 +12,7 @@ import {
 import { PATIENTS } from '../../../workers/core/directory';
 import type { AccessLevel, EmergencyGrant, Patient } from '../../../workers/core/types';
 import { Icon } from '../../components/icon';
+import { LengthNote } from '../../components/length-note';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 import { ACCESS_LEVELS, DURATION_OPTIONS } from './emergency-options';
@@ -36,11 +37,13 @@ export function GrantForm({ onGranted }: { onGranted: (grant: EmergencyGrant) =>
     if (error) errorRef.current?.focus();
   }, [error]);
 
-  const canGrant = patient !== null && reason.trim() !== '' && !busy;
+  const reasonLength = reason.trim().length; // the worker's limit counts the trimmed reason
+  const reasonTooLong = reasonLength > MAX_REASON_LENGTH;
+  const canGrant = patient !== null && reasonLength > 0 && !reasonTooLong && !busy;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (inFlight.current || !patient || reason.trim() === '') return;
+    if (inFlight.current || !patient || reasonLength === 0 || reasonTooLong) return;
     inFlight.current = true;
     setBusy(true);
     setError(null);
@@ -74,11 +77,14 @@ export function GrantForm({ onGranted }: { onGranted: (grant: EmergencyGrant) =>
                 as="textarea"
                 rows={3}
                 required
-                maxLength={MAX_REASON_LENGTH}
+                isInvalid={reasonTooLong}
+                aria-invalid={reasonTooLong || undefined}
+                aria-describedby="emergency-reason-limit emergency-reason-count"
                 value={reason}
                 onChange={(event) => setReason(event.target.value)}
                 placeholder="e.g. Unconscious patient admitted to the ER, allergy check needed"
               />
+              <LengthNote id="emergency-reason" what="reason" length={reasonLength} max={MAX_REASON_LENGTH} />
             </Form.Group>
 
             <div className="row g-3 mb-3">
@@ -143,7 +149,9 @@ export function GrantForm({ onGranted }: { onGranted: (grant: EmergencyGrant) =>
               )}
             </Button>
             {!busy && !canGrant ? (
-              <span className="small text-body-secondary">Select a patient and enter a reason to continue.</span>
+              <span className="small text-body-secondary">
+                {reasonTooLong ? 'Shorten the reason to continue.' : 'Select a patient and enter a reason to continue.'}
+              </span>
             ) : null}
           </div>
           <p className="small text-body-secondary mt-3 mb-0">

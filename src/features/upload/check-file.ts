@@ -1,21 +1,45 @@
-import { ACCEPTED_EXTENSIONS, MAX_FILE_BYTES } from '../../../workers/core/constants';
+import { ACCEPTED_EXTENSIONS, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from '../../../workers/core/constants';
+import { MIME_TYPES, UNKNOWN_MIME_TYPES } from '../../../workers/core/file-types';
 
 export const ACCEPT_ATTRIBUTE = ACCEPTED_EXTENSIONS.join(',');
 
-function extensionOf(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot < 0 ? '' : name.slice(dot).toLowerCase();
+// A file that was not added: the screen shows the name isolated from the text around it (<bdi>).
+export interface FileRejection {
+  name: string; // '' when the file has no name
+  reason: string;
 }
 
-// Checked from name and size only, before any byte is read (a 2 GB file is never loaded);
-// the worker's validateUploadFile stays the final judge. Messages match it word for word.
-export function checkFile(file: { name: string; size: number }): string | null {
-  if (!(ACCEPTED_EXTENSIONS as readonly string[]).includes(extensionOf(file.name))) {
-    return `"${file.name}" is not an accepted file type (${ACCEPTED_EXTENSIONS.join(', ')})`;
+// Lower-case extension with its dot, '' when none: the same rule as the worker's fileExtension.
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 || dot === name.length - 1 ? '' : name.slice(dot).toLowerCase();
+}
+
+// Checked from name, type and size only, before any byte is read (a 2 GB file is never loaded);
+// the worker's validateUploadFile stays the final judge and words its messages the same.
+export function checkFile(file: { name: string; type: string; size: number }): FileRejection | null {
+  const { name } = file;
+  if (name.trim() === '') return { name: '', reason: 'A file without a name cannot be uploaded' };
+  const extension = extensionOf(name);
+  if (!(ACCEPTED_EXTENSIONS as readonly string[]).includes(extension)) {
+    return { name, reason: `is not an accepted file type (${ACCEPTED_EXTENSIONS.join(', ')})` };
   }
-  if (file.size === 0) return `"${file.name}" is empty`;
-  if (file.size > MAX_FILE_BYTES) return `"${file.name}" is larger than ${MAX_FILE_BYTES / (1024 * 1024)} MB`;
+  if (file.size === 0) return { name, reason: 'is empty' };
+  if (file.size > MAX_FILE_BYTES) return { name, reason: `is larger than ${MAX_FILE_BYTES / (1024 * 1024)} MB` };
+  const mime = file.type.split(';')[0].trim().toLowerCase();
+  if (!UNKNOWN_MIME_TYPES.includes(mime) && !MIME_TYPES[extension].includes(mime)) {
+    return { name, reason: `is named ${extension} but its type is ${mime}` };
+  }
   return null;
+}
+
+export function tooManyFiles(name: string): FileRejection {
+  return { name, reason: `was not added: an upload holds at most ${MAX_FILES_PER_UPLOAD} files` };
+}
+
+// The whole message as one string, as the worker words it.
+export function rejectionMessage({ name, reason }: FileRejection): string {
+  return name === '' ? reason : `"${name}" ${reason}`;
 }
 
 // Same name, size and modification time: the same file picked twice.

@@ -23,7 +23,10 @@ export function SelectedFileList({ files, disabled, onRemove }: SelectedFileList
           <span className="record-icon" aria-hidden="true">
             <Icon name="file" size={16} />
           </span>
-          <span className="selected-file-name">{file.name}</span>
+          {/* the tooltip keeps a long name readable in full; bdi keeps a right-to-left name from reordering the row */}
+          <span className="selected-file-name" title={file.name}>
+            <bdi>{file.name}</bdi>
+          </span>
           <span className="selected-file-size">{formatBytes(file.size)}</span>
           <Button
             variant="link"

@@ -9,14 +9,16 @@ import { transfer } from 'comlink';
 import type { FileInput, UploadResult } from '../../../workers/api';
 import {
   MAX_DESCRIPTION_LENGTH,
+  MAX_FILES_PER_UPLOAD,
   MAX_TITLE_LENGTH,
   SUCCESS_RESET_MS,
 } from '../../../workers/core/constants';
 import type { UploadRecordType } from '../../../workers/core/types';
 import { Icon } from '../../components/icon';
+import { LengthNote } from '../../components/length-note';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
-import { checkFile, fileKey } from './check-file';
+import { checkFile, fileKey, tooManyFiles, type FileRejection } from './check-file';
 import { FileDropZone } from './file-drop-zone';
 import { SelectedFileList, type SelectedFile } from './selected-file-list';
 import { UploadSuccess } from './upload-success';
@@ -27,7 +29,7 @@ export function UploadPage() {
   const service = useLedger();
   const [recordType, setRecordType] = useState<UploadRecordType>('prescription');
   const [files, setFiles] = useState<SelectedFile[]>([]);
-  const [rejected, setRejected] = useState<string[]>([]);
+  const [rejected, setRejected] = useState<FileRejection[]>([]);
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [uploading, setUploading] = useState(false);
@@ -36,7 +38,12 @@ export function UploadPage() {
   const inFlight = useRef(false); // a second click before React re-renders must not upload twice
   const errorRef = useRef<HTMLDivElement>(null);
 
-  const canUpload = files.length > 0 && title.trim() !== '' && !uploading;
+  // Limits count what is stored (trimmed), as the worker does; the fields keep every character typed.
+  const titleLength = title.trim().length;
+  const descriptionLength = description.trim().length;
+  const tooLong = titleLength > MAX_TITLE_LENGTH || descriptionLength > MAX_DESCRIPTION_LENGTH;
+  const complete = files.length > 0 && titleLength > 0;
+  const canUpload = complete && !tooLong && !uploading;
 
   const reset = useCallback(() => {
     setRecordType('prescription');
@@ -60,24 +67,23 @@ export function UploadPage() {
   }, [error]);
 
   const addFiles = (added: File[]) => {
-    const problems: string[] = [];
-    const accepted: SelectedFile[] = [];
+    const problems: FileRejection[] = [];
+    const next = [...files];
     for (const file of added) {
       const problem = checkFile(file);
+      const key = fileKey(file);
       if (problem) problems.push(problem);
-      else accepted.push({ key: fileKey(file), file });
+      else if (next.some((existing) => existing.key === key)) continue; // the same file again: one entry
+      else if (next.length >= MAX_FILES_PER_UPLOAD) problems.push(tooManyFiles(file.name));
+      else next.push({ key, file });
     }
     setRejected(problems);
-    setFiles((current) => {
-      const next = [...current];
-      for (const entry of accepted) if (!next.some((existing) => existing.key === entry.key)) next.push(entry);
-      return next;
-    });
+    setFiles(next);
   };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (inFlight.current || files.length === 0 || title.trim() === '') return;
+    if (inFlight.current || !complete || tooLong) return;
     inFlight.current = true;
     setUploading(true);
     setError(null);
@@ -138,11 +144,12 @@ export function UploadPage() {
               <FileDropZone disabled={uploading} onFiles={addFiles} />
 
               {rejected.length > 0 ? (
-                <Alert variant="warning" role="alert" className="mt-3 mb-0" onClose={() => setRejected([])} dismissible>
+                <Alert variant="warning" role="alert" className="mt-3 mb-0 file-rejections" onClose={() => setRejected([])} dismissible>
                   <div className="fw-semibold mb-1">Not added:</div>
                   <ul className="mb-0 ps-3">
-                    {rejected.map((problem) => (
-                      <li key={problem}>{problem}</li>
+                    {rejected.map(({ name, reason }, i) => (
+                      // bdi: a right-to-left name cannot reorder the words around it
+                      <li key={i}>{name === '' ? reason : <><bdi>"{name}"</bdi> {reason}</>}</li>
                     ))}
                   </ul>
                 </Alert>
@@ -160,10 +167,13 @@ export function UploadPage() {
                   value={title}
                   onChange={(event) => setTitle(event.target.value)}
                   required
-                  maxLength={MAX_TITLE_LENGTH}
+                  isInvalid={titleLength > MAX_TITLE_LENGTH}
+                  aria-invalid={titleLength > MAX_TITLE_LENGTH || undefined}
+                  aria-describedby="upload-title-limit upload-title-count"
                   disabled={uploading}
                   placeholder="e.g. Blood test results, March"
                 />
+                <LengthNote id="upload-title" what="title" length={titleLength} max={MAX_TITLE_LENGTH} />
               </Form.Group>
 
               <Form.Group className="mb-3" controlId="upload-description">
@@ -175,9 +185,12 @@ export function UploadPage() {
                   rows={3}
                   value={description}
                   onChange={(event) => setDescription(event.target.value)}
-                  maxLength={MAX_DESCRIPTION_LENGTH}
+                  isInvalid={descriptionLength > MAX_DESCRIPTION_LENGTH}
+                  aria-invalid={descriptionLength > MAX_DESCRIPTION_LENGTH || undefined}
+                  aria-describedby="upload-description-limit upload-description-count"
                   disabled={uploading}
                 />
+                <LengthNote id="upload-description" what="description" length={descriptionLength} max={MAX_DESCRIPTION_LENGTH} />
               </Form.Group>
 
               {error ? (
@@ -199,8 +212,10 @@ export function UploadPage() {
                 <Button type="submit" variant="primary" disabled={!canUpload}>
                   <Icon name="upload" size={16} /> {uploading ? 'Uploading...' : 'Upload Documents'}
                 </Button>
-                {!uploading && (files.length === 0 || title.trim() === '') ? (
-                  <span className="small text-body-secondary">Add at least one file and a title to upload.</span>
+                {!uploading && !canUpload ? (
+                  <span className="small text-body-secondary">
+                    {complete ? 'Shorten the title or description to upload.' : 'Add at least one file and a title to upload.'}
+                  </span>
                 ) : null}
               </div>
             </Form>

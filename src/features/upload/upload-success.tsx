@@ -27,7 +27,7 @@ export function UploadSuccess({ result, onDone }: UploadSuccessProps) {
         <div className="min-w-0 flex-grow-1">
           <h2 className="h5 mb-1">Upload successful</h2>
           <p className="mb-2">
-            {result.record.title} ({files === 1 ? '1 file' : `${files} files`}) is secured in block #
+            <bdi>{result.record.title}</bdi> ({files === 1 ? '1 file' : `${files} files`}) is secured in block #
             {result.block.index}.
           </p>
           <dl className="detail-list detail-list-inline mb-3">
