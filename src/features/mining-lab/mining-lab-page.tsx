@@ -5,7 +5,6 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
-import ProgressBar from 'react-bootstrap/ProgressBar';
 import Row from 'react-bootstrap/Row';
 import type { MiningProgress, MiningResult } from '../../../workers/api';
 import type { Block } from '../../../workers/core/types';
@@ -13,10 +12,12 @@ import { errorName, userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 import { FrameMonitor } from './frame-monitor';
 import { HeartbeatPanel } from './heartbeat-panel';
-import { expectedAttempts, formatCount, formatHashRate, formatSeconds } from './lab-format';
-import { PLACE_LABELS, type LabRun, type MiningPlace } from './lab-run';
+import { expectedAttempts, formatCount, formatSeconds } from './lab-format';
+import type { LabRun, MiningPlace } from './lab-run';
 import { observeLongTasks } from './long-task-monitor';
 import { mineOnMainThread } from './main-thread-miner';
+import { MiningProgressPanel } from './mining-progress-panel';
+import { ProgressStore } from './progress-store';
 import { RunHistory } from './run-history';
 
 const DIFFICULTIES = [1, 2, 3, 4, 5, 6] as const;
@@ -52,7 +53,7 @@ export function MiningLabPage() {
   const [blocks, setBlocks] = useState('5');
   const [onMainThread, setOnMainThread] = useState(false);
   const [active, setActive] = useState<ActiveRun | null>(null);
-  const [progress, setProgress] = useState<MiningProgress | null>(null);
+  const [progress] = useState(() => new ProgressStore());
   const [runs, setRuns] = useState<LabRun[]>([]);
   const [note, setNote] = useState('');
   const [error, setError] = useState('');
@@ -69,7 +70,7 @@ export function MiningLabPage() {
     cancelAt.current = null;
     setActive(run);
     setError('');
-    setProgress({ jobId: run.jobId, blocksMined: 0, blocksTotal: blockCount, attempts: 0, elapsedMs: 0, hashRate: 0 });
+    progress.set({ jobId: run.jobId, blocksMined: 0, blocksTotal: blockCount, attempts: 0, elapsedMs: 0, hashRate: 0 });
     setNote(`Mining ${blockCount} ${blockCount === 1 ? 'block' : 'blocks'} at difficulty ${run.difficulty} ${run.place === 'worker' ? 'in the worker' : 'on the main thread'}…`);
     monitor.beginWindow();
     const stopLongTasks = observeLongTasks();
@@ -77,9 +78,9 @@ export function MiningLabPage() {
     try {
       result =
         run.place === 'worker'
-          ? await service.mineSandbox(run.jobId, run.difficulty, blockCount, proxy((update: MiningProgress) => setProgress(update)))
+          ? await service.mineSandbox(run.jobId, run.difficulty, blockCount, proxy((update: MiningProgress) => progress.set(update)))
           : await mineOnMainThread(
-              { jobId: run.jobId, difficulty: run.difficulty, blocks: blockCount, onProgress: setProgress, isCancelled: () => cancelAt.current !== null },
+              { jobId: run.jobId, difficulty: run.difficulty, blocks: blockCount, onProgress: progress.set, isCancelled: () => cancelAt.current !== null },
               mainTip.current,
             );
     } catch (caught) {
@@ -93,7 +94,7 @@ export function MiningLabPage() {
       setNote(cancelAt.current === null ? '' : 'Cancelled.');
       return;
     }
-    setProgress(result);
+    progress.set(result);
     setNote(describeEnd(result, run.place, cancelLatencyMs));
     const finished: LabRun = {
       id: run.jobId,
@@ -120,8 +121,6 @@ export function MiningLabPage() {
       service.cancelJob(active.jobId).catch((caught: unknown) => setError(userMessage(caught, 'Cancel failed.')));
     }
   };
-
-  const percent = progress && progress.blocksTotal > 0 ? (progress.blocksMined / progress.blocksTotal) * 100 : 0;
 
   return (
     <>
@@ -192,24 +191,7 @@ export function MiningLabPage() {
                   </Form.Text>
                 )}
               </Form>
-              <ProgressBar
-                className="mt-3"
-                now={percent}
-                label={progress ? `${progress.blocksMined} of ${progress.blocksTotal}` : ''}
-                aria-label="Blocks mined"
-              />
-              <dl className="row small mt-3 mb-2">
-                <dt className="col-6 col-md-3">Hash rate</dt>
-                <dd className="col-6 col-md-3 font-monospace" data-testid="lab-hash-rate">
-                  {progress ? formatHashRate(progress.hashRate) : '–'}
-                </dd>
-                <dt className="col-6 col-md-3">Attempts</dt>
-                <dd className="col-6 col-md-3 font-monospace">{progress ? formatCount(progress.attempts) : '–'}</dd>
-                <dt className="col-6 col-md-3">Elapsed</dt>
-                <dd className="col-6 col-md-3 font-monospace">{progress ? formatSeconds(progress.elapsedMs) : '–'}</dd>
-                <dt className="col-6 col-md-3">Mining in</dt>
-                <dd className="col-6 col-md-3">{active ? PLACE_LABELS[active.place] : '–'}</dd>
-              </dl>
+              <MiningProgressPanel store={progress} place={active?.place ?? null} />
               <p role="status" className="mb-0" data-testid="lab-status">
                 {note}
               </p>

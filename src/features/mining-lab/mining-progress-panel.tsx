@@ -1,0 +1,33 @@
+import { memo, useSyncExternalStore } from 'react';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import { formatCount, formatHashRate, formatSeconds } from './lab-format';
+import { PLACE_LABELS, type MiningPlace } from './lab-run';
+import type { ProgressStore } from './progress-store';
+
+// The progress bar and live figures of the current (or last) run.
+export const MiningProgressPanel = memo(function MiningProgressPanel({ store, place }: { store: ProgressStore; place: MiningPlace | null }) {
+  const progress = useSyncExternalStore(store.subscribe, store.get);
+  const percent = progress && progress.blocksTotal > 0 ? (progress.blocksMined / progress.blocksTotal) * 100 : 0;
+  return (
+    <>
+      <ProgressBar
+        className="mt-3"
+        now={percent}
+        label={progress ? `${progress.blocksMined} of ${progress.blocksTotal}` : ''}
+        aria-label="Blocks mined"
+      />
+      <dl className="row small mt-3 mb-2">
+        <dt className="col-6 col-md-3">Hash rate</dt>
+        <dd className="col-6 col-md-3 font-monospace" data-testid="lab-hash-rate">
+          {progress ? formatHashRate(progress.hashRate) : '–'}
+        </dd>
+        <dt className="col-6 col-md-3">Attempts</dt>
+        <dd className="col-6 col-md-3 font-monospace">{progress ? formatCount(progress.attempts) : '–'}</dd>
+        <dt className="col-6 col-md-3">Elapsed</dt>
+        <dd className="col-6 col-md-3 font-monospace">{progress ? formatSeconds(progress.elapsedMs) : '–'}</dd>
+        <dt className="col-6 col-md-3">Mining in</dt>
+        <dd className="col-6 col-md-3">{place ? PLACE_LABELS[place] : '–'}</dd>
+      </dl>
+    </>
+  );
+});
