@@ -30,7 +30,8 @@ export function canPreview(document: DocumentView): boolean {
 
 function readFailure(error: unknown, document: DocumentView): string {
   if (errorName(error) === 'IntegrityError') {
-    return `Integrity check failed: ${userMessage(error, `"${document.fileName}" does not match its content id.`)} The file was not opened.`;
+    const detail = userMessage(error, 'its bytes do not match its content id').replace(/\.$/, '');
+    return `Integrity check failed for “${document.fileName}”: ${detail}. The file was not opened.`;
   }
   return userMessage(error, `"${document.fileName}" could not be opened. Please try again.`);
 }

@@ -52,7 +52,7 @@ export function ResetDemoData({ role, onDone }: { role: Role; onDone?: () => voi
         Reset demo data
       </Button>
       <Modal show={show} onHide={close} centered aria-labelledby={titleId}>
-        <Modal.Header closeButton closeLabel="Cancel">
+        <Modal.Header closeButton closeLabel="Close">
           <Modal.Title id={titleId} as="h2" className="h5">
             Reset demo data?
           </Modal.Title>

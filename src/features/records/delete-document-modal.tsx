@@ -15,15 +15,17 @@ interface DeleteDocumentModalProps {
   target: DeleteTarget | null;
   onCancel: () => void;
   onDeleted: (target: DeleteTarget) => void;
+  onExited?: (deleted: boolean) => void; // after the closing transition: where focus goes next
 }
 
 const DELETE_FAILED = 'The file could not be deleted. Please try again.';
 
-export function DeleteDocumentModal({ target, onCancel, onDeleted }: DeleteDocumentModalProps) {
+export function DeleteDocumentModal({ target, onCancel, onDeleted, onExited }: DeleteDocumentModalProps) {
   const service = useLedger();
   const titleId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [succeeded, setSucceeded] = useState(false); // the trigger is gone after a deletion: do not send focus back to it
   const errorRef = useRef<HTMLDivElement>(null);
   const inFlight = useRef(false);
 
@@ -38,6 +40,7 @@ export function DeleteDocumentModal({ target, onCancel, onDeleted }: DeleteDocum
     setError(null);
     try {
       await service.deleteDocument(target.document.id);
+      setSucceeded(true);
       onDeleted(target);
     } catch (caught) {
       setError(userMessage(caught, DELETE_FAILED));
@@ -54,8 +57,19 @@ export function DeleteDocumentModal({ target, onCancel, onDeleted }: DeleteDocum
   };
 
   return (
-    <Modal show={target !== null} onHide={cancel} centered aria-labelledby={titleId} onExited={() => setError(null)}>
-      <Modal.Header closeButton closeLabel="Cancel">
+    <Modal
+      show={target !== null}
+      onHide={cancel}
+      centered
+      aria-labelledby={titleId}
+      restoreFocus={!succeeded}
+      onExited={() => {
+        setError(null);
+        setSucceeded(false);
+        onExited?.(succeeded);
+      }}
+    >
+      <Modal.Header closeButton closeLabel="Close">
         <Modal.Title id={titleId} as="h2" className="h5">
           Delete this file?
         </Modal.Title>

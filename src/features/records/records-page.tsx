@@ -36,9 +36,12 @@ export function RecordsPage() {
     ),
   );
 
+  const [focusNotice, setFocusNotice] = useState(0);
+
+  // Once the confirmation has closed, the notice takes the focus the deleted file's button had.
   useEffect(() => {
-    if (deleted) deletedRef.current?.focus();
-  }, [deleted]);
+    if (focusNotice > 0) deletedRef.current?.focus();
+  }, [focusNotice]);
 
   const filtered = search.trim() !== '' || type !== '';
   const clearFilters = () => {
@@ -119,6 +122,9 @@ export function RecordsPage() {
         onDeleted={(target) => {
           setDeleting(null);
           setDeleted(`“${target.document.fileName}” was deleted. Its record stays on the chain, marked “file deleted”.`);
+        }}
+        onExited={(deletedOne) => {
+          if (deletedOne) setFocusNotice((count) => count + 1);
         }}
       />
     </>
