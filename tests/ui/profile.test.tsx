@@ -1,0 +1,49 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderApp } from './render-app';
+
+function fields(section: HTMLElement): Record<string, string> {
+  return Object.fromEntries(
+    within(section)
+      .getAllByRole('term')
+      .map((term) => [term.textContent ?? '', term.nextElementSibling?.textContent ?? '']),
+  );
+}
+
+describe('My Profile', () => {
+  it('shows every SEED.md field of a patient, read-only, from the user list', async () => {
+    renderApp('/patient/profile', { signedInAs: 'patient-1' });
+    expect(await screen.findByRole('heading', { name: 'My Profile', level: 1 })).toBeInTheDocument();
+    expect(fields(screen.getByRole('region', { name: 'Account' }))).toEqual({
+      Name: 'Sarah Johnson',
+      Email: 'sarah.johnson@medledger.demo',
+      Role: 'Patient',
+      'User ID': 'patient-1',
+      'Member Since': 'Jan 15, 2025',
+    });
+    expect(fields(screen.getByRole('region', { name: 'Health Details' }))).toEqual({
+      'Date of Birth': 'Apr 12, 1988',
+      Gender: 'Female',
+      'Blood Type': 'O+',
+      Allergies: 'Penicillin, Peanuts',
+      'Emergency Contact': 'Mark Johnson (spouse) +1 555 0142',
+      Doctor: 'Dr. Emily Carter',
+    });
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /save|edit/i })).not.toBeInTheDocument();
+  });
+
+  it('shows a doctor their specialization, licence number, hospital and patients by name', async () => {
+    renderApp('/doctor/profile', { signedInAs: 'doctor-2' });
+    const account = await screen.findByRole('region', { name: 'Account' });
+    expect(fields(account)).toMatchObject({ Name: 'Dr. James Wilson', Role: 'Doctor', 'User ID': 'doctor-2' });
+    const professional = screen.getByRole('region', { name: 'Professional Details' });
+    expect(fields(professional)).toEqual({
+      Specialization: 'Emergency Medicine',
+      'License Number': 'MD-NY-771045',
+      Hospital: 'City General Hospital',
+      Patients: 'Michael Chen',
+    });
+    expect(screen.queryByRole('region', { name: 'Health Details' })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,63 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { createLedgerService } from '../../workers/service';
+import { createMemoryStorage } from '../../workers/storage/memory-storage';
+import { openLedger, renderApp } from './render-app';
+import { seedRecords } from './record-seeds';
+
+const blocks = () => within(screen.getByRole('region', { name: 'Network status' })).getByText('Blocks').nextElementSibling;
+
+describe('Reset demo data', { timeout: 15_000 }, () => {
+  it('asks first; Cancel keeps everything, confirming starts a fresh chain and goes to the dashboard', async () => {
+    const ledger = openLedger();
+    await seedRecords(ledger.service, 'patient-1', [{ title: 'Kept until reset' }]);
+    const { user, router } = renderApp('/patient/records', { ledger, signedInAs: 'patient-1' });
+    expect(await screen.findByRole('heading', { name: 'Kept until reset' })).toBeInTheDocument();
+    await waitFor(() => expect(blocks()).toHaveTextContent(/^2$/));
+
+    await user.click(screen.getByRole('button', { name: 'Reset demo data' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Reset demo data?' });
+    expect(dialog).toHaveTextContent('This cannot be undone.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect((await ledger.service.chainStatus()).height).toBe(2);
+
+    await user.click(screen.getByRole('button', { name: 'Reset demo data' }));
+    dialog = await screen.findByRole('dialog', { name: 'Reset demo data?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Reset demo data' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/patient/dashboard'));
+    await waitFor(() => expect(blocks()).toHaveTextContent(/^1$/));
+    expect((await ledger.service.listRecords('patient-1')).map((record) => record.title)).toEqual(['Initial health assessment']);
+  });
+});
+
+describe('Read-only banner', () => {
+  it('names the block and the failed check when the stored chain fails verification', async () => {
+    const storage = createMemoryStorage();
+    const writer = createLedgerService({ storage });
+    await seedRecords(writer, 'patient-1', [{ title: 'First' }, { title: 'Second' }]);
+    const [stored] = (await storage.load()).blocks.slice(2);
+    await storage.commit({ blocks: [{ ...stored, data: { ...stored.data, title: 'Forged' } }] }); // changed at rest
+
+    const ledger = openLedger({ storage });
+    await ledger.service.resumeSession('patient-1');
+    const { firstInvalid } = await ledger.service.chainStatus();
+    expect(firstInvalid?.index).toBe(2);
+
+    renderApp('/patient/records', { ledger, signedInAs: 'patient-1' });
+    const banner = await screen.findByRole('status', { name: 'The stored chain failed verification: MedLedger is read-only' });
+    expect(banner).toHaveTextContent(`Block #2 failed a check: ${firstInvalid?.reason}.`);
+    expect(banner).toHaveTextContent('Blocks #0 to #1 verified and can be read.');
+    expect(banner).toHaveTextContent('Uploads, deletions and emergency access are turned off.');
+    // what verified is still listed; the forged block is not
+    expect(await screen.findByRole('heading', { name: 'First' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Forged' })).not.toBeInTheDocument();
+  });
+
+  it('is absent while the chain verifies', async () => {
+    renderApp('/patient/records', { signedInAs: 'patient-1' });
+    await screen.findByRole('heading', { name: 'Initial health assessment' });
+    await waitFor(() => expect(blocks()).toHaveTextContent(/^1$/));
+    expect(screen.queryByText(/failed verification/)).not.toBeInTheDocument();
+  });
+});
