@@ -1,6 +1,7 @@
 // Records arranged directly on the in-process service, and a capture of the blob URLs the screens make.
 import { vi } from 'vitest';
-import type { LedgerService, UploadRecordType } from '../../workers/api';
+import type { LedgerService } from '../../workers/api';
+import type { UploadRecordType } from '../../workers/core/types';
 
 export const PDF_TEXT = '%PDF-1.4 blood count: haemoglobin 13.9 g/dL';
 
