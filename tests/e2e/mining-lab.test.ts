@@ -12,15 +12,16 @@ async function openLabAsPatient(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Start mining' }).waitFor();
 }
 
-async function setUp(page: Page, difficulty: number, blocks: number, mainThread: boolean): Promise<void> {
+async function setUp(page: Page, difficulty: number, blocks: number, mainThread: boolean, parallel = false): Promise<void> {
   await page.getByLabel('Difficulty (leading zeros)').selectOption(String(difficulty));
   await page.getByLabel('Blocks', { exact: true }).fill(String(blocks));
   await page.getByLabel('Mine on the main thread instead (the page freezes)').setChecked(mainThread);
+  await page.getByLabel(/^Split the nonce search across \d+ workers/).setChecked(parallel);
 }
 
 const status = (page: Page) => page.getByTestId('lab-status');
 
-async function runRow(page: Page, place: 'worker' | 'main') {
+async function runRow(page: Page, place: 'worker' | 'parallel' | 'main') {
   const row = page.locator(`tr[data-place="${place}"]`).first();
   await row.waitFor({ timeout: 60_000 });
   return row.evaluate((tr) => ({ ...(tr as HTMLElement).dataset }));
@@ -82,5 +83,22 @@ describe('Mining Lab', () => {
     expect(Number(row.attempts)).toBeGreaterThanOrEqual(2);
     expect(await status(page).textContent()).toMatch(/^Mined 2 blocks on the main thread/);
     expect(await page.getByRole('row', { name: /Main thread/ }).count()).toBe(1);
+  });
+
+  test('several workers split the nonce search: the run mines every block, and Cancel stops them all', async ({ page }) => {
+    await openLabAsPatient(page);
+    await setUp(page, 3, 4, false, true);
+    await page.getByRole('button', { name: 'Start mining' }).click();
+    const row = await runRow(page, 'parallel');
+    expect(row.blocksMined).toBe('4');
+    expect(row.cancelled).toBe('false');
+    expect(await status(page).textContent()).toMatch(/^Mined 4 blocks in parallel workers/);
+
+    await setUp(page, 6, 3, false, true);
+    await page.getByRole('button', { name: 'Start mining' }).click();
+    await page.waitForFunction(() => /[1-9]/.test(document.querySelector('[data-testid="lab-hash-rate"]')?.textContent ?? ''));
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.locator('tr[data-place="parallel"][data-cancelled="true"]').waitFor();
+    expect(await status(page).textContent()).toMatch(/^Cancelled after [0-2] of 3 blocks in parallel workers/);
   });
 });

@@ -1,6 +1,13 @@
 import type { LongTaskWindow } from './long-task-monitor';
 
-export type MiningPlace = 'worker' | 'main';
+export type MiningPlace = 'worker' | 'parallel' | 'main';
+
+// Where a run mines, as the lab's text says it.
+export const PLACE_PHRASES: Record<MiningPlace, string> = {
+  worker: 'in the worker',
+  parallel: 'in parallel workers',
+  main: 'on the main thread',
+};
 
 // One finished run of the lab, as the comparison table shows it.
 export interface LabRun {
@@ -20,5 +27,6 @@ export interface LabRun {
 
 export const PLACE_LABELS: Record<MiningPlace, string> = {
   worker: 'Worker',
+  parallel: 'Parallel workers',
   main: 'Main thread',
 };

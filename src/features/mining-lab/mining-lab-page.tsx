@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { proxy } from 'comlink';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -13,10 +13,11 @@ import { useLedger } from '../../ledger/use-ledger';
 import { FrameMonitor } from './frame-monitor';
 import { HeartbeatPanel } from './heartbeat-panel';
 import { expectedAttempts, formatCount, formatSeconds } from './lab-format';
-import type { LabRun, MiningPlace } from './lab-run';
+import { PLACE_PHRASES, type LabRun, type MiningPlace } from './lab-run';
 import { observeLongTasks } from './long-task-monitor';
 import { mineOnMainThread } from './main-thread-miner';
 import { MiningProgressPanel } from './mining-progress-panel';
+import { ParallelMiner, parallelWorkerCount } from './parallel-miner';
 import { ProgressStore } from './progress-store';
 import { RunHistory } from './run-history';
 
@@ -37,7 +38,7 @@ function newJobId(): string {
 }
 
 function describeEnd(result: MiningResult, place: MiningPlace, cancelLatencyMs: number | null): string {
-  const where = place === 'worker' ? 'in the worker' : 'on the main thread';
+  const where = PLACE_PHRASES[place];
   if (result.cancelled) {
     const latency = cancelLatencyMs === null ? '' : `: mining stopped ${Math.round(cancelLatencyMs)} ms after Cancel`;
     return `Cancelled after ${result.blocksMined} of ${result.blocksTotal} blocks ${where}${latency}.`;
@@ -52,6 +53,13 @@ export function MiningLabPage() {
   const [difficulty, setDifficulty] = useState('4');
   const [blocks, setBlocks] = useState('5');
   const [onMainThread, setOnMainThread] = useState(false);
+  const [inParallel, setInParallel] = useState(false);
+  const [workerCount] = useState(parallelWorkerCount);
+  const parallel = useRef<ParallelMiner | null>(null);
+  const parallelTip = useRef<{ block: Block | null }>({ block: null });
+
+  // the lab's own workers go with the page; the ledger worker stays
+  useEffect(() => () => parallel.current?.terminate(), []);
   const [active, setActive] = useState<ActiveRun | null>(null);
   const [progress] = useState(() => new ProgressStore());
   const [runs, setRuns] = useState<LabRun[]>([]);
@@ -66,23 +74,31 @@ export function MiningLabPage() {
   const start = async (event: FormEvent) => {
     event.preventDefault();
     if (active || !blocksValid) return;
-    const run: ActiveRun = { jobId: newJobId(), place: onMainThread ? 'main' : 'worker', difficulty: Number(difficulty), cancelling: false };
+    const run: ActiveRun = { jobId: newJobId(), place: onMainThread ? 'main' : inParallel ? 'parallel' : 'worker', difficulty: Number(difficulty), cancelling: false };
     cancelAt.current = null;
     setActive(run);
     setError('');
     progress.set({ jobId: run.jobId, blocksMined: 0, blocksTotal: blockCount, attempts: 0, elapsedMs: 0, hashRate: 0 });
-    setNote(`Mining ${blockCount} ${blockCount === 1 ? 'block' : 'blocks'} at difficulty ${run.difficulty} ${run.place === 'worker' ? 'in the worker' : 'on the main thread'}…`);
+    setNote(`Mining ${blockCount} ${blockCount === 1 ? 'block' : 'blocks'} at difficulty ${run.difficulty} ${PLACE_PHRASES[run.place]}…`);
     monitor.beginWindow();
     const stopLongTasks = observeLongTasks();
     let result: MiningResult | null = null;
     try {
-      result =
-        run.place === 'worker'
-          ? await service.mineSandbox(run.jobId, run.difficulty, blockCount, proxy((update: MiningProgress) => progress.set(update)))
-          : await mineOnMainThread(
-              { jobId: run.jobId, difficulty: run.difficulty, blocks: blockCount, onProgress: progress.set, isCancelled: () => cancelAt.current !== null },
-              mainTip.current,
-            );
+      const job = {
+        jobId: run.jobId,
+        difficulty: run.difficulty,
+        blocks: blockCount,
+        onProgress: progress.set,
+        isCancelled: () => cancelAt.current !== null,
+      };
+      if (run.place === 'worker') {
+        result = await service.mineSandbox(run.jobId, run.difficulty, blockCount, proxy((update: MiningProgress) => progress.set(update)));
+      } else if (run.place === 'parallel') {
+        parallel.current ??= new ParallelMiner(workerCount);
+        result = await parallel.current.mine(job, parallelTip.current);
+      } else {
+        result = await mineOnMainThread(job, mainTip.current);
+      }
     } catch (caught) {
       if (errorName(caught) !== 'CancelledError') setError(userMessage(caught, 'Mining failed. Try again.'));
     }
@@ -127,7 +143,7 @@ export function MiningLabPage() {
       <h1 className="h3 mb-2">Mining Lab</h1>
       <p className="text-body-secondary">
         Mine proof-of-work blocks into the sandbox chain in the worker and watch the heartbeat keep ticking. Switch to the
-        main thread to see the freeze the worker avoids.
+        main thread to see the freeze the worker avoids, or split the nonce search across several workers.
       </p>
       <Row className="g-3 mb-3">
         <Col lg={8}>
@@ -181,7 +197,21 @@ export function MiningLabPage() {
                   id="lab-main-thread"
                   label="Mine on the main thread instead (the page freezes)"
                   checked={onMainThread}
-                  onChange={(event) => setOnMainThread(event.target.checked)}
+                  onChange={(event) => {
+                    setOnMainThread(event.target.checked);
+                    if (event.target.checked) setInParallel(false);
+                  }}
+                  disabled={active !== null}
+                />
+                <Form.Check
+                  type="switch"
+                  id="lab-parallel"
+                  label={`Split the nonce search across ${workerCount} workers (one per CPU core)`}
+                  checked={inParallel}
+                  onChange={(event) => {
+                    setInParallel(event.target.checked);
+                    if (event.target.checked) setOnMainThread(false);
+                  }}
                   disabled={active !== null}
                 />
                 {onMainThread && (
