@@ -1,7 +1,8 @@
 // Starts the built app once for the e2e project: builds dist/ when missing or older than the sources,
 // serves it with `vite preview` on 127.0.0.1 and a free port, and provides the URL to the tests.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { preview, type PreviewServer } from 'vite';
 import type { TestProject } from 'vitest/node';
@@ -29,8 +30,9 @@ function ensureBuilt(): void {
   const sourcesTime = Math.max(...SOURCES.map((name) => newestMtime(join(root, name))));
   if (existsSync(built) && statSync(built).mtimeMs >= sourcesTime) return;
   console.log(existsSync(built) ? '[e2e] dist/ is older than the sources: building' : '[e2e] dist/ is missing: building');
-  const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('[e2e] `npm run build` failed: the browser tests need the built app in dist/');
+  // the bundle only: typechecking is its own step (npm run typecheck, and npm run build before npm test's e2e)
+  const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('[e2e] `vite build` failed: the browser tests need the built app in dist/');
 }
 
 let server: PreviewServer | undefined;
@@ -44,10 +46,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     console.warn(`[e2e] ${browserMissing}`);
   }
   ensureBuilt();
+  // serve a private copy: a `vite build` run meanwhile in the same tree empties dist/ under the server
+  const served = mkdtempSync(join(tmpdir(), 'medledger-e2e-'));
+  cpSync(join(root, 'dist'), served, { recursive: true });
   server = await preview({
     root,
     configFile: join(root, 'vite.config.ts'),
     logLevel: 'warn',
+    build: { outDir: served },
     preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
   });
   const address = server.httpServer.address();
@@ -56,5 +62,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('browserMissing', browserMissing);
   return async () => {
     await server?.close();
+    rmSync(served, { recursive: true, force: true });
   };
 }

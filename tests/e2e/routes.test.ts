@@ -1,21 +1,22 @@
-// SEED.md section 2: every route, the fallback to /, the session guard and the role guard.
+// SEED.md section 2 with D12 (profile, records and patients are real screens): every route, the fallback
+// to /, the session guard and the role guard.
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';
 import { text } from './support/read';
 import { login, pathOf } from './support/session';
 
 const PATIENT_SCREENS = [
-  { path: '/patient/dashboard', heading: /^Welcome back, Sarah Johnson$/ },
-  { path: '/patient/profile', heading: /^My Profile$/, placeholder: 'Profile management coming soon...' },
-  { path: '/patient/records', heading: /^Medical Records$/, placeholder: 'Medical records view coming soon...' },
-  { path: '/patient/upload', heading: /^Upload Medical Documents$/ },
+  { path: '/patient/dashboard', heading: /^Welcome back, Sarah Johnson$/, region: 'Recent Medical Records' },
+  { path: '/patient/profile', heading: /^My Profile$/, region: 'Health Details' },
+  { path: '/patient/records', heading: /^Medical Records$/, region: 'Your Records' },
+  { path: '/patient/upload', heading: /^Upload Medical Documents$/, form: 'Upload medical documents' },
 ];
 
 const DOCTOR_SCREENS = [
-  { path: '/doctor/dashboard', heading: /^Welcome, Dr\. Emily Carter$/ },
-  { path: '/doctor/profile', heading: /^My Profile$/, placeholder: 'Profile management coming soon...' },
-  { path: '/doctor/patients', heading: /^My Patients$/, placeholder: 'Patient management coming soon...' },
-  { path: '/doctor/emergency', heading: /^SOS Emergency Access$/ },
+  { path: '/doctor/dashboard', heading: /^Welcome, Dr\. Emily Carter$/, region: "Today's Schedule" },
+  { path: '/doctor/profile', heading: /^My Profile$/, region: 'Professional Details' },
+  { path: '/doctor/patients', heading: /^My Patients$/, region: 'Sarah Johnson' }, // Dr. Carter's own patient
+  { path: '/doctor/emergency', heading: /^SOS Emergency Access$/, form: 'Request emergency access' },
 ];
 
 const PROTECTED = [...PATIENT_SCREENS, ...DOCTOR_SCREENS].map((screen) => screen.path);
@@ -23,6 +24,13 @@ const PROTECTED = [...PATIENT_SCREENS, ...DOCTOR_SCREENS].map((screen) => screen
 async function expectLoginScreen(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Sign In' }).waitFor();
   expect(pathOf(page)).toBe('/');
+}
+
+// Each screen shows its own content, not only its title.
+async function expectContent(page: Page, screen: { region?: string; form?: string }): Promise<void> {
+  if (screen.region) await page.getByRole('region', { name: screen.region, exact: true }).waitFor();
+  if (screen.form) await page.getByRole('form', { name: screen.form }).waitFor();
+  expect(await page.getByText(/coming soon/).count()).toBe(0);
 }
 
 async function visit(page: Page, path: string, expectedPath: string): Promise<void> {
@@ -46,12 +54,12 @@ describe('routes and guards', () => {
     }
   });
 
-  test('a patient reaches each patient screen by URL and by the side menu, with the exact placeholder texts', async ({ page }) => {
+  test('a patient reaches each patient screen by URL and by the side menu, showing its own content', async ({ page }) => {
     await login(page, 'patient');
     for (const screen of PATIENT_SCREENS) {
       await visit(page, screen.path, screen.path);
       expect(await text(page.getByRole('heading', { level: 1 }))).toMatch(screen.heading);
-      if (screen.placeholder) expect(await page.getByText(screen.placeholder, { exact: true }).count()).toBe(1);
+      await expectContent(page, screen);
     }
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     for (const [label, path] of [
@@ -65,12 +73,12 @@ describe('routes and guards', () => {
     }
   });
 
-  test('a doctor reaches each doctor screen by URL and by the side menu, with the exact placeholder texts', async ({ page }) => {
+  test('a doctor reaches each doctor screen by URL and by the side menu, showing its own content', async ({ page }) => {
     await login(page, 'doctor');
     for (const screen of DOCTOR_SCREENS) {
       await visit(page, screen.path, screen.path);
       expect(await text(page.getByRole('heading', { level: 1 }))).toMatch(screen.heading);
-      if (screen.placeholder) expect(await page.getByText(screen.placeholder, { exact: true }).count()).toBe(1);
+      await expectContent(page, screen);
     }
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     for (const [label, path] of [
