@@ -34,7 +34,7 @@ describe('every screen looks right and passes axe at desktop and phone size', ()
     await checkScreen(page, 'login-error');
   });
 
-  test('patient dashboard (empty and with a record), profile and records placeholders', async ({ page }) => {
+  test('patient dashboard (empty and with a record), My Profile and Medical Records', async ({ page }) => {
     await login(page, 'patient');
     await page.getByRole('region', { name: 'Blockchain Status' }).getByText('Valid').waitFor();
     await checkScreen(page, 'patient-dashboard-empty');
@@ -67,7 +67,7 @@ describe('every screen looks right and passes axe at desktop and phone size', ()
     await checkScreen(page, 'upload-success');
   });
 
-  test('doctor dashboard with patient activity, profile and patients placeholders', async ({ page }) => {
+  test('doctor dashboard with patient activity, My Profile and My Patients', async ({ page }) => {
     await login(page, 'patient');
     await uploadRecord(page, 'Echocardiogram report');
     await page.getByRole('button', { name: 'Logout' }).click();
