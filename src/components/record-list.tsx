@@ -25,7 +25,9 @@ export function RecordList({ records, empty, showPatient = false }: RecordListPr
               <Icon name={record.type === 'emergency_access' ? 'alert' : 'file'} size={18} />
             </span>
             <div className="record-main min-w-0">
-              <div className="record-title">{record.title}</div>
+              <div className="record-title" title={record.title}>
+                {record.title}
+              </div>
               <div className="record-meta">
                 <RecordTypeBadge type={record.type} />
                 {showPatient ? <span>{findUser(record.patientId)?.name ?? record.patientId}</span> : null}

@@ -24,9 +24,9 @@ export function SelectedFileList({ files, disabled, onRemove }: SelectedFileList
             <Icon name="file" size={16} />
           </span>
           {/* the tooltip keeps a long name readable in full; bdi keeps a right-to-left name from reordering the row */}
-          <span className="selected-file-name" title={file.name}>
-            <bdi>{file.name}</bdi>
-          </span>
+          <bdi className="selected-file-name" title={file.name}>
+            {file.name}
+          </bdi>
           <span className="selected-file-size">{formatBytes(file.size)}</span>
           <Button
             variant="link"

@@ -1,0 +1,274 @@
+// Issue 5, bad input in the built app (real worker, real IndexedDB): hostile names, file checks, limits,
+// double clicks and tampered sessions. What was stored is read back from IndexedDB, not from the screens.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD, MAX_TITLE_LENGTH } from '../../workers/core/constants';
+import { describe, expect, test } from './support/fixtures';
+import { DESKTOP, PHONE } from './support/page';
+import { section, text } from './support/read';
+import { overflowProblems } from './support/screens';
+import { login, pathOf } from './support/session';
+import { orphans, readStoredLedger } from './support/stored-ledger';
+
+const NAMES = {
+  html: '<img src=x onerror=alert(1)>.pdf',
+  rtl: 'تقرير الدم – בדיקת דם.pdf',
+  emoji: '🩺 blood 🧪 test 👩🏽‍⚕️.jpg',
+  long: `${'very-long-scan-name-'.repeat(15)}.pdf`,
+};
+const MARKUP_TITLE = `<b onmouseover=alert(1)>Bold</b>&"q"🫀${'w'.repeat(150)}`; // one long word, under the limit
+
+const payload = (name: string, size = 64, mimeType = 'application/pdf') => ({ name, mimeType, buffer: Buffer.alloc(size, 7) });
+
+async function openUpload(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'Upload Documents' }).click();
+  await page.getByRole('heading', { name: 'Upload Medical Documents' }).waitFor();
+}
+
+const uploadButton = (page: Page) => page.getByRole('button', { name: /Upload Documents|Uploading\.\.\./ });
+const selectedNames = (page: Page) => page.locator('.selected-file-name').allTextContents();
+const notAdded = (page: Page) => page.getByRole('alert').filter({ hasText: 'Not added:' });
+const success = (page: Page) => page.getByRole('status').filter({ hasText: 'Upload successful' });
+
+// Any alert() a name managed to run, and any element a name managed to create.
+function watchForInjection(page: Page): () => Promise<string[]> {
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  return async () => [
+    ...dialogs,
+    ...(await page.evaluate(() =>
+      [...document.querySelectorAll('img[src="x"], b[onmouseover], script:not([src]):not([type])')].map((element) => `element: ${element.outerHTML}`),
+    )),
+  ];
+}
+
+// The outermost elements that reach past the viewport's right edge outside any scrolling box: what widens the page.
+function widerThanViewport(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const scrolls = (element: Element) => ['auto', 'scroll', 'hidden'].includes(getComputedStyle(element).overflowX);
+    const found: string[] = [];
+    const visit = (element: Element) => {
+      if (element.getBoundingClientRect().right > window.innerWidth + 1) {
+        found.push(`${element.tagName.toLowerCase()}.${[...element.classList].join('.')} reaches ${Math.round(element.getBoundingClientRect().right)}px`);
+        return;
+      }
+      if (!scrolls(element)) for (const child of element.children) visit(child);
+    };
+    for (const child of document.body.children) visit(child);
+    return found;
+  });
+}
+
+async function layoutAtBothSizes(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  for (const size of [DESKTOP, PHONE]) {
+    await page.setViewportSize(size);
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    problems.push(...(await overflowProblems(page)).map((problem) => `${size.width}px: ${problem}`));
+    problems.push(...(await widerThanViewport(page)).map((problem) => `${size.width}px: ${problem}`));
+  }
+  await page.setViewportSize(DESKTOP);
+  return problems;
+}
+
+async function upload(page: Page, title: string): Promise<void> {
+  await page.getByLabel('Title').fill(title);
+  await uploadButton(page).click();
+  await success(page).waitFor();
+}
+
+describe('names with markup, right-to-left text, emoji and 255+ characters', () => {
+  test('show as plain text on upload, success, dashboard and explorer, run nothing, fit phone and desktop, and are stored intact', async ({ page }) => {
+    const injected = watchForInjection(page);
+    await login(page, 'patient');
+    await openUpload(page);
+
+    await page.getByLabel('Add files').setInputFiles(payload('<img src=x onerror=alert(2)>.exe', 64, 'application/x-msdownload'));
+    expect(await text(notAdded(page))).toContain('"<img src=x onerror=alert(2)>.exe" is not an accepted file type');
+
+    await page.getByLabel('Add files').setInputFiles([
+      payload(NAMES.html),
+      payload(NAMES.rtl),
+      payload(NAMES.emoji, 64, 'image/jpeg'),
+      payload(NAMES.long),
+    ]);
+    expect(await selectedNames(page)).toEqual(Object.values(NAMES));
+    expect(await page.locator('.selected-file-name').nth(3).getAttribute('title')).toBe(NAMES.long);
+    await page.getByLabel('Title').fill(MARKUP_TITLE);
+    expect(await layoutAtBothSizes(page)).toEqual([]);
+
+    await uploadButton(page).click();
+    await success(page).waitFor();
+    expect(await text(success(page))).toContain(`${MARKUP_TITLE} (4 files)`);
+    expect(await layoutAtBothSizes(page)).toEqual([]);
+
+    await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
+    const newest = section(page, 'Recent Medical Records').getByRole('listitem').first();
+    await newest.waitFor();
+    expect(await text(newest.locator('.record-title'))).toBe(MARKUP_TITLE);
+    expect(await newest.locator('.record-title').getAttribute('title')).toBe(MARKUP_TITLE); // shown cut short: the tooltip has it all
+    expect(await layoutAtBothSizes(page)).toEqual([]);
+
+    await page.getByRole('link', { name: 'Blockchain Explorer' }).click();
+    const row = page.locator('#explorer-tabs-tabpane-chain tr[data-block-index="1"] .explorer-title');
+    await row.waitFor();
+    expect(await text(row)).toBe(MARKUP_TITLE);
+    expect(await row.getAttribute('title')).toBe(MARKUP_TITLE);
+    // the cell clips the long word at its 18rem (288 px) width; the tooltip holds the rest
+    expect(await row.evaluate((cell) => cell.getBoundingClientRect().width)).toBeLessThanOrEqual(300);
+
+    const stored = await readStoredLedger(page);
+    const block = stored.blocks[1];
+    expect(block.data.title).toBe(MARKUP_TITLE);
+    expect(block.data.fileName).toBe(NAMES.html);
+    const byId = new Map(stored.documents.map((document) => [document.id, document.fileName]));
+    expect(block.data.documentIds.map((id) => byId.get(id))).toEqual(Object.values(NAMES));
+    expect(await injected()).toEqual([]);
+  });
+});
+
+describe('file checks', () => {
+  test('.PDF and exactly 10 MB are uploaded; 0 bytes, 10 MB + 1, report.pdf.exe and a disagreeing type are named and left out', async ({ page }) => {
+    await login(page, 'patient');
+    await openUpload(page);
+    await page.getByLabel('Add files').setInputFiles([
+      payload('EMPTY.pdf', 0),
+      payload('SCAN.PDF'),
+      payload('over.png', MAX_FILE_BYTES + 1, 'image/png'),
+      payload('exact.png', MAX_FILE_BYTES, 'image/png'),
+      payload('report.pdf.exe', 64, 'application/x-msdownload'),
+      payload('photo.pdf', 64, 'image/png'),
+    ], { timeout: 60_000 }); // 20 MB cross the browser pipe
+    expect(await notAdded(page).getByRole('listitem').allTextContents()).toEqual([
+      '"EMPTY.pdf" is empty',
+      '"over.png" is larger than 10 MB',
+      '"report.pdf.exe" is not an accepted file type (.pdf, .jpg, .jpeg, .png, .doc, .docx)',
+      '"photo.pdf" is named .pdf but its type is image/png',
+    ]);
+    expect(await selectedNames(page)).toEqual(['SCAN.PDF', 'exact.png']);
+    await upload(page, 'Scans');
+
+    const stored = await readStoredLedger(page);
+    expect(stored.documents.map((document) => [document.fileName, document.fileSize])).toEqual(
+      expect.arrayContaining([
+        ['SCAN.PDF', 64],
+        ['exact.png', MAX_FILE_BYTES],
+      ]),
+    );
+    expect(stored.documents).toHaveLength(2);
+    expect(orphans(stored)).toEqual([]);
+  });
+
+  test('the same file on disk picked twice is listed once and stored once', async ({ page }) => {
+    const folder = mkdtempSync(join(tmpdir(), 'medledger-'));
+    try {
+      const path = join(folder, 'discharge-letter.pdf');
+      writeFileSync(path, '%PDF-1.4 discharge letter');
+      await login(page, 'patient');
+      await openUpload(page);
+      await page.getByLabel('Add files').setInputFiles(path);
+      await page.getByLabel('Add files').setInputFiles([path]);
+      expect(await selectedNames(page)).toEqual(['discharge-letter.pdf']);
+      await upload(page, 'Discharge letter');
+      const stored = await readStoredLedger(page);
+      expect(stored.documents.map((document) => document.fileName)).toEqual(['discharge-letter.pdf']);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test(`${MAX_FILES_PER_UPLOAD} files at once are all listed and stored in one block; one more is named as over the maximum`, async ({ page }) => {
+    await login(page, 'patient');
+    await openUpload(page);
+    const names = Array.from({ length: MAX_FILES_PER_UPLOAD }, (_, i) => `page-${String(i + 1).padStart(2, '0')}.pdf`);
+    await page.getByLabel('Add files').setInputFiles(names.map((name, i) => payload(name, 1000 + i)));
+    expect(await selectedNames(page)).toEqual(names);
+    await page.getByLabel('Add files').setInputFiles(payload('page-51.pdf'));
+    expect(await text(notAdded(page))).toContain(`"page-51.pdf" was not added: an upload holds at most ${MAX_FILES_PER_UPLOAD} files`);
+    expect(await page.locator('.selected-file-name').count()).toBe(MAX_FILES_PER_UPLOAD);
+
+    await upload(page, 'Full scan');
+    expect(await text(success(page))).toContain(`Full scan (${MAX_FILES_PER_UPLOAD} files)`);
+    const stored = await readStoredLedger(page);
+    expect(stored.blocks).toHaveLength(2);
+    const byId = new Map(stored.documents.map((document) => [document.id, document]));
+    expect(stored.blocks[1].data.documentIds.map((id) => byId.get(id)?.fileName)).toEqual(names);
+    expect(stored.blocks[1].data.documentIds.map((id) => byId.get(id)?.fileSize)).toEqual(names.map((_, i) => 1000 + i));
+    expect(orphans(stored)).toEqual([]);
+  });
+});
+
+describe('title limits', () => {
+  test('a 10,000-character title is kept whole, the limit is stated, and Upload waits until it is shortened', async ({ page }) => {
+    await login(page, 'patient');
+    await openUpload(page);
+    await page.getByLabel('Add files').setInputFiles(payload('scan.pdf'));
+    await page.getByLabel('Title').fill('x'.repeat(10_000));
+    expect(await page.getByLabel('Title').inputValue()).toHaveLength(10_000);
+    await page.getByText(`The title is longer than ${MAX_TITLE_LENGTH} characters.`).waitFor();
+    expect(await page.getByLabel('Title').getAttribute('aria-invalid')).toBe('true');
+    expect(await uploadButton(page).isDisabled()).toBe(true);
+    expect(await layoutAtBothSizes(page)).toEqual([]);
+    await page.getByLabel('Title').fill('x'.repeat(MAX_TITLE_LENGTH));
+    expect(await uploadButton(page).isEnabled()).toBe(true);
+  });
+});
+
+describe('double clicks', () => {
+  test('a double click on Upload makes one record', async ({ page }) => {
+    await login(page, 'patient');
+    await openUpload(page);
+    const before = await readStoredLedger(page);
+    await page.getByLabel('Add files').setInputFiles(payload('once.pdf'));
+    await page.getByLabel('Title').fill('Once');
+    await uploadButton(page).dblclick();
+    await success(page).waitFor();
+    await page.waitForTimeout(1500); // a second upload would need the 1 s simulated delay to show up
+    const after = await readStoredLedger(page);
+    expect(after.blocks.length - before.blocks.length).toBe(1);
+    expect(after.documents.map((document) => document.fileName)).toEqual(['once.pdf']);
+  });
+
+  test('a double click on Grant makes one grant and one granted block', async ({ page }) => {
+    await login(page, 'doctor');
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'SOS Emergency' }).click();
+    await page.getByRole('radio', { name: /Michael Chen/ }).check();
+    await page.getByLabel('Reason for emergency access').fill('Unconscious in the ER');
+    const grant = page.getByRole('button', { name: /Grant Emergency Access|Granting Access\.\.\./ });
+    await grant.dblclick();
+    await page.getByRole('button', { name: 'End Emergency Session' }).waitFor();
+    await page.waitForTimeout(2000); // past the 1.5 s simulated delay of a second request
+    const stored = await readStoredLedger(page);
+    expect(stored.grants).toHaveLength(1);
+    expect(stored.blocks.filter((block) => block.data.emergency?.event === 'granted')).toHaveLength(1);
+  });
+});
+
+describe('a tampered currentUser', () => {
+  const values = [
+    '{not json',
+    'null',
+    '"patient-1"',
+    '[{"id":"patient-1"}]',
+    '{"id":42,"role":"patient"}',
+    '{"id":"__proto__","role":"doctor"}',
+    '{"id":"constructor","role":"doctor"}',
+    '{"id":"patient-1 ","role":"patient"}',
+  ];
+
+  test('that is not JSON, not an object, or names no known id signs out cleanly, with no error', async ({ page }) => {
+    for (const value of values) {
+      await page.goto('/');
+      await page.evaluate((stored) => localStorage.setItem('currentUser', stored), value);
+      await page.goto('/doctor/dashboard');
+      await page.getByRole('button', { name: 'Sign In' }).waitFor();
+      expect(pathOf(page), value).toBe('/');
+      expect(await page.evaluate(() => localStorage.getItem('currentUser')), value).toBeNull();
+    }
+  });
+});
