@@ -201,20 +201,27 @@ async function benchWorkerPage(context, baseUrl) {
 // node:crypto on exactly the header bytes the browser hashed (prefix, then the nonce's digits), in a child
 // process of its own so the bench's own event loop (Vite, Playwright) does not slow it down.
 function nodeCryptoRate(prefix, ms) {
+  // whole header per attempt, and the prefix's hash state copied per attempt (hash.copy(): native midstate)
   const script = `
     const { createHash } = require('node:crypto');
     const bytes = Buffer.from(process.argv[1], 'utf8');
-    const ms = Number(process.argv[2]);
-    let hashed = 0;
-    const began = performance.now();
-    while (performance.now() - began < ms) {
-      for (let i = 0; i < 2000; i++) createHash('sha256').update(bytes).update(String(hashed + i)).digest();
-      hashed += 2000;
-    }
-    process.stdout.write(String((hashed * 1000) / (performance.now() - began)));`;
+    const ms = Number(process.argv[2]) / 2;
+    const prefixState = createHash('sha256').update(bytes);
+    const measure = (attempt) => {
+      let hashed = 0;
+      const began = performance.now();
+      while (performance.now() - began < ms) {
+        for (let i = 0; i < 2000; i++) attempt(hashed + i);
+        hashed += 2000;
+      }
+      return (hashed * 1000) / (performance.now() - began);
+    };
+    const whole = measure((nonce) => createHash('sha256').update(bytes).update(String(nonce)).digest());
+    const copied = measure((nonce) => prefixState.copy().update(String(nonce)).digest());
+    process.stdout.write(JSON.stringify({ whole, copied }));`;
   const run = spawnSync(process.execPath, ['-e', script, prefix, String(ms)], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`node:crypto bench failed: ${run.stderr}`);
-  return Number(run.stdout);
+  return JSON.parse(run.stdout);
 }
 
 // Browser worker and node:crypto in alternating short windows, so load from other work hits both alike.
@@ -222,14 +229,16 @@ async function hashRates(bench, rounds, ms) {
   const samples = [];
   for (let round = 0; round < rounds; round++) {
     const browser = await bench.call({ cmd: 'hashRate', ms });
-    samples.push({ ...browser, nodeCrypto: nodeCryptoRate(browser.prefix, ms) });
+    const native = nodeCryptoRate(browser.prefix, ms);
+    samples.push({ ...browser, nodeCrypto: native.whole, nodeCryptoCopy: native.copied });
   }
   const pick = (key) => median(samples.map((sample) => sample[key]));
   const miningLoop = pick('miningLoop');
   const nodeCrypto = pick('nodeCrypto');
   // the ratio per round, then its median: each pair ran under the same load
   const ratio = median(samples.map((sample) => sample.miningLoop / sample.nodeCrypto));
-  return { prefix: samples[0].prefix, miningLoop, jsSha256: pick('jsSha256'), nodeCrypto, ratio, rounds };
+  const ratioCopy = median(samples.map((sample) => sample.miningLoop / sample.nodeCryptoCopy));
+  return { prefix: samples[0].prefix, miningLoop, jsSha256: pick('jsSha256'), nodeCrypto, nodeCryptoCopy: pick('nodeCryptoCopy'), ratio, ratioCopy, rounds };
 }
 
 function median(values) {
@@ -291,6 +300,33 @@ async function dashboardLoad(context, baseUrl, expectedHeight) {
     navigationTaskMs: after.task - before.task,
     navigationWallMs,
   };
+}
+
+// Scrolls the explorer's virtualized records chain for 3 s, 400 px a frame (about 10 rows), with the recorders on.
+async function explorerScroll(context, baseUrl, height) {
+  const page = await context.newPage();
+  await page.addInitScript(installRecorder);
+  await page.goto(`${baseUrl}/patient/blockchain`);
+  await page.getByText('Chain valid.').first().waitFor({ timeout: 120_000 });
+  await page.waitForTimeout(500);
+  await page.evaluate(() => window.__benchRecorder.start());
+  const scrolled = await page.evaluate(
+    () =>
+      new Promise((done) => {
+        const viewport = document.querySelector('[role="region"][aria-label^="Records chain"]');
+        const began = performance.now();
+        const step = () => {
+          viewport.scrollTop += 400;
+          if (performance.now() - began < 3000) requestAnimationFrame(step);
+          else done(viewport.scrollTop);
+        };
+        requestAnimationFrame(step);
+      }),
+  );
+  const recorded = await page.evaluate(() => window.__benchRecorder.stop());
+  const rowsInPage = await page.locator('tr[data-block-index]').count();
+  await page.close();
+  return { height, scrolledPx: scrolled, rowsInPage, ...recorded };
 }
 
 // Medians of each figure over the loads, and the loads themselves.
@@ -400,6 +436,7 @@ export async function runBrowserBench({ skipAppBuild = false } = {}) {
     await bench.call({ cmd: 'seed', blocks: dashboardHeight });
     await bench.page.close();
     for (let i = 0; i < loads; i++) dashboard.large.push(await dashboardLoad(context, baseUrl, dashboardHeight));
+    const scroll = await explorerScroll(context, baseUrl, dashboardHeight);
     await context.close();
 
     const workerMining = mining.filter((run) => run.place === 'worker' && run.cpuThrottling === 1);
@@ -417,10 +454,13 @@ export async function runBrowserBench({ skipAppBuild = false } = {}) {
         workerJsSha256: rates.jsSha256,
         workerLabRuns: workerMining.map((run) => ({ difficulty: run.difficulty, hashesPerSecond: run.hashesPerSecond })),
         nodeCrypto: rates.nodeCrypto,
+        nodeCryptoCopy: rates.nodeCryptoCopy,
         ratio: rates.ratio, // median of the per-round ratios
+        ratioCopy: rates.ratioCopy,
       },
       verify,
       dashboard: { small: summarizeLoads(dashboard.small), large: summarizeLoads(dashboard.large) },
+      scroll,
     };
   } finally {
     await browser.close();
@@ -454,9 +494,11 @@ export function formatBrowserTable(results, coreNodeRate) {
   lines.push(`| worker: mining loop (pure JS, midstate) | ${rate(hash.workerMiningLoop)} |`);
   lines.push(`| worker: js-sha256 whole header per attempt | ${rate(hash.workerJsSha256)} |`);
   for (const run of hash.workerLabRuns) lines.push(`| worker: Mining Lab run, difficulty ${run.difficulty} (incl. progress, yields) | ${rate(run.hashesPerSecond)} |`);
-  lines.push(`| node:crypto, this run | ${rate(hash.nodeCrypto)} |`);
-  if (coreNodeRate) lines.push(`| node:crypto, core bench | ${rate(coreNodeRate)} |`);
-  lines.push(`| worker mining loop / node:crypto | ${hash.ratio.toFixed(2)}x |`);
+  lines.push(`| node:crypto, whole header per attempt (this run, alternating with the worker) | ${rate(hash.nodeCrypto)} |`);
+  lines.push(`| node:crypto, prefix state copied per attempt (native midstate) | ${rate(hash.nodeCryptoCopy)} |`);
+  if (coreNodeRate) lines.push(`| node:crypto, whole header per attempt (core bench) | ${rate(coreNodeRate)} |`);
+  lines.push(`| worker mining loop / node:crypto whole header (median of ${hash.rounds} paired rounds) | ${hash.ratio.toFixed(2)}x |`);
+  lines.push(`| worker mining loop / node:crypto native midstate | ${hash.ratioCopy.toFixed(2)}x |`);
   lines.push('', '| Verify in a browser worker (verifyChain) | Median | Fastest |', '|---|---:|---:|');
   for (const entry of results.verify) lines.push(`| ${entry.blocks.toLocaleString('en-US')} blocks | ${ms(entry.medianMs)} | ${ms(entry.minMs)} |`);
   const { small, large } = results.dashboard;
@@ -471,6 +513,9 @@ export function formatBrowserTable(results, coreNodeRate) {
         `${ms(load.navigationTaskMs)} | ${ms(load.navigationWallMs)} |`,
     );
   }
+  const { scroll } = results;
+  lines.push('', '| Explorer, records chain of 10,000 blocks, scrolled 400 px a frame for 3 s | Frames | Longest frame gap | Long tasks | Rows in the page |', '|---|---:|---:|---:|---:|');
+  lines.push(`| ${scroll.scrolledPx.toLocaleString('en-US')} px scrolled | ${scroll.frames} | ${ms(scroll.maxFrameGapMs)} | ${scroll.longTasks} (${ms(scroll.longTaskTotalMs)}) | ${scroll.rowsInPage} |`);
   const { bundle } = results;
   const js = bundle.page.files.filter((file) => /\.m?js$/.test(file.file));
   const css = bundle.page.files.filter((file) => file.file.endsWith('.css'));
@@ -489,7 +534,9 @@ export function formatBrowserTable(results, coreNodeRate) {
     `| worker mining, difficulty 5, x1 and x4: no long task and no frame gap over 50 ms | longest task ${ms(worst(workerRuns, 'longestTaskMs'))}, longest gap ${ms(worst(workerRuns, 'maxFrameGapMs'))} | ${verdict(worst(workerRuns, 'longestTaskMs') <= GOALS.longTaskMs && worst(workerRuns, 'maxFrameGapMs') <= GOALS.frameGapMs)} |`,
   );
   lines.push(`| main-thread mining of the same work shows the freeze | longest gap ${ms(worst(mainRuns, 'maxFrameGapMs'))} | ${verdict(worst(mainRuns, 'maxFrameGapMs') > GOALS.frameGapMs)} |`);
-  lines.push(`| worker hashing >= 40% of node:crypto on the same bytes | ${(hash.ratio * 100).toFixed(0)}% | ${verdict(hash.ratio >= GOALS.hashRatio)} |`);
+  lines.push(
+    `| worker hashing >= 40% of node:crypto on the same bytes | ${(hash.ratio * 100).toFixed(0)}% (${(hash.ratioCopy * 100).toFixed(0)}% of native midstate) | ${verdict(hash.ratio >= GOALS.hashRatio && hash.ratioCopy >= GOALS.hashRatio)} |`,
+  );
   lines.push(
     `| 10,000-block chain: the dashboard shows in < 100 ms of main-thread time (in-app visit) | ${ms(large.navigationTaskMs)} (1 block: ${ms(small.navigationTaskMs)}) | ${verdict(large.navigationTaskMs < GOALS.dashboardMs)} |`,
   );
