@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import purgeCss from '@fullhuman/postcss-purgecss';
 import react from '@vitejs/plugin-react';
 import type { AcceptedPlugin, Root } from 'postcss';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { comlink } from 'vite-plugin-comlink';
 
 const root = import.meta.dirname;
@@ -44,7 +44,7 @@ const BUILT_FROM_PROPS = [
   /^btn-/, /^alert-/, /^bg-/, /^text-bg-/, new RegExp(`^text-${COLORS}`), new RegExp(`^border-${COLORS}`),
   /^spinner-/, /^progress/, /^table-/,
   /^col/, /^row-cols-/, /^g[xy]?-\d/, /^offset-/, /^order-/, /^gap-/, /^container/, /^navbar-/, /^nav-/,
-  /^offcanvas/, /^form-(control|select)-(sm|lg)$/, /^form-check-(inline|reverse)$/, /^form-switch$/,
+  /^offcanvas/, /^modal/, /^form-(control|select)-(sm|lg)$/, /^form-check-(inline|reverse)$/, /^form-switch$/,
   /^is-(in)?valid$/, /-feedback$/, /-tooltip$/, /^bs-tooltip-/, /^tooltip/, /^list-group/,
   /^fade$/, /^show$/, /^showing$/, /^hiding$/, /^collaps/, /^active$/, /^disabled$/,
 ];
@@ -65,9 +65,16 @@ function purgeBootstrap(): AcceptedPlugin {
   };
 }
 
+// index.html's Content-Security-Policy is for the built app: the dev server injects styles inline for hot reload.
+const devWithoutCsp: Plugin = {
+  name: 'dev-without-csp',
+  apply: 'serve',
+  transformIndexHtml: (html) => html.replace(/<meta\s+http-equiv="Content-Security-Policy"[^>]*>/, ''),
+};
+
 // comlink() must come first, in both plugin lists (see DESIGN.md, known pitfalls)
 export default defineConfig(({ command }) => ({
-  plugins: [comlink(), react()],
+  plugins: [comlink(), react(), devWithoutCsp],
   worker: {
     format: 'es',
     plugins: () => [comlink()],
