@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';
+import { checkScreen } from './support/screens';
 
 async function openExplorerAsPatient(page: Page): Promise<void> {
   await page.goto('/');
@@ -35,6 +36,7 @@ describe('Blockchain Explorer', () => {
     const full = await hash.getAttribute('title');
     expect(full).toMatch(/^00[0-9a-f]{62}$/);
     expect(await hash.textContent()).toBe(full?.slice(0, 8));
+    await checkScreen(page, 'explorer-chain');
   });
 
   test('the tamper demo names the changed block, then the next link once it is re-mined, on the sandbox only', async ({ page }) => {
@@ -56,6 +58,7 @@ describe('Blockchain Explorer', () => {
     await panel.getByRole('button', { name: 'Re-mine block' }).click();
     await panel.getByText('Chain invalid at block #8:').waitFor();
     expect(await panel.locator('[data-chain-valid="false"]').textContent()).toContain('previousHash does not match block 7');
+    await checkScreen(page, 'explorer-tamper');
 
     // the real chain was never touched
     await page.getByRole('tab', { name: 'Records chain' }).click();

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';
+import { checkScreen } from './support/screens';
 
 const CANCEL_BOUND_MS = 500;
 
@@ -83,6 +84,7 @@ describe('Mining Lab', () => {
     expect(Number(row.attempts)).toBeGreaterThanOrEqual(2);
     expect(await status(page).textContent()).toMatch(/^Mined 2 blocks on the main thread/);
     expect(await page.getByRole('row', { name: /Main thread/ }).count()).toBe(1);
+    await checkScreen(page, 'mining-lab');
   });
 
   test('several workers split the nonce search: the run mines every block, and Cancel stops them all', async ({ page }) => {

@@ -126,7 +126,7 @@ export function TamperDemo() {
           </Col>
           <Col xs="auto">
             <Button
-              variant="outline-secondary"
+              variant="secondary"
               disabled={busy !== null}
               onClick={() => void run('reset', () => resetTo(Number(source)), Number(source))}
             >

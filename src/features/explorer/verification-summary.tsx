@@ -25,7 +25,7 @@ export function VerificationSummary({ status, onShowInvalid }: VerificationSumma
         <strong>Chain invalid at block #{index}:</strong> {reason}.
       </span>
       {onShowInvalid && (
-        <Button variant="outline-danger" size="sm" onClick={() => onShowInvalid(index)}>
+        <Button variant="danger" size="sm" onClick={() => onShowInvalid(index)}>
           Show block #{index}
         </Button>
       )}

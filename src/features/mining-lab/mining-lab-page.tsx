@@ -187,7 +187,7 @@ export function MiningLabPage() {
                     </Button>
                   </Col>
                   <Col xs="auto">
-                    <Button variant="outline-danger" onClick={cancel} disabled={active === null || active.cancelling}>
+                    <Button variant="danger" onClick={cancel} disabled={active === null || active.cancelling}>
                       Cancel
                     </Button>
                   </Col>

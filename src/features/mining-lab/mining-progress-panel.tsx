@@ -10,12 +10,14 @@ export const MiningProgressPanel = memo(function MiningProgressPanel({ store, pl
   const percent = progress && progress.blocksTotal > 0 ? (progress.blocksMined / progress.blocksTotal) * 100 : 0;
   return (
     <>
-      <ProgressBar
-        className="mt-3"
-        now={percent}
-        label={progress ? `${progress.blocksMined} of ${progress.blocksTotal}` : ''}
-        aria-label="Blocks mined"
-      />
+      {/* stacked form: only then does react-bootstrap put the label on the element with role progressbar */}
+      <ProgressBar className="mt-3">
+        <ProgressBar
+          now={percent}
+          label={progress ? `${progress.blocksMined} of ${progress.blocksTotal}` : ''}
+          aria-label="Blocks mined"
+        />
+      </ProgressBar>
       <dl className="row small mt-3 mb-2">
         <dt className="col-6 col-md-3">Hash rate</dt>
         <dd className="col-6 col-md-3 font-monospace" data-testid="lab-hash-rate">
