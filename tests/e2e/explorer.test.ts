@@ -18,11 +18,12 @@ function rowIndexes(page: Page, scope = tamperPanel(page)): Promise<number[]> {
   return scope.locator('tr[data-block-index]').evaluateAll((rows) => rows.map((row) => Number((row as HTMLElement).dataset.blockIndex)));
 }
 
+// building a 10,000-block demo chain mines about 2.6 million hashes in the worker: allow a slow machine
 async function resetSandbox(page: Page, option: string, expected: string): Promise<void> {
   const panel = tamperPanel(page);
   await panel.getByLabel('Sandbox chain', { exact: true }).selectOption({ label: option });
   await panel.getByRole('button', { name: 'Reset sandbox' }).click();
-  await panel.getByText(expected).waitFor({ timeout: 30_000 });
+  await panel.getByText(expected).waitFor({ timeout: 90_000 });
 }
 
 describe('Blockchain Explorer', () => {
@@ -69,7 +70,7 @@ describe('Blockchain Explorer', () => {
     await panel.getByText('Chain valid.').waitFor();
   });
 
-  test('a 10,000-block chain keeps only the rows in view in the page and scrolls to the genesis block', async ({ page }) => {
+  test('a 10,000-block chain keeps only the rows in view in the page and scrolls to the genesis block', { timeout: 150_000 }, async ({ page }) => {
     await openExplorerAsPatient(page);
     await page.getByRole('tab', { name: 'Tamper demo' }).click();
     await resetSandbox(page, 'Demo chain, 10,000 blocks', 'The sandbox is a demo chain of 10,000 blocks.');
