@@ -2,16 +2,19 @@ import { RouterProvider } from 'react-router-dom';
 import { SessionProvider } from '../auth/session-provider';
 import type { LedgerRemote } from '../ledger/ledger-context';
 import { LedgerProvider } from '../ledger/ledger-provider';
+import type { LedgerConnection } from '../ledger/ledger-worker';
+import { LedgerFailure } from './ledger-failure';
 import type { createAppRouter } from './router';
 
 interface AppProps {
   router: ReturnType<typeof createAppRouter>; // the browser router, or a memory router in tests
   service?: LedgerRemote; // tests inject a proxy; the app starts the worker lazily
+  connect?: (restart: boolean) => LedgerConnection; // tests inject a watched connection they can break
 }
 
-export function App({ router, service }: AppProps) {
+export function App({ router, service, connect }: AppProps) {
   return (
-    <LedgerProvider service={service}>
+    <LedgerProvider service={service} connect={connect} renderFailure={(failure) => <LedgerFailure {...failure} />}>
       <SessionProvider>
         <RouterProvider router={router} />
       </SessionProvider>

@@ -1,5 +1,7 @@
 import { proxy } from 'comlink';
+import { errorName } from './error-message';
 import type { LedgerRemote } from './ledger-context';
+import { LEDGER_UNAVAILABLE } from './ledger-watchdog';
 
 // The API has no unsubscribe: register one worker listener per service and fan out locally.
 const subscribers = new WeakMap<LedgerRemote, Set<() => void>>();
@@ -12,7 +14,10 @@ export function subscribeToChanges(service: LedgerRemote, listener: () => void):
     subscribers.set(service, created);
     service
       .onChange(proxy(() => created.forEach((notify) => notify())))
-      .catch((error: unknown) => console.error('MedLedger: could not subscribe to ledger changes', error));
+      .catch((error: unknown) => {
+        // a dead worker has its own screen; anything else is worth a log
+        if (errorName(error) !== LEDGER_UNAVAILABLE) console.error('MedLedger: could not subscribe to ledger changes', error);
+      });
   }
   listeners.add(listener);
   return () => {

@@ -1,19 +1,37 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { LedgerContext, type LedgerRemote } from './ledger-context';
 import { subscribeToChanges } from './ledger-changes';
-import { openWorkerLedger } from './ledger-worker';
+import { openWorkerLedger, restartWorkerLedger, type LedgerConnection } from './ledger-worker';
+
+export interface LedgerFailureProps {
+  error: Error;
+  restart: () => void; // a fresh worker; the screens mount again and load the stored ledger
+}
 
 interface LedgerProviderProps {
   service?: LedgerRemote; // tests pass a proxy over a MessageChannel; the app leaves it out
+  connect?: (restart: boolean) => LedgerConnection; // the worker and its watchdog; tests pass their own
+  renderFailure?: (failure: LedgerFailureProps) => ReactNode; // shown instead of the app once the worker is gone
   children: ReactNode;
 }
 
-export function LedgerProvider({ service, children }: LedgerProviderProps) {
-  const [resolved] = useState(() => service ?? openWorkerLedger());
-  const [version, setVersion] = useState(0);
+const connectWorker = (restart: boolean) => (restart ? restartWorkerLedger() : openWorkerLedger());
 
+export function LedgerProvider({ service, connect = connectWorker, renderFailure, children }: LedgerProviderProps) {
+  const [connection, setConnection] = useState<LedgerConnection | null>(() => (service ? null : connect(false)));
+  const [failure, setFailure] = useState<Error | null>(null);
+  const [version, setVersion] = useState(0);
+  const resolved = service ?? (connection as LedgerConnection).service;
+
+  useEffect(() => connection?.onFailure(setFailure), [connection]);
   useEffect(() => subscribeToChanges(resolved, () => setVersion((current) => current + 1)), [resolved]);
 
+  const restart = useCallback(() => {
+    setFailure(null);
+    setConnection(connect(true));
+  }, [connect]);
+
   const value = useMemo(() => ({ service: resolved, version }), [resolved, version]);
+  if (failure && renderFailure) return renderFailure({ error: failure, restart });
   return <LedgerContext.Provider value={value}>{children}</LedgerContext.Provider>;
 }

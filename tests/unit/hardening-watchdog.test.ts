@@ -1,0 +1,81 @@
+// Issue 5, faults: a dead worker never answers a comlink call, so the UI's watchdog must notice and say so.
+import { expose, wrap } from 'comlink';
+import { MessageChannel } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LedgerService } from '../../workers/api';
+import { createLedgerService } from '../../workers/service';
+import type { LedgerRemote } from '../../src/ledger/ledger-context';
+import { LEDGER_UNAVAILABLE, livenessProbe, watchLedger } from '../../src/ledger/ledger-watchdog';
+import { SARAH, errorOf, signInAs, uploadOf } from '../support/ledger-fixtures';
+
+const FAST = { probeAfterMs: 50, probeTimeoutMs: 300 };
+const ports: { close(): void }[] = [];
+
+afterEach(() => {
+  while (ports.length > 0) ports.pop()?.close();
+});
+
+// The service exposed over a real MessageChannel; `die` closes the worker's side, as a closed or crashed worker would.
+function channelLedger(deps: Parameters<typeof createLedgerService>[0] = {}) {
+  const service = createLedgerService(deps);
+  const { port1, port2 } = new MessageChannel();
+  ports.push(port1, port2);
+  expose(service, port1 as unknown as Parameters<typeof expose>[1]);
+  const remote = wrap<LedgerService>(port2 as unknown as Parameters<typeof wrap>[0]) as LedgerRemote;
+  return { service, remote, die: () => port1.close() };
+}
+
+describe('the ledger watchdog', () => {
+  it('passes calls and their answers through, and errors by name and message', async () => {
+    const { service, remote } = channelLedger();
+    const watched = watchLedger(remote, { ...FAST, probe: () => livenessProbe(remote) });
+    await signInAs(service, SARAH);
+    expect((await watched.service.chainStatus()).height).toBe(1);
+    expect(await errorOf(watched.service.upload(uploadOf('   ')))).toEqual({ name: 'ValidationError', message: 'Enter a title.' });
+    expect(watched.failure()).toBeNull();
+  });
+
+  it('does not give up on a worker that is busy with a long call but still answers', async () => {
+    const { service, remote } = channelLedger({ uploadDelayMs: 1000 }); // three probe timeouts long
+    const watched = watchLedger(remote, { ...FAST, probe: () => livenessProbe(remote) });
+    await signInAs(service, SARAH);
+    const { block } = await watched.service.upload(uploadOf('Slow but alive'));
+    expect(block.index).toBe(1);
+    expect(watched.failure()).toBeNull();
+  });
+
+  it('rejects a call the dead worker will never answer, tells its listeners once, and refuses later calls at once', async () => {
+    const { service, remote, die } = channelLedger();
+    const watched = watchLedger(remote, { ...FAST, probe: () => livenessProbe(remote) });
+    await signInAs(service, SARAH);
+    const told: string[] = [];
+    watched.onFailure((error) => told.push(error.name));
+    die();
+    const started = Date.now();
+    const error = await errorOf(watched.service.chainStatus());
+    expect(error.name).toBe(LEDGER_UNAVAILABLE);
+    expect(error.message).toBe('The records service stopped answering.');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(told).toEqual([LEDGER_UNAVAILABLE]);
+    const later = Date.now();
+    expect((await errorOf(watched.service.patientOverview())).name).toBe(LEDGER_UNAVAILABLE);
+    expect(Date.now() - later).toBeLessThan(50);
+    expect(told).toHaveLength(1);
+  });
+
+  it('rejects every call in flight when the worker reports a fatal error', async () => {
+    const { service, remote } = channelLedger({ uploadDelayMs: 5000 });
+    const watched = watchLedger(remote, { probeAfterMs: 60_000, probeTimeoutMs: 60_000, probe: () => livenessProbe(remote) });
+    await signInAs(service, SARAH);
+    const inFlight = errorOf(watched.service.upload(uploadOf('Never finished')));
+    watched.fail('The records service failed: boom');
+    expect(await inFlight).toEqual({ name: LEDGER_UNAVAILABLE, message: 'The records service failed: boom' });
+    expect(watched.failure()?.message).toBe('The records service failed: boom');
+  });
+
+  it('never looks like a promise, so awaiting the service itself sends nothing to the worker', async () => {
+    const { remote } = channelLedger();
+    const watched = watchLedger(remote, { ...FAST, probe: () => livenessProbe(remote) });
+    expect((watched.service as unknown as { then?: unknown }).then).toBeUndefined();
+  });
+});
