@@ -33,11 +33,11 @@ export function DocumentPreviewModal({ preview, show, onHide, onExited }: Docume
         )}
         <p className="small text-body-secondary mt-2 mb-0">
           Decrypted in the ledger worker and checked against its content id{' '}
-          <code title={document.ipfsHash}>{document.ipfsHash.slice(0, SHORT_HASH_LENGTH + 2)}…</code>
+          <code className="document-cid" title={document.ipfsHash}>{document.ipfsHash.slice(0, SHORT_HASH_LENGTH + 2)}…</code>
         </p>
       </Modal.Body>
       <Modal.Footer>
-        <a className="btn btn-outline-secondary" href={url} target="_blank" rel="noopener">
+        <a className="btn btn-outline-dark" href={url} target="_blank" rel="noopener">
           Open in new tab
         </a>
         <a className="btn btn-primary" href={url} download={document.fileName}>

@@ -3,6 +3,11 @@ import Alert from 'react-bootstrap/Alert';
 import type { LedgerRemote } from '../ledger/ledger-context';
 import { useLedgerQuery } from '../ledger/use-ledger-query';
 
+function verifiedPart(firstBad: number): string {
+  if (firstBad === 0) return 'No block verified.';
+  return firstBad === 1 ? 'Block #0 verified and can be read.' : `Blocks #0 to #${firstBad - 1} verified and can be read.`;
+}
+
 // D10: a stored chain that fails verification is said plainly, with the block and the check, never hidden.
 export function ChainBanner() {
   const status = useLedgerQuery(useCallback((service: LedgerRemote) => service.chainStatus(), []));
@@ -12,14 +17,14 @@ export function ChainBanner() {
 
   return (
     <Alert variant="danger" className="chain-banner" role="status" aria-labelledby="chain-banner-title">
-      <h2 className="h6 mb-1" id="chain-banner-title">
+      <h2 className="h6 mb-1 fw-bold" id="chain-banner-title">
         The stored chain failed verification: MedLedger is read-only
       </h2>
       <p className="mb-0">
         {bad ? (
           <>
             Block #{bad.index} failed a check: {bad.reason}.{' '}
-            {bad.index > 0 ? `Blocks #0 to #${bad.index - 1} verified and can be read.` : 'No block verified.'}{' '}
+            {verifiedPart(bad.index)}{' '}
           </>
         ) : null}
         Uploads, deletions and emergency access are turned off. Reset the demo data to start over.

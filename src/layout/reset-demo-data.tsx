@@ -48,7 +48,7 @@ export function ResetDemoData({ role, onDone }: { role: Role; onDone?: () => voi
 
   return (
     <>
-      <Button variant="outline-secondary" size="sm" className="reset-demo-button w-100 mt-2" onClick={() => setShow(true)}>
+      <Button variant="outline-dark" size="sm" className="reset-demo-button w-100 mt-2" onClick={() => setShow(true)}>
         Reset demo data
       </Button>
       <Modal show={show} onHide={close} centered aria-labelledby={titleId}>
@@ -70,7 +70,7 @@ export function ResetDemoData({ role, onDone }: { role: Role; onDone?: () => voi
           ) : null}
         </Modal.Body>
         <Modal.Footer>
-          <Button variant="outline-secondary" onClick={close} disabled={busy}>
+          <Button variant="secondary" onClick={close} disabled={busy}>
             Cancel
           </Button>
           <Button variant="danger" onClick={() => void reset()} disabled={busy}>

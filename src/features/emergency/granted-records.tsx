@@ -73,7 +73,7 @@ export function GrantedRecords({ grant }: { grant: EmergencyGrant }) {
           <SectionCard title={full ? 'Complete History' : 'Recent Records'} icon="file" flush fill>
             <p className="granted-records-scope">
               {full
-                ? `All ${records.length} records, files included.`
+                ? `${records.length === 1 ? 'The only record' : `All ${records.length} records`}, files included.`
                 : `The ${records.length === 1 ? 'newest record' : `${records.length} newest records`}; files need full access.`}
             </p>
             <RecordDetailList

@@ -33,7 +33,7 @@ export function OtherPatients({ doctor }: { doctor: Doctor }) {
             </div>
             <Link
               to={`/doctor/emergency?patient=${encodeURIComponent(patient.id)}`}
-              className="btn btn-sm btn-outline-danger"
+              className="btn btn-sm btn-outline-danger sos-shortcut"
               aria-label={`Emergency access for ${patient.name}`}
             >
               <Icon name="alert" size={14} /> Emergency access
