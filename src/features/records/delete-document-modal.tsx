@@ -93,7 +93,7 @@ export function DeleteDocumentModal({ target, onCancel, onDeleted, onExited }: D
         ) : null}
       </Modal.Body>
       <Modal.Footer>
-        <Button variant="outline-secondary" onClick={cancel} disabled={busy}>
+        <Button variant="secondary" onClick={cancel} disabled={busy}>
           Cancel
         </Button>
         <Button variant="danger" onClick={() => void confirm()} disabled={busy}>
