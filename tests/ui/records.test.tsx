@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import type { LedgerStorage } from '../../workers/storage/ledger-storage';
 import { openLedger, renderApp } from './render-app';
@@ -182,6 +182,23 @@ describe('Emergency access history', () => {
     expect(within(detail('Started') as HTMLElement).getByRole('time')).toHaveAttribute('dateTime', grant.createdAt);
     expect(within(detail('Ended') as HTMLElement).getByRole('time')).toHaveAttribute('dateTime', ended.endedAt);
     expect(within(item).getByText('profile, health overview and 5 most recent records')).toBeInTheDocument();
+  });
+
+  it("the dashboard alert's link opens Medical Records scrolled to the access history", async () => {
+    const ledger = openLedger();
+    await ledger.service.resumeSession('doctor-1');
+    await ledger.service.requestEmergencyAccess({ patientId: 'patient-1', reason: 'Chest pain', accessLevel: 'basic', durationMinutes: 15 });
+    const scrolled = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(() => undefined);
+    try {
+      const { user, router } = renderApp('/patient/dashboard', { ledger, signedInAs: 'patient-1' });
+      await user.click(await screen.findByRole('link', { name: 'See the access history' }));
+      const history = await screen.findByRole('region', { name: 'Emergency Access History' });
+      expect(router.state.location).toMatchObject({ pathname: '/patient/records', hash: '#access-history' });
+      await within(history).findByRole('heading', { name: 'Dr. Emily Carter' });
+      await waitFor(() => expect(scrolled.mock.contexts).toContain(history.parentElement));
+    } finally {
+      scrolled.mockRestore();
+    }
   });
 
   it('says so when no doctor has used emergency access', async () => {

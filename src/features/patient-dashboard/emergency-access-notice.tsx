@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
+import { Link } from 'react-router-dom';
 import type { AccessHistoryEntry } from '../../../workers/api';
 import { formatDateTime } from '../../components/format';
 import { Icon } from '../../components/icon';
@@ -53,9 +54,14 @@ export function EmergencyAccessNotice({ entries }: { entries: readonly AccessHis
               {error}
             </div>
           ) : null}
-          <Button variant="outline-dark" size="sm" onClick={() => void dismiss()} disabled={busy}>
-            Dismiss
-          </Button>
+          <div className="d-flex flex-wrap align-items-center gap-2">
+            <Button variant="outline-dark" size="sm" onClick={() => void dismiss()} disabled={busy}>
+              Dismiss
+            </Button>
+            <Link to="/patient/records#access-history" className="alert-link small">
+              See the access history
+            </Link>
+          </div>
         </div>
       </div>
     </Alert>
