@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { startTransition, useEffect, useRef, useState, type FormEvent } from 'react';
 import { proxy } from 'comlink';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -20,6 +20,7 @@ import { MiningProgressPanel } from './mining-progress-panel';
 import { ParallelMiner, parallelWorkerCount } from './parallel-miner';
 import { ProgressStore } from './progress-store';
 import { RunHistory } from './run-history';
+import './mining-lab.css';
 
 const DIFFICULTIES = [1, 2, 3, 4, 5, 6] as const;
 const MAX_BLOCKS = 100;
@@ -58,14 +59,23 @@ export function MiningLabPage() {
   const parallel = useRef<ParallelMiner | null>(null);
   const parallelTip = useRef<{ block: Block | null }>({ block: null });
 
-  // the lab's own workers go with the page; the ledger worker stays
-  useEffect(() => () => parallel.current?.terminate(), []);
   const [active, setActive] = useState<ActiveRun | null>(null);
   const [progress] = useState(() => new ProgressStore());
   const [runs, setRuns] = useState<LabRun[]>([]);
   const [note, setNote] = useState('');
   const [error, setError] = useState('');
   const cancelAt = useRef<number | null>(null);
+  const running = useRef<ActiveRun | null>(null);
+
+  // leaving the page stops its run: the ledger worker's job by id (the worker stays), the lab's own workers with the page
+  useEffect(
+    () => () => {
+      cancelAt.current ??= performance.now();
+      if (running.current?.place === 'worker') service.cancelJob(running.current.jobId).catch(() => undefined);
+      parallel.current?.terminate();
+    },
+    [service],
+  );
   const mainTip = useRef<{ block: Block | null }>({ block: null });
 
   const blockCount = Number(blocks);
@@ -73,13 +83,17 @@ export function MiningLabPage() {
 
   const start = async (event: FormEvent) => {
     event.preventDefault();
-    if (active || !blocksValid) return;
+    if (running.current || !blocksValid) return;
     const run: ActiveRun = { jobId: newJobId(), place: onMainThread ? 'main' : inParallel ? 'parallel' : 'worker', difficulty: Number(difficulty), cancelling: false };
     cancelAt.current = null;
-    setActive(run);
-    setError('');
+    running.current = run;
     progress.set({ jobId: run.jobId, blocksMined: 0, blocksTotal: blockCount, attempts: 0, elapsedMs: 0, hashRate: 0 });
-    setNote(`Mining ${blockCount} ${blockCount === 1 ? 'block' : 'blocks'} at difficulty ${run.difficulty} ${PLACE_PHRASES[run.place]}…`);
+    // a transition: React renders the page in slices, so the click is not one long task on a slow device
+    startTransition(() => {
+      setActive(run);
+      setError('');
+      setNote(`Mining ${blockCount} ${blockCount === 1 ? 'block' : 'blocks'} at difficulty ${run.difficulty} ${PLACE_PHRASES[run.place]}…`);
+    });
     monitor.beginWindow();
     const stopLongTasks = observeLongTasks();
     let result: MiningResult | null = null;
@@ -102,16 +116,20 @@ export function MiningLabPage() {
     } catch (caught) {
       if (errorName(caught) !== 'CancelledError') setError(userMessage(caught, 'Mining failed. Try again.'));
     }
+    running.current = null;
     const cancelLatencyMs = cancelAt.current === null ? null : performance.now() - cancelAt.current;
     const frames = await monitor.endWindow();
     const longTasks = stopLongTasks?.() ?? null;
-    setActive(null);
     if (!result) {
-      setNote(cancelAt.current === null ? '' : 'Cancelled.');
+      const cancelled = cancelAt.current !== null;
+      startTransition(() => {
+        setActive(null);
+        setNote(cancelled ? 'Cancelled.' : '');
+      });
       return;
     }
     progress.set(result);
-    setNote(describeEnd(result, run.place, cancelLatencyMs));
+    const ended = describeEnd(result, run.place, cancelLatencyMs);
     const finished: LabRun = {
       id: run.jobId,
       place: run.place,
@@ -126,7 +144,11 @@ export function MiningLabPage() {
       cancelled: result.cancelled,
       cancelLatencyMs,
     };
-    setRuns((previous) => [finished, ...previous]);
+    startTransition(() => {
+      setActive(null);
+      setNote(ended);
+      setRuns((previous) => [finished, ...previous]);
+    });
   };
 
   const cancel = () => {

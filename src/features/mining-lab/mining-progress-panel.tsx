@@ -11,7 +11,7 @@ export const MiningProgressPanel = memo(function MiningProgressPanel({ store, pl
   return (
     <>
       {/* stacked form: only then does react-bootstrap put the label on the element with role progressbar */}
-      <ProgressBar className="mt-3">
+      <ProgressBar className="mt-3 lab-progress">
         <ProgressBar
           now={percent}
           label={progress ? `${progress.blocksMined} of ${progress.blocksTotal}` : ''}
@@ -20,13 +20,19 @@ export const MiningProgressPanel = memo(function MiningProgressPanel({ store, pl
       </ProgressBar>
       <dl className="row small mt-3 mb-2">
         <dt className="col-6 col-md-3">Hash rate</dt>
-        <dd className="col-6 col-md-3 font-monospace" data-testid="lab-hash-rate">
-          {progress ? formatHashRate(progress.hashRate) : '–'}
+        <dd className="col-6 col-md-3 font-monospace">
+          <span className="lab-live lab-live-long" data-testid="lab-hash-rate">
+            {progress ? formatHashRate(progress.hashRate) : '–'}
+          </span>
         </dd>
         <dt className="col-6 col-md-3">Attempts</dt>
-        <dd className="col-6 col-md-3 font-monospace">{progress ? formatCount(progress.attempts) : '–'}</dd>
+        <dd className="col-6 col-md-3 font-monospace">
+          <span className="lab-live lab-live-long">{progress ? formatCount(progress.attempts) : '–'}</span>
+        </dd>
         <dt className="col-6 col-md-3">Elapsed</dt>
-        <dd className="col-6 col-md-3 font-monospace">{progress ? formatSeconds(progress.elapsedMs) : '–'}</dd>
+        <dd className="col-6 col-md-3 font-monospace">
+          <span className="lab-live lab-live-long">{progress ? formatSeconds(progress.elapsedMs) : '–'}</span>
+        </dd>
         <dt className="col-6 col-md-3">Mining in</dt>
         <dd className="col-6 col-md-3">{place ? PLACE_LABELS[place] : '–'}</dd>
       </dl>
