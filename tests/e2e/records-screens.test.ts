@@ -23,7 +23,8 @@ async function grant(page: Page, level: 'Basic' | 'Full'): Promise<void> {
   await page.getByRole('region', { name: 'Emergency Access Active' }).waitFor({ timeout: 10_000 });
 }
 
-describe('records, patients, profile and emergency screens look right and pass axe', () => {
+// each test walks several screens at two sizes with an axe scan each: allow for a busy machine
+describe('records, patients, profile and emergency screens look right and pass axe', { timeout: 120_000 }, () => {
   test('Medical Records with files, a deleted file, filters, the access history, and its dialogs', async ({ page }) => {
     await login(page, 'patient', MICHAEL);
     await uploadRecord(page, 'Cardiology follow-up with a long title that has to wrap on a phone screen', [
