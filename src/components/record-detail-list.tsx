@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { DocumentView, RecordView } from '../../workers/api';
 import { findUser } from '../../workers/core/directory';
 import { DocumentList } from './document-list';
@@ -18,12 +18,27 @@ function filesLabel(count: number): string {
   return count === 1 ? '1 file' : `${count} files`;
 }
 
+// A long list is built in steps of this many records, one task each: 1,000 records at once block the page for over a second.
+const RECORDS_PER_STEP = 40;
+
 // Records in full: date, doctor, description, block number, short hash and their files.
 export function RecordDetailList({ records, empty, onDeleteDocument, documentsWithheld = false }: RecordDetailListProps) {
+  const [shown, setShown] = useState(RECORDS_PER_STEP);
+  const [length, setLength] = useState(records.length);
+  if (records.length !== length) {
+    setLength(records.length);
+    if (records.length < length) setShown(RECORDS_PER_STEP); // a narrower search: build the next long list in steps again
+  }
+  useEffect(() => {
+    if (shown >= records.length) return;
+    const timer = setTimeout(() => setShown((count) => count + RECORDS_PER_STEP));
+    return () => clearTimeout(timer);
+  }, [shown, records.length]);
+
   if (records.length === 0) return <div className="empty-state">{empty}</div>;
   return (
-    <ul className="record-detail-list">
-      {records.map((record) => {
+    <ul className="record-detail-list" aria-busy={shown < records.length || undefined}>
+      {records.slice(0, shown).map((record) => {
         const doctor = record.doctorId ? (findUser(record.doctorId)?.name ?? record.doctorId) : 'No doctor';
         return (
           <li key={record.id} className="record-detail">

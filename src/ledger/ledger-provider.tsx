@@ -15,6 +15,9 @@ interface LedgerProviderProps {
   children: ReactNode;
 }
 
+// A stream of changes (a bulk import, another tab uploading) refetches the screens' data at most this often.
+const CHANGE_THROTTLE_MS = 250;
+
 const connectWorker = (restart: boolean) => (restart ? restartWorkerLedger() : openWorkerLedger());
 
 export function LedgerProvider({ service, connect = connectWorker, renderFailure, children }: LedgerProviderProps) {
@@ -24,7 +27,26 @@ export function LedgerProvider({ service, connect = connectWorker, renderFailure
   const resolved = service ?? (connection as LedgerConnection).service;
 
   useEffect(() => connection?.onFailure(setFailure), [connection]);
-  useEffect(() => subscribeToChanges(resolved, () => setVersion((current) => current + 1)), [resolved]);
+  // The first change of a burst refreshes the screens at once, the rest of it once per CHANGE_THROTTLE_MS.
+  useEffect(() => {
+    let last = -Infinity;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bump = () => {
+      timer = undefined;
+      last = performance.now();
+      setVersion((current) => current + 1);
+    };
+    const unsubscribe = subscribeToChanges(resolved, () => {
+      if (timer !== undefined) return;
+      const wait = last + CHANGE_THROTTLE_MS - performance.now();
+      if (wait <= 0) bump();
+      else timer = setTimeout(bump, wait);
+    });
+    return () => {
+      unsubscribe();
+      clearTimeout(timer);
+    };
+  }, [resolved]);
 
   const restart = useCallback(() => {
     setFailure(null);
