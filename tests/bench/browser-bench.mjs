@@ -129,7 +129,12 @@ async function traceMainThread(cdp, during) {
   // the page's renderer main thread is the busiest one
   const tasks = mains.map(tasksOf).sort((a, b) => b.length - a.length)[0] ?? [];
   const cpu = tasks.map((task) => (task.tdur ?? 0) / 1000);
-  return { mainTasks: tasks.length, longestTaskCpuMs: Math.max(0, ...cpu), tasksOver50MsCpu: cpu.filter((value) => value > LONG_TASK_MS).length };
+  return {
+    mainTasks: tasks.length,
+    mainThreadCpuMs: cpu.reduce((sum, value) => sum + value, 0),
+    longestTaskCpuMs: Math.max(0, ...cpu),
+    tasksOver50MsCpu: cpu.filter((value) => value > LONG_TASK_MS).length,
+  };
 }
 
 // One lab run through the real Mining Lab screen, with the bench's own recorders around it.
@@ -302,8 +307,10 @@ async function dashboardLoad(context, baseUrl, expectedHeight) {
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable', { timeDomain: 'timeTicks' });
   const began = Date.now();
-  await page.goto(`${baseUrl}/patient/dashboard`);
-  await dashboardShown(page, expectedHeight);
+  const coldTrace = await traceMainThread(cdp, async () => {
+    await page.goto(`${baseUrl}/patient/dashboard`);
+    await dashboardShown(page, expectedHeight);
+  });
   const wallMs = Date.now() - began;
   const cold = await mainThreadMetrics(cdp);
   const longTasks = await page.evaluate(() => window.__benchRecorder.longTasksSinceLoad());
@@ -313,8 +320,10 @@ async function dashboardLoad(context, baseUrl, expectedHeight) {
   await page.waitForTimeout(300);
   const before = await mainThreadMetrics(cdp);
   const clickedAt = Date.now();
-  await page.getByRole('link', { name: 'Dashboard' }).click();
-  await dashboardShown(page, expectedHeight);
+  const visitTrace = await traceMainThread(cdp, async () => {
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await dashboardShown(page, expectedHeight);
+  });
   const navigationWallMs = Date.now() - clickedAt;
   const after = await mainThreadMetrics(cdp);
   await page.close();
@@ -327,6 +336,9 @@ async function dashboardLoad(context, baseUrl, expectedHeight) {
     longestTaskMs: Math.max(0, ...longTasks.map((task) => task.duration)),
     navigationTaskMs: after.task - before.task,
     navigationWallMs,
+    coldCpuMs: coldTrace.mainThreadCpuMs,
+    visitCpuMs: visitTrace.mainThreadCpuMs,
+    visitLongestTaskCpuMs: visitTrace.longestTaskCpuMs,
   };
 }
 
@@ -370,6 +382,9 @@ function summarizeLoads(loads) {
     longestTaskMs: pick('longestTaskMs'),
     navigationTaskMs: pick('navigationTaskMs'),
     navigationWallMs: pick('navigationWallMs'),
+    coldCpuMs: pick('coldCpuMs'),
+    visitCpuMs: pick('visitCpuMs'),
+    visitLongestTaskCpuMs: pick('visitLongestTaskCpuMs'),
     each: loads,
   };
 }
@@ -532,13 +547,13 @@ export function formatBrowserTable(results, coreNodeRate) {
   const { small, large } = results.dashboard;
   lines.push(
     '',
-    `| Patient dashboard (median of ${large.loads}) | Cold load: main-thread task time | Script | Shown after (wall) | Long tasks | Longest | In-app visit: main-thread task time | Shown after (wall) |`,
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    `| Patient dashboard (median of ${large.loads}) | Cold load: main-thread CPU | task time (wall) | shown after | long tasks | In-app visit: main-thread CPU | longest task CPU | task time (wall) | shown after |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const load of [small, large]) {
     lines.push(
-      `| ${load.height.toLocaleString('en-US')}-block chain | ${ms(load.mainThreadTaskMs)} | ${ms(load.scriptMs)} | ${ms(load.wallMs)} | ${load.longTasks} | ${ms(load.longestTaskMs)} | ` +
-        `${ms(load.navigationTaskMs)} | ${ms(load.navigationWallMs)} |`,
+      `| ${load.height.toLocaleString('en-US')}-block chain | ${ms(load.coldCpuMs)} | ${ms(load.mainThreadTaskMs)} | ${ms(load.wallMs)} | ${load.longTasks} | ` +
+        `${ms(load.visitCpuMs)} | ${ms(load.visitLongestTaskCpuMs)} | ${ms(load.navigationTaskMs)} | ${ms(load.navigationWallMs)} |`,
     );
   }
   const { scroll } = results;
@@ -569,10 +584,10 @@ export function formatBrowserTable(results, coreNodeRate) {
     `| worker hashing >= 40% of node:crypto on the same bytes | ${(hash.ratio * 100).toFixed(0)}% (${(hash.ratioCopy * 100).toFixed(0)}% of native midstate) | ${verdict(hash.ratio >= GOALS.hashRatio && hash.ratioCopy >= GOALS.hashRatio)} |`,
   );
   lines.push(
-    `| 10,000-block chain: the dashboard shows in < 100 ms of main-thread time (in-app visit) | ${ms(large.navigationTaskMs)} (1 block: ${ms(small.navigationTaskMs)}) | ${verdict(large.navigationTaskMs < GOALS.dashboardMs)} |`,
+    `| 10,000-block chain: the dashboard shows in < 100 ms of main-thread time (in-app visit, CPU) | ${ms(large.visitCpuMs)} (1 block: ${ms(small.visitCpuMs)}; wall task time ${ms(large.navigationTaskMs)}) | ${verdict(large.visitCpuMs < GOALS.dashboardMs)} |`,
   );
   lines.push(
-    `| 10,000-block chain: verification stays off the main thread (cold load within +25% of a 1-block chain) | ${ms(large.mainThreadTaskMs)} vs ${ms(small.mainThreadTaskMs)} | ${verdict(large.mainThreadTaskMs <= small.mainThreadTaskMs * 1.25)} |`,
+    `| 10,000-block chain: verification stays off the main thread (cold-load main-thread CPU within +25% of a 1-block chain) | ${ms(large.coldCpuMs)} vs ${ms(small.coldCpuMs)} | ${verdict(large.coldCpuMs <= small.coldCpuMs * 1.25)} |`,
   );
   lines.push(`| login first-load JS + CSS <= 100 KB gzip | ${kb(bundle.page.gzip)} | ${verdict(bundle.page.gzip <= GOALS.firstLoadGzipKb * 1024)} |`);
   return lines.join('\n');
