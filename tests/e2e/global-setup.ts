@@ -31,7 +31,12 @@ function ensureBuilt(): void {
   if (existsSync(built) && statSync(built).mtimeMs >= sourcesTime) return;
   console.log(existsSync(built) ? '[e2e] dist/ is older than the sources: building' : '[e2e] dist/ is missing: building');
   // the bundle only: typechecking is its own step (npm run typecheck, and npm run build before npm test's e2e)
-  const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  // NODE_ENV=production: vitest sets it to test, which would bundle React's development build
+  const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0) throw new Error('[e2e] `vite build` failed: the browser tests need the built app in dist/');
 }
 
