@@ -87,13 +87,15 @@ export function MiningLabPage() {
     const run: ActiveRun = { jobId: newJobId(), place: onMainThread ? 'main' : inParallel ? 'parallel' : 'worker', difficulty: Number(difficulty), cancelling: false };
     cancelAt.current = null;
     running.current = run;
-    progress.set({ jobId: run.jobId, blocksMined: 0, blocksTotal: blockCount, attempts: 0, elapsedMs: 0, hashRate: 0 });
     // a transition: React renders the page in slices, so the click is not one long task on a slow device
     startTransition(() => {
       setActive(run);
       setError('');
       setNote(`Mining ${blockCount} ${blockCount === 1 ? 'block' : 'blocks'} at difficulty ${run.difficulty} ${PLACE_PHRASES[run.place]}…`);
     });
+    // the job starts in a task of its own, after the click's
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    progress.set({ jobId: run.jobId, blocksMined: 0, blocksTotal: blockCount, attempts: 0, elapsedMs: 0, hashRate: 0 });
     monitor.beginWindow();
     const stopLongTasks = observeLongTasks();
     let result: MiningResult | null = null;
