@@ -6,7 +6,8 @@ export default defineConfig({
   plugins: [react()],
   test: {
     projects: [
-      { extends: true, test: { name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'] } },
+      // property tests run hundreds of chains and encryptions per test
+      { extends: true, test: { name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'], testTimeout: 30_000 } },
       { extends: true, test: { name: 'boundary', environment: 'node', include: ['tests/boundary/**/*.test.ts'] } },
       {
         extends: true,
@@ -15,6 +16,8 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['tests/ui/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/ui/setup.ts'],
+          // screens render through a real service over a MessageChannel: seconds, not milliseconds, on a busy 2-core machine
+          testTimeout: 30_000,
         },
       },
       {
