@@ -83,7 +83,7 @@ async function upload(page: Page, title: string): Promise<void> {
 }
 
 describe('names with markup, right-to-left text, emoji and 255+ characters', () => {
-  test('show as plain text on upload, success, dashboard and explorer, run nothing, fit phone and desktop, and are stored intact', async ({ page }) => {
+  test('show as plain text on upload, success, dashboard, records and explorer, run nothing, fit phone and desktop, and are stored intact', async ({ page }) => {
     const injected = watchForInjection(page);
     await login(page, 'patient');
     await openUpload(page);
@@ -114,6 +114,13 @@ describe('names with markup, right-to-left text, emoji and 255+ characters', () 
     expect(await newest.locator('.record-title').getAttribute('title')).toBe(MARKUP_TITLE); // shown cut short: the tooltip has it all
     expect(await layoutAtBothSizes(page)).toEqual([]);
 
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Medical Records' }).click();
+    const listed = page.locator('.record-detail').first();
+    await listed.waitFor();
+    expect(await text(listed.locator('.record-detail-title'))).toBe(MARKUP_TITLE);
+    expect(await listed.locator('.document-name').allTextContents()).toEqual(Object.values(NAMES));
+    expect(await layoutAtBothSizes(page)).toEqual([]);
+
     await page.getByRole('link', { name: 'Blockchain Explorer' }).click();
     const row = page.locator('#explorer-tabs-tabpane-chain tr[data-block-index="1"] .explorer-title');
     await row.waitFor();
@@ -121,6 +128,7 @@ describe('names with markup, right-to-left text, emoji and 255+ characters', () 
     expect(await row.getAttribute('title')).toBe(MARKUP_TITLE);
     // the cell clips the long word at its 18rem (288 px) width; the tooltip holds the rest
     expect(await row.evaluate((cell) => cell.getBoundingClientRect().width)).toBeLessThanOrEqual(300);
+    expect(await layoutAtBothSizes(page)).toEqual([]);
 
     const stored = await readStoredLedger(page);
     const block = stored.blocks[1];
