@@ -66,6 +66,7 @@ export function MiningLabPage() {
   const [error, setError] = useState('');
   const cancelAt = useRef<number | null>(null);
   const running = useRef<ActiveRun | null>(null);
+  const mainTip = useRef<{ block: Block | null }>({ block: null });
 
   // leaving the page stops its run: the ledger worker's job by id (the worker stays), the lab's own workers with the page
   useEffect(
@@ -73,10 +74,10 @@ export function MiningLabPage() {
       cancelAt.current ??= performance.now();
       if (running.current?.place === 'worker') service.cancelJob(running.current.jobId).catch(() => undefined);
       parallel.current?.terminate();
+      parallel.current = null;
     },
     [service],
   );
-  const mainTip = useRef<{ block: Block | null }>({ block: null });
 
   const blockCount = Number(blocks);
   const blocksValid = Number.isInteger(blockCount) && blockCount >= 1 && blockCount <= MAX_BLOCKS;
