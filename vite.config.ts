@@ -38,14 +38,16 @@ function reactBootstrapModules(files: readonly string[]): string[] {
 }
 
 // Classes react-bootstrap builds at run time from props (`${prefix}-${variant}`, `col-${bp}-${span}`...):
-// no source file spells them out, so they are kept by pattern.
+// no source file spells them out, so they are kept by pattern. A newly used component that builds its
+// classes this way needs its pattern here, or it renders unstyled in the build (not in `npm run dev`).
 const COLORS = '(primary|secondary|success|danger|warning|info|light|dark|body|white|black|muted)';
 const BUILT_FROM_PROPS = [
   /^btn-/, /^alert-/, /^bg-/, /^text-bg-/, new RegExp(`^text-${COLORS}`), new RegExp(`^border-${COLORS}`),
   /^spinner-/, /^progress/, /^table-/,
   /^col/, /^row-cols-/, /^g[xy]?-\d/, /^offset-/, /^order-/, /^gap-/, /^container/, /^navbar-/, /^nav-/,
   /^offcanvas/, /^modal/, /^form-(control|select)-(sm|lg)$/, /^form-check-(inline|reverse)$/, /^form-switch$/,
-  /^is-(in)?valid$/, /-feedback$/, /-tooltip$/, /^bs-tooltip-/, /^tooltip/, /^list-group/,
+  /^is-(in)?valid$/, /-feedback$/, /-tooltip$/, /^bs-tooltip-/, /^tooltip/, /^list-group/, /^input-group-(sm|lg)$/,
+  /^has-validation$/,
   /^fade$/, /^show$/, /^showing$/, /^hiding$/, /^collaps/, /^active$/, /^disabled$/,
 ];
 
