@@ -264,16 +264,8 @@ describe('double clicks', () => {
 });
 
 describe('a tampered currentUser', () => {
-  const values = [
-    '{not json',
-    'null',
-    '"patient-1"',
-    '[{"id":"patient-1"}]',
-    '{"id":42,"role":"patient"}',
-    '{"id":"__proto__","role":"doctor"}',
-    '{"id":"constructor","role":"doctor"}',
-    '{"id":"patient-1 ","role":"patient"}',
-  ];
+  // a few in the real browser; tests/ui/hardening-session.test.tsx goes through many more
+  const values = ['{not json', '[{"id":"patient-1"}]', '{"id":"__proto__","role":"doctor"}'];
 
   test('that is not JSON, not an object, or names no known id signs out cleanly, with no error', async ({ page }) => {
     for (const value of values) {
