@@ -3,7 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import type { EmergencyGrant } from '../../../workers/core/types';
-import { formatDate } from '../../components/format';
+import { birthDate, DetailList, healthOverviewFields } from '../../components/detail-list';
 import { PageSpinner } from '../../components/page-spinner';
 import { RecordDetailList } from '../../components/record-detail-list';
 import { SectionCard } from '../../components/section-card';
@@ -37,36 +37,14 @@ export function GrantedRecords({ grant }: { grant: EmergencyGrant }) {
       <Row className="g-3">
         <Col lg={4}>
           <SectionCard title="Patient Profile" icon="heart" fill>
-            <dl className="detail-list detail-list-stacked">
-              <div>
-                <dt>Name</dt>
-                <dd>
-                  {patient.name} <span className="text-body-secondary">({patient.id})</span>
-                </dd>
-              </div>
-              <div>
-                <dt>Date of Birth</dt>
-                <dd>
-                  <time dateTime={patient.dateOfBirth}>{formatDate(`${patient.dateOfBirth}T12:00:00`)}</time>
-                </dd>
-              </div>
-              <div>
-                <dt>Gender</dt>
-                <dd>{patient.gender}</dd>
-              </div>
-              <div>
-                <dt>Blood Type</dt>
-                <dd>{patient.bloodType}</dd>
-              </div>
-              <div>
-                <dt>Allergies</dt>
-                <dd>{patient.allergies.length > 0 ? patient.allergies.join(', ') : 'None'}</dd>
-              </div>
-              <div>
-                <dt>Emergency Contact</dt>
-                <dd>{patient.emergencyContact}</dd>
-              </div>
-            </dl>
+            <DetailList
+              stacked
+              fields={[
+                ['Name', <>{patient.name} <span className="text-body-secondary">({patient.id})</span></>],
+                ['Date of Birth', birthDate(patient)],
+                ...healthOverviewFields(patient),
+              ]}
+            />
           </SectionCard>
         </Col>
         <Col lg={8}>

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import type { Patient } from '../../../workers/core/types';
-import { formatDate } from '../../components/format';
+import { birthDate, DetailList, healthOverviewFields } from '../../components/detail-list';
 import { LoadError } from '../../components/load-error';
 import { PageSpinner } from '../../components/page-spinner';
 import { RecordDetailList } from '../../components/record-detail-list';
@@ -21,34 +21,10 @@ export function PatientRecordsCard({ patient }: { patient: Patient }) {
       <Row className="g-0">
         <Col lg={4} className="patient-overview">
           <h3 className="patient-overview-title">Health Overview</h3>
-          <dl className="detail-list detail-list-stacked">
-            <div>
-              <dt>Patient ID</dt>
-              <dd>{patient.id}</dd>
-            </div>
-            <div>
-              <dt>Date of Birth</dt>
-              <dd>
-                <time dateTime={patient.dateOfBirth}>{formatDate(`${patient.dateOfBirth}T12:00:00`)}</time>
-              </dd>
-            </div>
-            <div>
-              <dt>Gender</dt>
-              <dd>{patient.gender}</dd>
-            </div>
-            <div>
-              <dt>Blood Type</dt>
-              <dd>{patient.bloodType}</dd>
-            </div>
-            <div>
-              <dt>Allergies</dt>
-              <dd>{patient.allergies.length > 0 ? patient.allergies.join(', ') : 'None'}</dd>
-            </div>
-            <div>
-              <dt>Emergency Contact</dt>
-              <dd>{patient.emergencyContact}</dd>
-            </div>
-          </dl>
+          <DetailList
+            stacked
+            fields={[['Patient ID', patient.id], ['Date of Birth', birthDate(patient)], ...healthOverviewFields(patient)]}
+          />
         </Col>
         <Col lg={8} className="patient-records">
           <h3 className="patient-records-title">

@@ -7,6 +7,7 @@ import { formatDate } from '../../components/format';
 import { LoadError } from '../../components/load-error';
 import { PageSpinner } from '../../components/page-spinner';
 import { RecordList } from '../../components/record-list';
+import { DetailList, healthOverviewFields } from '../../components/detail-list';
 import { SectionCard } from '../../components/section-card';
 import { StatCard } from '../../components/stat-card';
 import type { LedgerRemote } from '../../ledger/ledger-context';
@@ -87,24 +88,7 @@ export function PatientDashboardPage() {
         </Col>
         <Col lg={4} className="d-flex flex-column gap-3">
           <SectionCard title="Health Overview" icon="heart">
-            <dl className="detail-list detail-list-stacked">
-              <div>
-                <dt>Blood Type</dt>
-                <dd>{patient.bloodType}</dd>
-              </div>
-              <div>
-                <dt>Gender</dt>
-                <dd>{patient.gender}</dd>
-              </div>
-              <div>
-                <dt>Allergies</dt>
-                <dd>{patient.allergies.length > 0 ? patient.allergies.join(', ') : 'None'}</dd>
-              </div>
-              <div>
-                <dt>Emergency Contact</dt>
-                <dd>{patient.emergencyContact}</dd>
-              </div>
-            </dl>
+            <DetailList stacked fields={healthOverviewFields(patient)} />
           </SectionCard>
           <SectionCard title="Blockchain Status" icon="box">
             <dl className="detail-list">

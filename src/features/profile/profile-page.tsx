@@ -1,19 +1,17 @@
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
-import type { ReactNode } from 'react';
 import { findUser } from '../../../workers/core/directory';
 import type { User } from '../../../workers/core/types';
 import { useSession } from '../../auth/use-session';
+import { birthDate, DetailList, healthOverviewFields, type DetailFields } from '../../components/detail-list';
 import { formatDate } from '../../components/format';
 import { SectionCard } from '../../components/section-card';
-
-type Fields = readonly (readonly [term: string, value: ReactNode])[];
 
 function nameOf(id: string): string {
   return findUser(id)?.name ?? id;
 }
 
-function accountFields(user: User): Fields {
+function accountFields(user: User): DetailFields {
   return [
     ['Name', user.name],
     ['Email', user.email],
@@ -23,15 +21,11 @@ function accountFields(user: User): Fields {
   ];
 }
 
-function roleFields(user: User): Fields {
+function roleFields(user: User): DetailFields {
   if (user.role === 'patient') {
     return [
-      // a calendar date: read at local noon so no time zone moves it to another day
-      ['Date of Birth', <time dateTime={user.dateOfBirth}>{formatDate(`${user.dateOfBirth}T12:00:00`)}</time>],
-      ['Gender', user.gender],
-      ['Blood Type', user.bloodType],
-      ['Allergies', user.allergies.length > 0 ? user.allergies.join(', ') : 'None'],
-      ['Emergency Contact', user.emergencyContact],
+      ['Date of Birth', birthDate(user)],
+      ...healthOverviewFields(user),
       ['Doctor', user.doctorId ? nameOf(user.doctorId) : 'None assigned'],
     ];
   }
@@ -54,19 +48,6 @@ function roleFields(user: User): Fields {
   ];
 }
 
-function detailList(fields: Fields) {
-  return (
-    <dl className="detail-list">
-      {fields.map(([term, value]) => (
-        <div key={term}>
-          <dt>{term}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
 // D12: read-only, every field of SEED.md section 3 for the signed-in user's role, from the user list.
 export function ProfilePage() {
   const { user } = useSession();
@@ -82,12 +63,12 @@ export function ProfilePage() {
       <Row className="g-3">
         <Col lg={6}>
           <SectionCard title="Account" icon="user" fill>
-            {detailList(accountFields(user))}
+            <DetailList fields={accountFields(user)} />
           </SectionCard>
         </Col>
         <Col lg={6}>
           <SectionCard title={patient ? 'Health Details' : 'Professional Details'} icon={patient ? 'heart' : 'activity'} fill>
-            {detailList(roleFields(user))}
+            <DetailList fields={roleFields(user)} />
           </SectionCard>
         </Col>
       </Row>
