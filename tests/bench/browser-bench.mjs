@@ -346,6 +346,7 @@ async function dashboardLoad(context, baseUrl, expectedHeight) {
     navigationTaskMs: after.task - before.task,
     navigationWallMs,
     coldCpuMs: coldTrace.mainThreadCpuMs,
+    coldLongestTaskCpuMs: coldTrace.longestTaskCpuMs,
     visitCpuMs: visitTrace.mainThreadCpuMs,
     visitLongestTaskCpuMs: visitTrace.longestTaskCpuMs,
   };
@@ -392,6 +393,7 @@ function summarizeLoads(loads) {
     navigationTaskMs: pick('navigationTaskMs'),
     navigationWallMs: pick('navigationWallMs'),
     coldCpuMs: pick('coldCpuMs'),
+    coldLongestTaskCpuMs: pick('coldLongestTaskCpuMs'),
     visitCpuMs: pick('visitCpuMs'),
     visitLongestTaskCpuMs: pick('visitLongestTaskCpuMs'),
     each: loads,
@@ -556,12 +558,12 @@ export function formatBrowserTable(results, coreNodeRate) {
   const { small, large } = results.dashboard;
   lines.push(
     '',
-    `| Patient dashboard (median of ${large.loads}) | Cold load: main-thread CPU | task time (wall) | shown after | long tasks | In-app visit: main-thread CPU | longest task CPU | task time (wall) | shown after |`,
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| Patient dashboard (median of ${large.loads}) | Cold load: main-thread CPU | longest task CPU | task time (wall) | shown after | long tasks | In-app visit: main-thread CPU | longest task CPU | task time (wall) | shown after |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const load of [small, large]) {
     lines.push(
-      `| ${load.height.toLocaleString('en-US')}-block chain | ${ms(load.coldCpuMs)} | ${ms(load.mainThreadTaskMs)} | ${ms(load.wallMs)} | ${load.longTasks} | ` +
+      `| ${load.height.toLocaleString('en-US')}-block chain | ${ms(load.coldCpuMs)} | ${ms(load.coldLongestTaskCpuMs)} | ${ms(load.mainThreadTaskMs)} | ${ms(load.wallMs)} | ${load.longTasks} | ` +
         `${ms(load.visitCpuMs)} | ${ms(load.visitLongestTaskCpuMs)} | ${ms(load.navigationTaskMs)} | ${ms(load.navigationWallMs)} |`,
     );
   }
@@ -596,7 +598,7 @@ export function formatBrowserTable(results, coreNodeRate) {
     `| 10,000-block chain: the dashboard shows in < 100 ms of main-thread time (in-app visit, CPU) | ${ms(large.visitCpuMs)} (1 block: ${ms(small.visitCpuMs)}; wall task time ${ms(large.navigationTaskMs)}) | ${verdict(large.visitCpuMs < GOALS.dashboardMs)} |`,
   );
   lines.push(
-    `| 10,000-block chain: verification stays off the main thread (cold-load main-thread CPU within +25% of a 1-block chain) | ${ms(large.coldCpuMs)} vs ${ms(small.coldCpuMs)} | ${verdict(large.coldCpuMs <= small.coldCpuMs * 1.25)} |`,
+    `| 10,000-block chain: verification stays off the main thread (cold load: no main-thread task longer than a 1-block load's +25%, by CPU) | longest ${ms(large.coldLongestTaskCpuMs)} (1 block: ${ms(small.coldLongestTaskCpuMs)}, the app's boot) | ${verdict(large.coldLongestTaskCpuMs <= Math.max(GOALS.longTaskMs, small.coldLongestTaskCpuMs * 1.25))} |`,
   );
   lines.push(`| login first-load JS + CSS <= 100 KB gzip | ${kb(bundle.page.gzip)} | ${verdict(bundle.page.gzip <= GOALS.firstLoadGzipKb * 1024)} |`);
   return lines.join('\n');
