@@ -147,7 +147,7 @@ describe('Upload', () => {
     expect(uploadButton()).toBeEnabled();
   });
 
-  it('shows the worker\'s own rejection, naming the file, when the bytes do not match the name', async () => {
+  it('refuses a file whose type disagrees with its name, naming the file, and stores nothing', async () => {
     const { user, ledger } = await openUpload();
     const fake = new File([new Uint8Array(64).fill(1)], 'scan.pdf', { type: 'image/png' });
     await user.upload(fileInput(), fake);
