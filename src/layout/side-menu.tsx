@@ -4,7 +4,8 @@ import { NavLink } from 'react-router-dom';
 import type { User } from '../../workers/core/types';
 import { Icon } from '../components/icon';
 import { MENU_ITEMS } from './menu-items';
-import { ROLE_LABELS, initials } from './user-display';
+import { InitialsAvatar } from '../components/initials-avatar';
+import { ROLE_LABELS } from './user-display';
 import { NetworkStatus } from './network-status';
 import { ResetDemoData } from './reset-demo-data';
 
@@ -31,9 +32,7 @@ export function SideMenu({ user, show, onHide }: SideMenuProps) {
       </Offcanvas.Header>
       <Offcanvas.Body className="side-menu-body">
         <div className="side-user d-sm-none">
-          <span className="avatar" aria-hidden="true">
-            {initials(user.name)}
-          </span>
+          <InitialsAvatar name={user.name} />
           <span className="user-meta min-w-0">
             <span className="user-name">{user.name}</span>
             <span className="user-role">{ROLE_LABELS[user.role]}</span>

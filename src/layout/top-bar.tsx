@@ -5,7 +5,8 @@ import { Link } from 'react-router-dom';
 import type { User } from '../../workers/core/types';
 import { dashboardPath } from '../auth/dashboard-path';
 import { Icon } from '../components/icon';
-import { ROLE_LABELS, initials } from './user-display';
+import { InitialsAvatar } from '../components/initials-avatar';
+import { ROLE_LABELS } from './user-display';
 
 interface TopBarProps {
   user: User;
@@ -42,9 +43,7 @@ export function TopBar({ user, menuOpen, onOpenMenu, onLogout }: TopBarProps) {
           </span>
           <div className="ms-auto d-flex align-items-center gap-2 gap-sm-3 min-w-0">
             <div className="user-chip min-w-0">
-              <span className="avatar" aria-hidden="true">
-                {initials(user.name)}
-              </span>
+              <InitialsAvatar name={user.name} />
               <span className="user-meta min-w-0">
                 <span className="user-name">{user.name}</span>
                 <span className="user-role">{ROLE_LABELS[user.role]}</span>

@@ -18,6 +18,7 @@ import { SectionCard } from '../../components/section-card';
 import { StatCard } from '../../components/stat-card';
 import type { LedgerRemote } from '../../ledger/ledger-context';
 import { useLedgerQuery } from '../../ledger/use-ledger-query';
+import { InitialsAvatar } from '../../components/initials-avatar';
 
 const loadDashboard = async (service: LedgerRemote) => {
   const [overview, chain] = await Promise.all([service.doctorOverview(), service.chainStatus()]);
@@ -83,12 +84,7 @@ export function DoctorDashboardPage() {
               <ListGroup variant="flush" as="ul">
                 {overview.patients.map((patient) => (
                   <ListGroup.Item as="li" key={patient.id} className="patient-item">
-                    <span className="avatar avatar-soft" aria-hidden="true">
-                      {patient.name
-                        .split(' ')
-                        .map((word) => word[0])
-                        .join('')}
-                    </span>
+                    <InitialsAvatar name={patient.name} soft />
                     <div className="min-w-0">
                       <div className="fw-semibold">{patient.name}</div>
                       <div className="record-meta">

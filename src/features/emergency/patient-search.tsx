@@ -5,6 +5,7 @@ import type { Patient } from '../../../workers/core/types';
 import { Icon } from '../../components/icon';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
+import { InitialsAvatar } from '../../components/initials-avatar';
 
 interface PatientSearchProps {
   selected: Patient | null;
@@ -73,12 +74,7 @@ export function PatientSearch({ selected, onSelect }: PatientSearchProps) {
                 checked={checked}
                 onChange={() => onSelect(patient)}
               />
-              <span className="avatar avatar-soft" aria-hidden="true">
-                {patient.name
-                  .split(' ')
-                  .map((word) => word[0])
-                  .join('')}
-              </span>
+              <InitialsAvatar name={patient.name} soft />
               <span className="min-w-0">
                 <span className="option-card-title">{patient.name}</span>
                 <span className="option-card-text">

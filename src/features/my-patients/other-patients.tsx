@@ -4,6 +4,7 @@ import { PATIENTS } from '../../../workers/core/directory';
 import type { Doctor } from '../../../workers/core/types';
 import { Icon } from '../../components/icon';
 import { SectionCard } from '../../components/section-card';
+import { InitialsAvatar } from '../../components/initials-avatar';
 
 // Patients outside the doctor's list: reachable only through SOS emergency access, which the patient sees.
 export function OtherPatients({ doctor }: { doctor: Doctor }) {
@@ -19,12 +20,7 @@ export function OtherPatients({ doctor }: { doctor: Doctor }) {
       <ListGroup variant="flush" as="ul">
         {others.map((patient) => (
           <ListGroup.Item as="li" key={patient.id} className="patient-item">
-            <span className="avatar avatar-soft" aria-hidden="true">
-              {patient.name
-                .split(' ')
-                .map((word) => word[0])
-                .join('')}
-            </span>
+            <InitialsAvatar name={patient.name} soft />
             <div className="min-w-0 flex-grow-1">
               <div className="fw-semibold">{patient.name}</div>
               <div className="record-meta">
