@@ -14,10 +14,9 @@ import {
 import { EMERGENCY_DURATIONS } from '../../workers/core/constants';
 import { PATIENTS } from '../../workers/core/directory';
 import type { ChainRecord, EmergencyGrant, StoredDocument } from '../../workers/core/types';
-import { CARTER, MICHAEL, SARAH, WILSON } from '../support/ledger-fixtures';
+import { CARTER, MICHAEL, SARAH, WILSON, DENIED } from '../support/ledger-fixtures';
 
 const NOW = Date.parse('2026-03-02T10:00:00.000Z');
-const DENIED = { name: 'AccessDeniedError', message: 'Access denied: Insufficient permissions' };
 const DELETE_DENIED = { name: 'AccessDeniedError', message: 'Access denied: Only patients can delete their own documents' };
 
 function sarahsDocument(overrides: Partial<StoredDocument> = {}): StoredDocument {

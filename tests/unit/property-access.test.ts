@@ -18,11 +18,11 @@ import {
 import { EMERGENCY_DURATIONS, MAX_REASON_LENGTH } from '../../workers/core/constants';
 import { PATIENTS, USERS } from '../../workers/core/directory';
 import type { AccessLevel, ChainRecord, Doctor, EmergencyGrant, Patient, StoredDocument, User } from '../../workers/core/types';
+import { DENIED } from '../support/ledger-fixtures';
 
 const RUNS = 1000;
 const T0 = Date.parse('2026-03-02T10:00:00.000Z');
 const MINUTE = 60_000;
-const DENIED = { name: 'AccessDeniedError', message: 'Access denied: Insufficient permissions' };
 const DELETE_DENIED = { name: 'AccessDeniedError', message: 'Access denied: Only patients can delete their own documents' };
 
 // ---- the oracle: the rules as the spec states them, written without looking at access.ts ----

@@ -14,9 +14,9 @@ import {
   signInAs,
   textOf,
   uploadOf,
+  DENIED,
 } from '../support/ledger-fixtures';
 
-const DENIED = { name: 'AccessDeniedError', message: 'Access denied: Insufficient permissions' };
 const MINUTE = 60_000;
 
 function request(overrides: Partial<EmergencyRequest> = {}): EmergencyRequest {

@@ -13,9 +13,9 @@ import {
   signInAs,
   textOf,
   uploadOf,
+  DENIED,
 } from '../support/ledger-fixtures';
 
-const DENIED = { name: 'AccessDeniedError', message: 'Access denied: Insufficient permissions' };
 
 async function patientLedger(options: Parameters<typeof createLedgerService>[0] = {}) {
   const storage = options.storage ?? createMemoryStorage();

@@ -5,9 +5,8 @@ import { DEMO_PASSWORD } from '../../workers/core/constants';
 import { createLedgerService, GENESIS_TITLE } from '../../workers/service';
 import type { LedgerStorage } from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
-import { CARTER, SARAH, WILSON, errorOf, fileInput, signInAs, uploadOf } from '../support/ledger-fixtures';
+import { CARTER, SARAH, WILSON, errorOf, fileInput, signInAs, uploadOf, DENIED } from '../support/ledger-fixtures';
 
-const DENIED = { name: 'AccessDeniedError', message: 'Access denied: Insufficient permissions' };
 
 describe('signing in', () => {
   it('signs a patient in with the demo password and returns the directory user', async () => {
