@@ -7,6 +7,7 @@ import { describe, expect, test } from './support/fixtures';
 import { formatViolations, scanA11y } from './support/axe';
 import { DESKTOP, PHONE } from './support/page';
 import { section } from './support/read';
+import { tamperDemoBlock7 } from './support/explorer';
 import { goTo, pdfFile, pngFile, recordItem, uploadRecord } from './support/records';
 import { login } from './support/session';
 
@@ -121,15 +122,7 @@ describe('no axe violation of any impact on any screen or state, at desktop and 
     await goTo(page, 'Blockchain Explorer', 'Blockchain Explorer');
     await page.getByText('Chain valid.').waitFor();
     await log.scan('explorer, records chain');
-    await page.getByRole('tab', { name: 'Tamper demo' }).click();
-    const panel = page.locator('#explorer-tabs-tabpane-tamper');
-    await panel.getByLabel('Sandbox chain', { exact: true }).selectOption({ label: 'Demo chain, 20 blocks' });
-    await panel.getByRole('button', { name: 'Reset sandbox' }).click();
-    await panel.getByText('The sandbox is a demo chain of 20 blocks.').waitFor({ timeout: 30_000 });
-    await panel.getByLabel('Block number').fill('7');
-    await panel.getByLabel('New record title').fill('Changed after the fact');
-    await panel.getByRole('button', { name: 'Change block data' }).click();
-    await panel.getByText('Chain invalid at block #7:').waitFor();
+    await tamperDemoBlock7(page);
     await log.scan('explorer, tamper demo with block 7 changed');
     await goTo(page, 'Mining Lab', 'Mining Lab');
     await log.scan('mining lab');

@@ -10,6 +10,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';
 import { section } from './support/read';
+import { tamperDemoBlock7 } from './support/explorer';
 import { goTo, pdfFile, pngFile, recordItem, uploadRecord } from './support/records';
 import { chooseRole } from './support/session';
 
@@ -86,15 +87,7 @@ async function signIn(page: Page, role: 'patient' | 'doctor'): Promise<void> {
 async function visitExplorer(page: Page): Promise<void> {
   await goTo(page, 'Blockchain Explorer', 'Blockchain Explorer');
   await page.getByText('Chain valid.').waitFor();
-  await page.getByRole('tab', { name: 'Tamper demo' }).click();
-  const panel = page.locator('#explorer-tabs-tabpane-tamper');
-  await panel.getByLabel('Sandbox chain', { exact: true }).selectOption({ label: 'Demo chain, 20 blocks' });
-  await panel.getByRole('button', { name: 'Reset sandbox' }).click();
-  await panel.getByText('The sandbox is a demo chain of 20 blocks.').waitFor({ timeout: 30_000 });
-  await panel.getByLabel('Block number').fill('7');
-  await panel.getByLabel('New record title').fill('Changed after the fact');
-  await panel.getByRole('button', { name: 'Change block data' }).click();
-  await panel.getByText('Chain invalid at block #7:').waitFor();
+  await tamperDemoBlock7(page);
 }
 
 async function visitMiningLab(page: Page): Promise<void> {
