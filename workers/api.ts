@@ -139,7 +139,20 @@ export interface MiningResult extends MiningProgress {
   cancelled: boolean;
 }
 
-export type ChangeListener = (() => void) & ProxyMarked;
+// What a change touched, so a screen refetches only what it shows. Every change adds blocks ('chain').
+export type ChangeKind =
+  | 'chain' // blocks were added: height, tip, verification
+  | 'records' // uploads and deletions: records and documents
+  | 'grants' // emergency access granted, ended or expired
+  | 'access' // emergency reads and the patient's acknowledgements: the access history and alerts
+  | 'reset'; // the whole ledger was replaced (reset, or another tab's reset): everything
+export interface LedgerChange {
+  revision: number; // the stored revision after the change
+  kinds: ChangeKind[];
+}
+
+export type ChangeListener = ((change: LedgerChange) => void) & ProxyMarked;
+export type Unsubscribe = (() => void) & ProxyMarked;
 export type ProgressListener = ((progress: MiningProgress) => void) & ProxyMarked;
 
 export interface LedgerService {
@@ -172,7 +185,7 @@ export interface LedgerService {
 
   // demo data
   resetDemoData(): Promise<void>;
-  onChange(listener: ChangeListener): Promise<void>; // called after any change, from this tab or another
+  onChange(listener: ChangeListener): Promise<Unsubscribe>; // called after any change, from this tab or another
 
   // sandbox (explorer and mining lab): a copy of the chain, never the real records
   sandboxReset(blocks: number): Promise<BlocksPage>;

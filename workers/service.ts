@@ -1,10 +1,11 @@
 // createLedgerService(deps): the one object the UI talks to (workers/api.ts); storage, clock, delays and tabs are injected.
-import { transfer } from 'comlink';
+import { proxy, transfer } from 'comlink';
 import type {
   AccessHistoryEntry,
   BlockSummary,
   BlocksPage,
   ChainStatus,
+  ChangeKind,
   ChangeListener,
   DocumentContent,
   DocumentView,
@@ -352,9 +353,10 @@ export function createLedgerService(overrides: Partial<LedgerDeps> = {}): Ledger
   }
 
   function notifyLocal(): void {
+    const change = { revision: current().revision, kinds: ['chain', 'records', 'grants', 'access'] as ChangeKind[] };
     for (const listener of listeners) {
       try {
-        Promise.resolve(listener() as unknown).catch(() => undefined); // a closed tab's proxy may reject
+        Promise.resolve(listener(change) as unknown).catch(() => undefined); // a closed tab's proxy may reject
       } catch {
         // a listener's failure is not the ledger's
       }
@@ -1072,6 +1074,9 @@ export function createLedgerService(overrides: Partial<LedgerDeps> = {}): Ledger
 
     async onChange(listener: ChangeListener) {
       listeners.add(listener); // carries no data, so no sign-in needed
+      return proxy(() => {
+        listeners.delete(listener);
+      });
     },
 
     // ---- sandbox ----
