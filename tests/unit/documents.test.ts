@@ -1,24 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '../../workers/core/constants';
 import { contentId, decryptDocument, encryptDocument, fileExtension, validateUploadFile } from '../../workers/core/documents';
 
-// An independent CIDv0: base58btc (Bitcoin alphabet) of 0x12 0x20 || sha256(bytes).
-function referenceCidV0(bytes: Uint8Array): string {
-  const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-  const multihash = Buffer.concat([Buffer.from([0x12, 0x20]), createHash('sha256').update(bytes).digest()]);
-  let n = BigInt('0x' + multihash.toString('hex'));
-  let out = '';
-  while (n > 0n) {
-    out = alphabet[Number(n % 58n)] + out;
-    n /= 58n;
-  }
-  for (const byte of multihash) {
-    if (byte !== 0) break;
-    out = '1' + out;
-  }
-  return out;
+// Kubo's deterministic test bytes (test/cli/testutils/random_deterministic.go): the ChaCha20 keystream under
+// key sha256(seed) and a zero nonce; node's 16-byte chacha20 iv is the 32-bit block counter (0) then the nonce.
+function kuboDeterministicBytes(size: number, seed: string): Uint8Array {
+  const key = createHash('sha256').update(seed).digest();
+  return new Uint8Array(createCipheriv('chacha20', key, Buffer.alloc(16)).update(Buffer.alloc(size)));
 }
+
+const CHUNK_BYTES = 262_144;
 
 function bytesOf(text: string): ArrayBuffer {
   return new TextEncoder().encode(text).buffer as ArrayBuffer;
@@ -50,7 +42,7 @@ describe('encryptDocument / decryptDocument', () => {
     const encrypted = await encryptDocument(plain);
     expect(encrypted.encryptionKey).toMatch(/^[0-9a-f]{64}$/);
     expect(encrypted.ipfsHash).toMatch(/^Qm[1-9A-HJ-NP-Za-km-z]{44}$/);
-    expect(encrypted.ipfsHash).toBe(referenceCidV0(new Uint8Array(encrypted.stored)));
+    expect(encrypted.ipfsHash).toBe(await contentId(encrypted.stored));
   });
 
   it('uses a fresh key and IV for every encryption of the same bytes', async () => {
@@ -74,6 +66,17 @@ describe('encryptDocument / decryptDocument', () => {
       name: 'IntegrityError',
       message: `The stored document does not match its content id ${encrypted.ipfsHash}: its bytes were changed`,
     });
+  });
+
+  it('fails with IntegrityError, naming the content id, when a bit flips in a later chunk of a large document', async () => {
+    const encrypted = await encryptDocument(new Uint8Array(randomBytes(2 * CHUNK_BYTES + 1000)).buffer);
+    for (const byteIndex of [CHUNK_BYTES + 7, encrypted.stored.byteLength - 1]) {
+      const tampered = flipBit(encrypted.stored, byteIndex);
+      await expect(decryptDocument(tampered, encrypted.encryptionKey, encrypted.ipfsHash)).rejects.toMatchObject({
+        name: 'IntegrityError',
+        message: `The stored document does not match its content id ${encrypted.ipfsHash}: its bytes were changed`,
+      });
+    }
   });
 
   it('fails with IntegrityError when a ciphertext bit flips and the content id was recomputed to match', async () => {
@@ -114,20 +117,40 @@ describe('encryptDocument / decryptDocument', () => {
 });
 
 describe('contentId', () => {
-  it('matches an independent CIDv0 computed with node:crypto and base58', async () => {
-    const bytes = new TextEncoder().encode('MedLedger');
-    expect(await contentId(bytes)).toBe(referenceCidV0(bytes));
-    expect(await contentId(new Uint8Array(0))).toBe(referenceCidV0(new Uint8Array(0)));
+  it('matches `ipfs add` on small files', async () => {
+    const text = (value: string) => new TextEncoder().encode(value);
+    // kubo test/cli/cid_profiles_test.go, SmallFileCID of the default profile (unixfs-v0-2015)
+    expect(await contentId(text('hello world'))).toBe('Qmf412jQZiuVUtdgnB36FXFX7xg5V6KEbSJ4dpQuhkLyfD');
+    // kubo test/sharness/t0040-add-and-cat.sh: `echo "Hello Worlds!" >hello.txt && ipfs add hello.txt`
+    expect(await contentId(text('Hello Worlds!\n'))).toBe('QmVr26fY1tKyspEJBniVhqxQeEjhF78XerGiqWAwraVLQH');
+    // kubo test/sharness/t0040-add-and-cat.sh, "zero length file has correct hash"
+    expect(await contentId(new Uint8Array(0))).toBe('QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQH');
   });
 
-  it('matches the well-known sha2-256 multihash of "hello world"', async () => {
-    expect(await contentId(new TextEncoder().encode('hello world'))).toBe('QmaozNR7DZHQK1ZcU9p7QdrshMvXqWK6gpu5rmrkPdT3L4');
+  it('matches `ipfs add` on a file of exactly one 256 KiB chunk and on one a byte longer', async () => {
+    // kubo test/cli/cid_profiles_test.go, FileAtChunkSizeCID and FileOverChunkSizeCID (seed "chunk-v0-seed")
+    expect(await contentId(kuboDeterministicBytes(CHUNK_BYTES, 'chunk-v0-seed'))).toBe(
+      'QmWmRj3dFDZdb6ABvbmKhEL6TmPbAfBZ1t5BxsEyJrcZhE',
+    );
+    expect(await contentId(kuboDeterministicBytes(CHUNK_BYTES + 1, 'chunk-v0-seed'))).toBe(
+      'QmYyLxtzZyW22zpoVAtKANLRHpDjZtNeDjQdJrcQNWoRkJ',
+    );
   });
 
-  it('is the same for the same bytes, from an ArrayBuffer or a Uint8Array', async () => {
+  it('matches `ipfs add` on a file of 174 chunks and a byte, which needs a second tree level', async () => {
+    // kubo test/cli/cid_profiles_test.go, FileOverMaxLinksCID (174 * 256 KiB + 1 bytes, seed "v0-seed")
+    expect(await contentId(kuboDeterministicBytes(174 * CHUNK_BYTES + 1, 'v0-seed'))).toBe(
+      'QmV81WL765sC8DXsRhE5fJv2rwhS4icHRaf3J9Zk5FdRnW',
+    );
+  });
+
+  it('is the same for the same bytes, from an ArrayBuffer, a Uint8Array or a view into a larger buffer', async () => {
     const bytes = new Uint8Array(randomBytes(1000));
     expect(await contentId(bytes.buffer)).toBe(await contentId(bytes));
     expect(await contentId(bytes.slice())).toBe(await contentId(bytes));
+    const padded = new Uint8Array(1010);
+    padded.set(bytes, 3);
+    expect(await contentId(padded.subarray(3, 1003))).toBe(await contentId(bytes));
   });
 
   it('changes when one byte changes', async () => {

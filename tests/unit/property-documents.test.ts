@@ -94,6 +94,24 @@ describe('AES-256-GCM documents on random bytes', { timeout: TIMEOUT_MS }, () =>
     );
   });
 
+  it('refuses a flipped bit in any chunk of a document larger than one 256 KiB chunk, by content id', async () => {
+    const chunk = 262_144;
+    // stored = plain + 28 (iv and tag): exactly one chunk, one byte over, exactly two chunks, then 2 to 4 chunks
+    const sizeArb = fc.oneof(fc.constantFrom(chunk - 28, chunk - 27, 2 * chunk - 28), fc.integer({ min: chunk, max: 3 * chunk }));
+    await fc.assert(
+      fc.asyncProperty(sizeArb, fc.integer(), fc.nat(), fc.integer({ min: 0, max: 7 }), async (length, seed, at, bit) => {
+        const { stored, encryptionKey, ipfsHash } = await encryptDocument(bytesFrom(length, seed));
+        const index = at % stored.byteLength;
+        const byId = await failure(decryptDocument(flipped(stored, index, bit), encryptionKey, ipfsHash));
+        expect(byId, `bit ${bit} of byte ${index} of ${stored.byteLength} stored bytes`).toEqual({
+          name: 'IntegrityError',
+          message: expect.stringContaining('does not match its content id'),
+        });
+      }),
+      { numRuns: 20 },
+    );
+  });
+
   it('refuses any single flipped bit of the key with IntegrityError', async () => {
     await fc.assert(
       fc.asyncProperty(plainArb, fc.integer({ min: 0, max: 255 }), async (plain, keyBit) => {

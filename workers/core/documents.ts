@@ -1,6 +1,7 @@
 // Document encryption (D4: AES-256-GCM through WebCrypto), content ids (D5: CIDv0) and upload checks (D7).
-import { CID } from 'multiformats/cid';
-import { sha256 } from 'multiformats/hashes/sha2';
+import { importBytes, type ImporterOptions, type WritableStorage } from 'ipfs-unixfs-importer';
+import { fixedSize } from 'ipfs-unixfs-importer/chunker';
+import { balanced } from 'ipfs-unixfs-importer/layout';
 import { ACCEPTED_EXTENSIONS, MAX_FILE_BYTES } from './constants';
 import { ledgerError } from './errors';
 import { MIME_TYPES, UNKNOWN_MIME_TYPES } from './file-types';
@@ -9,7 +10,7 @@ import { bytesToHex, hexToBytes } from './ids';
 export interface EncryptedDocument {
   stored: ArrayBuffer; // iv (12 bytes) || AES-GCM ciphertext and 16-byte tag
   encryptionKey: string; // 64 hex: the 32 key bytes
-  ipfsHash: string; // CIDv0 (Qm…) of `stored`
+  ipfsHash: string; // CIDv0 (Qm…) that `ipfs add` gives for `stored`
 }
 
 const IV_BYTES = 12; // 96-bit IV, the size GCM is specified for
@@ -20,10 +21,24 @@ function toBytes(bytes: ArrayBuffer | Uint8Array): Uint8Array {
   return bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
 }
 
-// CIDv0: base58btc of the sha2-256 multihash of the bytes, so it starts with Qm.
+// Only the root CID is wanted: every block is hashed, then dropped.
+const discardBlocks: WritableStorage = { put: (cid) => cid };
+
+// Kubo's `ipfs add` defaults, spelled out so a change of the importer's own defaults cannot change ids.
+function ipfsAddDefaults(): ImporterOptions {
+  return {
+    cidVersion: 0,
+    rawLeaves: false, // leaves stay UnixFS file nodes in dag-pb, as `ipfs add` does with CIDv0
+    chunker: fixedSize({ chunkSize: 262_144 }),
+    layout: balanced({ maxChildrenPerNode: 174 }),
+    reduceSingleLeafToSelf: true, // a one-chunk file is a single node, not a root over one leaf
+  };
+}
+
+// The CIDv0 (Qm…) that `ipfs add` with default settings prints for these bytes.
 export async function contentId(bytes: ArrayBuffer | Uint8Array): Promise<string> {
-  const digest = await sha256.digest(toBytes(bytes));
-  return CID.createV0(digest).toString();
+  const { cid } = await importBytes(toBytes(bytes), discardBlocks, ipfsAddDefaults());
+  return cid.toString();
 }
 
 export async function encryptDocument(plain: ArrayBuffer, cryptoImpl: Crypto = globalThis.crypto): Promise<EncryptedDocument> {
