@@ -5,28 +5,43 @@ import type { ProxyMarked } from 'comlink';
 import type {
   AccessLevel,
   Block,
-  ChainRecord,
+  DocumentInfo,
+  EmergencyDetails,
   EmergencyGrant,
   Patient,
   RecordType,
   Role,
-  StoredDocument,
   UploadRecordType,
   User,
 } from './core/types';
 
-// Keys never leave the worker.
-export type DocumentView = Omit<StoredDocument, 'encryptionKey'>;
+// A stored file as the chain describes it. Keys never leave the worker.
+export type DocumentView = DocumentInfo;
 
-export interface RecordView extends ChainRecord {
+// A record as the screens show it (the seed's medical-record fields), built from its block.
+export interface RecordView {
+  id: string;
+  patientId: string;
+  doctorId: string;
+  type: RecordType;
+  title: string;
+  description: string;
+  fileName: string; // first file's name ('' when none)
+  fileUrl: string; // first file's document url: 'ipfs://<Qm…>' ('' when none)
+  documentIds: string[]; // every stored file of this record
+  timestamp: string; // ISO 8601
+  isEmergencyAccess?: boolean;
+  emergencyAccessExpiry?: string; // ISO 8601
+  emergency?: EmergencyDetails;
   blockchainHash: string; // hash of the block that holds it (64 hex)
   blockIndex: number;
   documents: DocumentView[]; // every file of the record, deleted ones included (deletedAt set)
 }
 
 export interface InvalidBlock {
-  index: number;
-  reason: string; // which check failed, e.g. 'hash does not match the block contents'
+  index: number; // the first block not verified (for a stored item: the chain's height)
+  reason: string; // which check or rule failed, e.g. 'hash does not match the block header'
+  item?: string; // a stored item beside the chain that failed, e.g. 'document key <id>'
 }
 
 export interface ChainStatus {

@@ -1,7 +1,8 @@
 // The comlink entry. vite-plugin-comlink exposes this module's exports, so the UI calls `.ledger.method()`.
 import { proxy } from 'comlink';
 import { DIFFICULTY, GRANT_DELAY_MS, UPLOAD_DELAY_MS } from './core/constants';
-import { createLedgerService, type LedgerBroadcast } from './service';
+import type { LedgerBroadcast } from './ledger/deps';
+import { createLedgerService } from './service';
 import { createIndexedDbStorage } from './storage/indexeddb-storage';
 
 const CHANNEL_NAME = 'medledger-ledger'; // every tab's worker listens here for the others' changes
@@ -15,6 +16,7 @@ export const ledger = proxy(
   createLedgerService({
     storage: createIndexedDbStorage(),
     now: () => Date.now(),
+    randomId: () => crypto.randomUUID(),
     uploadDelayMs: UPLOAD_DELAY_MS,
     grantDelayMs: GRANT_DELAY_MS,
     difficulty: DIFFICULTY,

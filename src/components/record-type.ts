@@ -5,6 +5,8 @@ export const RECORD_TYPE_LABELS: Record<RecordType, string> = {
   prescription: 'Prescription',
   test_report: 'Test Report',
   emergency_access: 'Emergency Access',
+  document_deleted: 'File Deleted',
+  access_acknowledged: 'Alert Dismissed',
 };
 
 export const RECORD_TYPE_VARIANTS: Record<RecordType, string> = {
@@ -12,4 +14,6 @@ export const RECORD_TYPE_VARIANTS: Record<RecordType, string> = {
   prescription: 'primary',
   test_report: 'info',
   emergency_access: 'danger',
+  document_deleted: 'dark',
+  access_acknowledged: 'light',
 };

@@ -40,9 +40,10 @@ function sampleRecord(i: number): ChainRecord {
     type: i === 0 ? 'diagnosis' : i % 3 ? 'prescription' : 'test_report',
     title: `Lab results, visit ${i}`,
     description: 'Complete blood count and lipid panel; follow-up in six weeks if LDL stays above target.',
-    fileName: i === 0 ? '' : `results-${i}.pdf`,
-    fileUrl: i === 0 ? '' : 'ipfs://QmaozNR7DZHQK1ZcU9p7QdrshMvXqWK6gpu5rmrkPdT3L4',
-    documentIds: i === 0 ? [] : [`document-${i}`],
+    files:
+      i === 0
+        ? []
+        : [{ documentId: `document-${i}`, name: `results-${i}.pdf`, type: 'application/pdf', size: 48_213, cid: 'QmaozNR7DZHQK1ZcU9p7QdrshMvXqWK6gpu5rmrkPdT3L4' }],
     timestamp: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString(),
   };
 }

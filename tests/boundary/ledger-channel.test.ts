@@ -4,7 +4,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LedgerService, MiningProgress } from '../../workers/api';
 import { DEMO_PASSWORD } from '../../workers/core/constants';
-import { createLedgerService } from '../../workers/service';
+import { createTestLedgerService } from '../support/test-ledger';
 import { connectLedger, type ConnectedLedger } from '../support/ledger-over-channel';
 import { CARTER, MICHAEL, SARAH, fileInput, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
 
@@ -47,7 +47,7 @@ describe('the ledger over a MessageChannel', () => {
   });
 
   it('sends the decrypted bytes back by transfer, not by copy', async () => {
-    const service = createLedgerService();
+    const service = createTestLedgerService();
     await signInAs(service, SARAH);
     const { record } = await service.upload(uploadOf('ECG', [fileInput('ecg.pdf', 'ECG trace')]));
     const { port1, port2 } = new MessageChannel();
@@ -136,7 +136,7 @@ describe('the worker entry', () => {
       const user = await remote.ledger.signIn(SARAH.email, DEMO_PASSWORD, 'patient');
       expect(user.id).toBe(SARAH.id);
       expect(await remote.ledger.chainStatus()).toMatchObject({ height: 1, valid: true, readOnly: false });
-      const reopened = createLedgerService({ storage: (await import('../../workers/storage/indexeddb-storage')).createIndexedDbStorage() });
+      const reopened = createTestLedgerService({ storage: (await import('../../workers/storage/indexeddb-storage')).createIndexedDbStorage() });
       await signInAs(reopened, SARAH);
       expect((await reopened.chainStatus()).height).toBe(1); // the genesis was stored in the 'medledger' database
     } finally {

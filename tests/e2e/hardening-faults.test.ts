@@ -7,6 +7,7 @@ import { describe, expect, test } from './support/fixtures';
 import { detail, section, stat, text } from './support/read';
 import { login, pathOf } from './support/session';
 import { orphans, readStoredLedger } from './support/stored-ledger';
+import { documentIdsOf } from '../support/chain-records';
 
 const WORKER_SCRIPT = '**/assets/ledger.worker-*.js';
 
@@ -213,7 +214,7 @@ describe('leaving the page mid-upload', () => {
       if (added === 1) {
         const record = stored.blocks.at(-1)!.data;
         expect(record.title).toBe(`Interrupted ${i + 1}`);
-        expect(stored.documents.find((document) => document.id === record.documentIds[0])?.fileSize).toBe(10 * 1024 * 1024);
+        expect(stored.documents.find((document) => document.id === documentIdsOf(record)[0])?.fileSize).toBe(10 * 1024 * 1024);
       }
       outcomes.push(`${wait} ms: ${added === 1 ? 'stored whole' : 'not stored'}`);
       blocks = stored.blocks.length;

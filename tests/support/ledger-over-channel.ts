@@ -2,7 +2,8 @@
 import { expose, releaseProxy, wrap, type Remote } from 'comlink';
 import { MessageChannel } from 'node:worker_threads';
 import type { LedgerService } from '../../workers/api';
-import { createLedgerService, type LedgerDeps } from '../../workers/service';
+import { createTestLedgerService } from './test-ledger';
+import type { LedgerDeps } from '../../workers/ledger/deps';
 
 export interface ConnectedLedger {
   service: LedgerService; // the in-process object, to arrange state directly
@@ -11,7 +12,7 @@ export interface ConnectedLedger {
 }
 
 export function connectLedger(deps?: Partial<LedgerDeps>): ConnectedLedger {
-  const service = createLedgerService(deps);
+  const service = createTestLedgerService(deps);
   const { port1, port2 } = new MessageChannel();
   // Node's MessagePort is an EventTarget-like port, enough for comlink's endpoint.
   expose(service, port1 as unknown as Parameters<typeof expose>[1]);

@@ -4,7 +4,7 @@ import { createMemoryRouter } from 'react-router-dom';
 import { afterEach } from 'vitest';
 import type { Remote } from 'comlink';
 import type { LedgerService } from '../../workers/api';
-import type { LedgerDeps } from '../../workers/service';
+import type { LedgerDeps } from '../../workers/ledger/deps';
 import { App } from '../../src/app/app';
 import { buildRoutes } from '../../src/app/router';
 import { connectLedger, type ConnectedLedger } from '../support/ledger-over-channel';

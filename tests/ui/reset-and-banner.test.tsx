@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { createLedgerService } from '../../workers/service';
+import { createTestLedgerService } from '../support/test-ledger';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { openLedger, renderApp } from './render-app';
 import { seedRecords } from './record-seeds';
@@ -34,7 +34,7 @@ describe('Reset demo data', { timeout: 15_000 }, () => {
 describe('Read-only banner', () => {
   it('names the block and the failed check when the stored chain fails verification', async () => {
     const storage = createMemoryStorage();
-    const writer = createLedgerService({ storage });
+    const writer = createTestLedgerService({ storage });
     await seedRecords(writer, 'patient-1', [{ title: 'First' }, { title: 'Second' }]);
     const [stored] = (await storage.load()).blocks.slice(2);
     await storage.commit({ blocks: [{ ...stored, data: { ...stored.data, title: 'Forged' } }] }); // changed at rest

@@ -13,13 +13,13 @@ import {
 } from '../../workers/core/access';
 import { EMERGENCY_DURATIONS } from '../../workers/core/constants';
 import { PATIENTS } from '../../workers/core/directory';
-import type { ChainRecord, EmergencyGrant, StoredDocument } from '../../workers/core/types';
+import type { ChainRecord, DocumentInfo, EmergencyGrant } from '../../workers/core/types';
 import { CARTER, MICHAEL, SARAH, WILSON, DENIED } from '../support/ledger-fixtures';
 
 const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 const DELETE_DENIED = { name: 'AccessDeniedError', message: 'Access denied: Only patients can delete their own documents' };
 
-function sarahsDocument(overrides: Partial<StoredDocument> = {}): StoredDocument {
+function sarahsDocument(overrides: Partial<DocumentInfo> = {}): DocumentInfo {
   return {
     id: 'doc-1',
     fileName: 'ecg.pdf',
@@ -27,7 +27,6 @@ function sarahsDocument(overrides: Partial<StoredDocument> = {}): StoredDocument
     fileSize: 10,
     uploadDate: new Date(NOW).toISOString(),
     ipfsHash: 'QmExample',
-    encryptionKey: 'a'.repeat(64),
     patientId: SARAH.id,
     doctorId: CARTER.id,
     isEncrypted: true,
@@ -50,7 +49,7 @@ function grant(overrides: Partial<EmergencyGrant> = {}): EmergencyGrant {
   };
 }
 
-function record(overrides: Partial<ChainRecord>): ChainRecord {
+function record(overrides: Partial<Pick<ChainRecord, 'patientId' | 'doctorId' | 'type'>>): ChainRecord {
   return {
     id: 'r',
     patientId: SARAH.id,
@@ -58,12 +57,10 @@ function record(overrides: Partial<ChainRecord>): ChainRecord {
     type: 'prescription',
     title: 't',
     description: '',
-    fileName: '',
-    fileUrl: '',
-    documentIds: [],
+    files: [],
     timestamp: new Date(NOW).toISOString(),
     ...overrides,
-  };
+  } as ChainRecord; // the rules read only patientId and doctorId
 }
 
 function thrown(fn: () => unknown): { name: string; message: string } {

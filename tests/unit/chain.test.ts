@@ -20,7 +20,7 @@ function nodeSha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-function record(i: number, overrides: Partial<ChainRecord> = {}): ChainRecord {
+function record(i: number, overrides: Record<string, unknown> = {}): ChainRecord {
   return {
     id: `record-${i}`,
     patientId: 'patient-1',
@@ -28,12 +28,10 @@ function record(i: number, overrides: Partial<ChainRecord> = {}): ChainRecord {
     type: i === 0 ? 'diagnosis' : 'prescription',
     title: `Record ${i}`,
     description: `Description of record ${i}, with ünïcödé and an emoji 🩺`,
-    fileName: i === 0 ? '' : `scan-${i}.pdf`,
-    fileUrl: i === 0 ? '' : `ipfs://Qm${'x'.repeat(44)}`,
-    documentIds: i === 0 ? [] : [`doc-${i}`],
+    files: i === 0 ? [] : [{ cid: `Qm${'x'.repeat(44)}`, documentId: `doc-${i}`, name: `scan-${i}.pdf`, size: 100, type: 'application/pdf' }],
     timestamp: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
     ...overrides,
-  };
+  } as ChainRecord;
 }
 
 function buildChain(length: number, difficulty = 2): Block[] {
@@ -84,12 +82,12 @@ describe('record data hash', () => {
   });
 
   it('does not change when the keys arrive in another order, at any depth', () => {
-    const r = record(1, {
+    const r = record(0, {
       isEmergencyAccess: true,
       emergency: { grantId: 'g1', event: 'granted', accessLevel: 'full', reason: 'ER', durationMinutes: 60 },
     });
     const reversed = JSON.parse(JSON.stringify(r, Object.keys(r).reverse())) as ChainRecord;
-    reversed.emergency = { durationMinutes: 60, reason: 'ER', accessLevel: 'full', event: 'granted', grantId: 'g1' };
+    (reversed as { emergency: unknown }).emergency = { durationMinutes: 60, reason: 'ER', accessLevel: 'full', event: 'granted', grantId: 'g1' };
     expect(Object.keys(reversed)[0]).not.toBe(Object.keys(r)[0]);
     expect(recordDataHash(reversed)).toBe(recordDataHash(r));
   });
@@ -134,7 +132,7 @@ describe('record data hash', () => {
   });
 
   it('leaves undefined fields out, as JSON does', () => {
-    expect(recordDataHash({ ...record(2), emergencyAccessExpiry: undefined })).toBe(recordDataHash(record(2)));
+    expect(recordDataHash({ ...record(2), emergencyAccessExpiry: undefined } as unknown as ChainRecord)).toBe(recordDataHash(record(2)));
   });
 });
 
@@ -166,7 +164,7 @@ describe('mining', () => {
   });
 
   it('stores exactly the record it hashed: equal to the input, keys sorted, undefined fields dropped', () => {
-    const input = { ...record(3), emergencyAccessExpiry: undefined, id: 'record-3' };
+    const input = { ...record(3), emergencyAccessExpiry: undefined, id: 'record-3' } as unknown as ChainRecord;
     const block = mineBlock(chain[2], input, input.timestamp);
     expect(block.data).toEqual(record(3));
     expect(block.data).not.toBe(input);

@@ -9,7 +9,7 @@ import {
   MAX_TITLE_LENGTH,
 } from '../../workers/core/constants';
 import { validateUploadFile } from '../../workers/core/documents';
-import { createLedgerService } from '../../workers/service';
+import { createTestLedgerService } from '../support/test-ledger';
 import { createIndexedDbStorage } from '../../workers/storage/indexeddb-storage';
 import type { LedgerStorage } from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
@@ -28,12 +28,12 @@ const HOSTILE_NAMES = {
 let databases = 0;
 
 async function patientLedger(storage: LedgerStorage = createMemoryStorage()) {
-  const service = createLedgerService({ storage });
+  const service = createTestLedgerService({ storage });
   await signInAs(service, SARAH);
   return { service, storage };
 }
 
-async function expectNothingStored(service: ReturnType<typeof createLedgerService>, storage: LedgerStorage) {
+async function expectNothingStored(service: ReturnType<typeof createTestLedgerService>, storage: LedgerStorage) {
   const stored = await storage.load();
   expect(stored.blocks).toHaveLength(1);
   expect(stored.documents).toHaveLength(0);
@@ -60,7 +60,7 @@ describe('names with markup, right-to-left text, emoji and 255+ characters', () 
       expect(textOf(content.bytes)).toBe(`content ${i}`);
     }
 
-    const reopened = createLedgerService({ storage: createIndexedDbStorage(name) });
+    const reopened = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await signInAs(reopened, SARAH);
     const [newest] = await reopened.listRecords(SARAH.id);
     expect(newest).toMatchObject({ title, description, fileName: HOSTILE_NAMES.html });

@@ -3,7 +3,7 @@ import { expose, wrap } from 'comlink';
 import { MessageChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LedgerService } from '../../workers/api';
-import { createLedgerService } from '../../workers/service';
+import { createTestLedgerService } from '../support/test-ledger';
 import type { LedgerRemote } from '../../src/ledger/ledger-context';
 import { LEDGER_UNAVAILABLE, livenessProbe, watchLedger } from '../../src/ledger/ledger-watchdog';
 import { SARAH, errorOf, signInAs, uploadOf } from '../support/ledger-fixtures';
@@ -16,8 +16,8 @@ afterEach(() => {
 });
 
 // The service exposed over a real MessageChannel; `die` closes the worker's side, as a closed or crashed worker would.
-function channelLedger(deps: Parameters<typeof createLedgerService>[0] = {}) {
-  const service = createLedgerService(deps);
+function channelLedger(deps: Parameters<typeof createTestLedgerService>[0] = {}) {
+  const service = createTestLedgerService(deps);
   const { port1, port2 } = new MessageChannel();
   ports.push(port1, port2);
   expose(service, port1 as unknown as Parameters<typeof expose>[1]);

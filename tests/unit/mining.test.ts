@@ -22,9 +22,7 @@ function record(i: number): ChainRecord {
     type: 'test_report',
     title: `Blood panel ${i}`,
     description: '',
-    fileName: '',
-    fileUrl: '',
-    documentIds: [],
+    files: [],
     timestamp: new Date(Date.UTC(2025, 5, 1, 12, i)).toISOString(),
   };
 }

@@ -1,8 +1,9 @@
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it, vi } from 'vitest';
-import type { Block, StoredDocument } from '../../workers/core/types';
-import { createLedgerService, type LedgerBroadcast } from '../../workers/service';
+import type { Block, DocumentKey } from '../../workers/core/types';
+import { createTestLedgerService } from '../support/test-ledger';
+import type { LedgerBroadcast } from '../../workers/ledger/deps';
 import { createIndexedDbStorage } from '../../workers/storage/indexeddb-storage';
 import type { LedgerStorage } from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
@@ -16,6 +17,7 @@ import {
   textOf,
   uploadOf,
 } from '../support/ledger-fixtures';
+import { emergencyOf } from '../support/chain-records';
 
 let databases = 0;
 
@@ -24,19 +26,8 @@ function freshName(): string {
   return `medledger-test-${++databases}`;
 }
 
-function sampleDocument(id: string): StoredDocument {
-  return {
-    id,
-    fileName: `${id}.pdf`,
-    fileType: 'application/pdf',
-    fileSize: 3,
-    uploadDate: '2026-03-02T10:00:00.000Z',
-    ipfsHash: 'QmSample',
-    encryptionKey: 'b'.repeat(64),
-    patientId: SARAH.id,
-    doctorId: 'doctor-1',
-    isEncrypted: true,
-  };
+function sampleDocument(id: string): DocumentKey {
+  return { id, encryptionKey: 'b'.repeat(64) };
 }
 
 function sampleBlock(index: number): Block {
@@ -54,9 +45,7 @@ function sampleBlock(index: number): Block {
       type: 'prescription',
       title: `Record ${index}`,
       description: '',
-      fileName: '',
-      fileUrl: '',
-      documentIds: [],
+      files: [],
       timestamp: '2026-03-02T10:00:00.000Z',
     },
   };
@@ -77,6 +66,7 @@ describe.each([
     const loaded = await storage.load();
     expect(loaded.blocks.map((b) => b.id)).toEqual(['0', '1']);
     expect(loaded.documents).toEqual([sampleDocument('a')]);
+    expect(loaded.contentIds).toEqual(['a']);
     expect(loaded.meta).toEqual({ revision: 4 });
     expect(await storage.readMeta('revision')).toBe(4);
     expect([...new Uint8Array((await storage.readContent('a'))!)]).toEqual([1, 2, 3]);
@@ -85,7 +75,7 @@ describe.each([
   it('stores nothing of a write that fails part way, and keeps what was there', async () => {
     const storage = create();
     await storage.commit({ blocks: [sampleBlock(0)], meta: { revision: 1 } });
-    const unstorable = { ...sampleDocument('b'), fileName: (() => 'x') as unknown as string };
+    const unstorable = { ...sampleDocument('b'), encryptionKey: (() => 'x') as unknown as string };
     await expect(
       storage.commit({
         blocks: [sampleBlock(1)],
@@ -114,7 +104,7 @@ describe.each([
 
 // Sarah's upload, a full grant read by Dr. Wilson and ended, and a deletion: the ledger a reload must keep.
 async function populated(storage: LedgerStorage) {
-  const service = createLedgerService({ storage });
+  const service = createTestLedgerService({ storage });
   await signInAs(service, SARAH);
   const kept = await service.upload(uploadOf('ECG', [fileInput('ecg.pdf', 'ECG trace'), fileInput('note.png', 'note')]));
   const removed = await service.upload(uploadOf('Old scan', [fileInput('old.jpg', 'old')]));
@@ -134,7 +124,7 @@ describe('persistence across a reload (D10)', () => {
     const before = await populated(createIndexedDbStorage(name));
     const status = await before.service.chainStatus();
 
-    const after = createLedgerService({ storage: createIndexedDbStorage(name) });
+    const after = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await signInAs(after, SARAH);
     expect(await after.chainStatus()).toEqual(status);
     expect(await after.listRecords(SARAH.id)).toEqual(await before.service.listRecords(SARAH.id));
@@ -151,7 +141,7 @@ describe('persistence across a reload (D10)', () => {
   it('a new service on the same storage appends after the stored tip', async () => {
     const name = freshName();
     await populated(createIndexedDbStorage(name));
-    const after = createLedgerService({ storage: createIndexedDbStorage(name) });
+    const after = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await signInAs(after, SARAH);
     const height = (await after.chainStatus()).height;
     const { block } = await after.upload(uploadOf('After reload'));
@@ -172,7 +162,7 @@ describe('a stored chain that fails verification', () => {
     const name = freshName();
     const { kept } = await populated(createIndexedDbStorage(name));
     await tamperStoredBlock(name, 2, (block) => ({ ...block, data: { ...block.data, title: 'Forged' } }));
-    const service = createLedgerService({ storage: createIndexedDbStorage(name) });
+    const service = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await signInAs(service, SARAH);
     return { service, kept, name };
   }
@@ -215,7 +205,7 @@ describe('a stored chain that fails verification', () => {
     const db = await openDB(name);
     await db.delete('blocks', 1);
     db.close();
-    const service = createLedgerService({ storage: createIndexedDbStorage(name) });
+    const service = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await signInAs(service, SARAH);
     expect((await service.chainStatus()).firstInvalid).toEqual({ index: 1, reason: 'id "2" does not match index 1' });
   });
@@ -225,7 +215,7 @@ describe('a stored chain that fails verification', () => {
     await service.resetDemoData();
     expect(await service.chainStatus()).toMatchObject({ height: 1, valid: true, readOnly: false });
     expect((await service.upload(uploadOf('Fresh start'))).block.index).toBe(1);
-    const reopened = createLedgerService({ storage: createIndexedDbStorage(name) });
+    const reopened = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await signInAs(reopened, SARAH);
     expect((await reopened.listRecords(SARAH.id)).map((r) => r.title)).toEqual(['Fresh start', 'Initial health assessment']);
   });
@@ -233,7 +223,7 @@ describe('a stored chain that fails verification', () => {
   it('is read-only when the blocks are gone but other data remains, instead of silently starting over', async () => {
     const storage = createMemoryStorage();
     await storage.commit({ documents: [sampleDocument('orphan')], meta: { revision: 3 } });
-    const service = createLedgerService({ storage });
+    const service = createTestLedgerService({ storage });
     await signInAs(service, SARAH);
     expect(await service.chainStatus()).toMatchObject({ valid: false, readOnly: true, height: 0 });
   });
@@ -243,7 +233,7 @@ describe('a write the storage refuses (atomic upload)', () => {
   it('leaves no document and no block, in storage or in memory, and says the upload was not saved', async () => {
     const name = freshName();
     const { storage, failWhen } = createFailingStorage(createIndexedDbStorage(name));
-    const service = createLedgerService({ storage });
+    const service = createTestLedgerService({ storage });
     await signInAs(service, SARAH);
     const before = await service.listRecords(SARAH.id);
     failWhen((write) => (write.blocks?.length ?? 0) > 0);
@@ -260,14 +250,14 @@ describe('a write the storage refuses (atomic upload)', () => {
     failWhen(null);
     const { block } = await service.upload(uploadOf('Saved'));
     expect(block.index).toBe(1);
-    const reopened = createLedgerService({ storage: createIndexedDbStorage(name) });
+    const reopened = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await signInAs(reopened, SARAH);
     expect(await reopened.chainStatus()).toMatchObject({ height: 2, valid: true });
   });
 
   it('leaves no grant when the grant cannot be stored', async () => {
     const { storage, failWhen } = createFailingStorage(createMemoryStorage());
-    const service = createLedgerService({ storage });
+    const service = createTestLedgerService({ storage });
     await signInAs(service, WILSON);
     failWhen(() => true);
     const error = await errorOf(service.requestEmergencyAccess({ patientId: SARAH.id, reason: 'ER', accessLevel: 'basic', durationMinutes: 15 }));
@@ -276,12 +266,12 @@ describe('a write the storage refuses (atomic upload)', () => {
       message: "The emergency access was not saved: the browser's storage refused the write (QuotaExceededError).",
     });
     expect(await service.activeGrants()).toEqual([]);
-    expect((await storage.load()).grants).toEqual([]);
+    expect((await storage.load()).blocks).toHaveLength(1); // no grant block: grants exist only as blocks
   });
 
   it('keeps a deleted document readable when the deletion cannot be stored', async () => {
     const { storage, failWhen } = createFailingStorage(createMemoryStorage());
-    const service = createLedgerService({ storage });
+    const service = createTestLedgerService({ storage });
     await signInAs(service, SARAH);
     const { record } = await service.upload(uploadOf('ECG', [fileInput('ecg.pdf', 'trace')]));
     failWhen(() => true);
@@ -303,7 +293,7 @@ function twoTabs(name: string) {
   const tab = () => {
     const channel = new BroadcastChannel(`ledger-${name}`);
     channels.push(channel);
-    return createLedgerService({
+    return createTestLedgerService({
       storage: createIndexedDbStorage(name),
       lock,
       notifyOthers: (message) => channel.postMessage(message),
@@ -344,7 +334,7 @@ describe('two tabs', () => {
         // each tab catches up on the other's last write when its broadcast arrives
         await vi.waitFor(async () => expect(await tab.chainStatus()).toMatchObject({ height: 4, valid: true }));
       }
-      const reopened = createLedgerService({ storage: createIndexedDbStorage(name) });
+      const reopened = createTestLedgerService({ storage: createIndexedDbStorage(name) });
       await signInAs(reopened, SARAH);
       expect(await reopened.chainStatus()).toMatchObject({ height: 4, valid: true });
       expect((await first.listRecords(SARAH.id)).map((r) => r.title).sort()).toEqual(
@@ -357,8 +347,8 @@ describe('two tabs', () => {
 
   it('two tabs opened at once on an empty database and writing at once, with no shared lock, never fork the chain', async () => {
     const name = freshName();
-    const first = createLedgerService({ storage: createIndexedDbStorage(name) });
-    const second = createLedgerService({ storage: createIndexedDbStorage(name) });
+    const first = createTestLedgerService({ storage: createIndexedDbStorage(name) });
+    const second = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await Promise.all([signInAs(first, SARAH), signInAs(second, SARAH)]);
     const results = await Promise.all([
       first.upload(uploadOf('A1')),
@@ -367,7 +357,7 @@ describe('two tabs', () => {
       second.upload(uploadOf('B2')),
     ]);
     expect(results.map((r) => r.block.index).sort()).toEqual([1, 2, 3, 4]);
-    const reopened = createLedgerService({ storage: createIndexedDbStorage(name) });
+    const reopened = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await signInAs(reopened, SARAH);
     expect(await reopened.chainStatus()).toMatchObject({ height: 5, valid: true });
     expect((await reopened.listRecords(SARAH.id)).map((r) => r.title).sort()).toEqual(
@@ -377,14 +367,14 @@ describe('two tabs', () => {
 
   it('a tab that missed the broadcast still appends on the stored tip', async () => {
     const name = freshName();
-    const first = createLedgerService({ storage: createIndexedDbStorage(name) });
-    const second = createLedgerService({ storage: createIndexedDbStorage(name) });
+    const first = createTestLedgerService({ storage: createIndexedDbStorage(name) });
+    const second = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await signInAs(first, SARAH);
     await signInAs(second, SARAH);
     await second.chainStatus();
     await first.upload(uploadOf('First tab'));
     await second.upload(uploadOf('Second tab'));
-    const reopened = createLedgerService({ storage: createIndexedDbStorage(name) });
+    const reopened = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await signInAs(reopened, SARAH);
     expect(await reopened.chainStatus()).toMatchObject({ height: 3, valid: true });
   });
@@ -394,7 +384,7 @@ describe('an expiry the storage cannot record', () => {
   it('still ends the grant by the clock and keeps other reads working', async () => {
     let time = Date.parse('2026-03-02T10:00:00.000Z');
     const { storage, failWhen } = createFailingStorage(createMemoryStorage());
-    const service = createLedgerService({ storage, now: () => time });
+    const service = createTestLedgerService({ storage, now: () => time });
     await signInAs(service, WILSON);
     const grant = await service.requestEmergencyAccess({ patientId: SARAH.id, reason: 'ER', accessLevel: 'basic', durationMinutes: 15 });
     failWhen(() => true);
@@ -404,6 +394,6 @@ describe('an expiry the storage cannot record', () => {
     expect((await service.chainStatus()).valid).toBe(true);
     failWhen(null);
     await service.chainStatus();
-    expect((await storage.load()).blocks.at(-1)?.data.emergency?.event).toBe('expired');
+    expect(emergencyOf((await storage.load()).blocks.at(-1)!.data)?.event).toBe('expired');
   });
 });

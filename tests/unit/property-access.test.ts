@@ -17,7 +17,7 @@ import {
 } from '../../workers/core/access';
 import { EMERGENCY_DURATIONS, MAX_REASON_LENGTH } from '../../workers/core/constants';
 import { PATIENTS, USERS } from '../../workers/core/directory';
-import type { AccessLevel, ChainRecord, Doctor, EmergencyGrant, Patient, StoredDocument, User } from '../../workers/core/types';
+import type { AccessLevel, ChainRecord, Doctor, EmergencyGrant, Patient, DocumentInfo, User } from '../../workers/core/types';
 import { DENIED } from '../support/ledger-fixtures';
 
 const RUNS = 1000;
@@ -53,14 +53,14 @@ function oracleFullGrants(actor: Doctor, patientId: string, grants: readonly Eme
 type OracleAccess = 'owner' | 'doctor' | 'emergency' | 'denied';
 
 // SEED 6: own documents; documents naming the doctor; D9: a doctor's full grant in force on that patient.
-function oracleDocumentAccess(actor: User, document: StoredDocument, grants: readonly EmergencyGrant[], now: number): OracleAccess {
+function oracleDocumentAccess(actor: User, document: DocumentInfo, grants: readonly EmergencyGrant[], now: number): OracleAccess {
   if (actor.role === 'patient') return document.patientId === actor.id ? 'owner' : 'denied';
   if (document.doctorId === actor.id) return 'doctor';
   return oracleFullGrants(actor, document.patientId, grants, now).length > 0 ? 'emergency' : 'denied';
 }
 
 // SEED 6: deletion is allowed only to the owning patient.
-function oracleMayDelete(actor: User, document: StoredDocument): boolean {
+function oracleMayDelete(actor: User, document: DocumentInfo): boolean {
   return actor.role === 'patient' && document.patientId === actor.id;
 }
 
@@ -78,14 +78,13 @@ const doctorArb: fc.Arbitrary<Doctor> = fc
   .map(({ id, patients, base }) => ({ ...base, id, patients }));
 const actorArb: fc.Arbitrary<User> = fc.oneof(fc.constantFrom(...USERS), patientArb, doctorArb);
 
-const documentArb: fc.Arbitrary<StoredDocument> = fc.record({ patientId: patientIdArb, doctorId: doctorIdArb }).map(({ patientId, doctorId }) => ({
+const documentArb: fc.Arbitrary<DocumentInfo> = fc.record({ patientId: patientIdArb, doctorId: doctorIdArb }).map(({ patientId, doctorId }) => ({
   id: 'doc',
   fileName: 'scan.pdf',
   fileType: 'application/pdf',
   fileSize: 1,
   uploadDate: new Date(T0).toISOString(),
   ipfsHash: 'Qm',
-  encryptionKey: '0'.repeat(64),
   patientId,
   doctorId,
   isEncrypted: true,
@@ -99,9 +98,7 @@ const recordArb = fc.record({ patientId: patientIdArb, doctorId: doctorIdArb }).
     type: 'prescription',
     title: 't',
     description: '',
-    fileName: '',
-    fileUrl: '',
-    documentIds: [],
+    files: [],
     timestamp: new Date(T0).toISOString(),
   }),
 );

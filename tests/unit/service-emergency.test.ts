@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { proxy } from 'comlink';
 import type { EmergencyRequest } from '../../workers/api';
-import { createLedgerService, EMERGENCY_READ_REPEAT_MS } from '../../workers/service';
+import { createTestLedgerService } from '../support/test-ledger';
+import { EMERGENCY_READ_REPEAT_MS } from '../../workers/ledger/emergency';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import {
   CARTER,
@@ -16,6 +17,8 @@ import {
   uploadOf,
   DENIED,
 } from '../support/ledger-fixtures';
+import { project } from '../../workers/core/projection';
+import { emergencyOf } from '../support/chain-records';
 
 const MINUTE = 60_000;
 
@@ -24,10 +27,10 @@ function request(overrides: Partial<EmergencyRequest> = {}): EmergencyRequest {
 }
 
 // Sarah with 7 uploads (one file each), then Dr. Wilson, who is not her doctor, signed in.
-async function emergencySetup(options: Parameters<typeof createLedgerService>[0] = {}) {
+async function emergencySetup(options: Parameters<typeof createTestLedgerService>[0] = {}) {
   const clock = createClock();
   const storage = createMemoryStorage();
-  const service = createLedgerService({ now: clock.now, storage, ...options });
+  const service = createTestLedgerService({ now: clock.now, storage, ...options });
   await signInAs(service, SARAH);
   const documentIds: string[] = [];
   for (let i = 1; i <= 7; i++) {
@@ -39,7 +42,7 @@ async function emergencySetup(options: Parameters<typeof createLedgerService>[0]
   return { service, clock, storage, documentIds };
 }
 
-async function emergencyRecords(service: ReturnType<typeof createLedgerService>) {
+async function emergencyRecords(service: ReturnType<typeof createTestLedgerService>) {
   const page = await service.blocksPage(0, 500);
   return page.blocks.filter((b) => b.type === 'emergency_access');
 }
@@ -168,7 +171,7 @@ describe('reading under a grant', () => {
     await service.emergencyView(grant.id);
     const reads = (await emergencyRecords(service)).filter((b) => b.title.startsWith('Emergency read'));
     expect(reads).toHaveLength(3);
-    const details = await Promise.all(reads.reverse().map(async (b) => (await service.block(b.index)).data.emergency));
+    const details = await Promise.all(reads.reverse().map(async (b) => emergencyOf((await service.block(b.index)).data)));
     expect(details.map((d) => [d?.event, d?.read])).toEqual([
       ['read', 'profile, health overview and complete history'],
       ['read', 'document "report-3.pdf"'],
@@ -216,7 +219,7 @@ describe('ending and expiry', () => {
     await service.chainStatus();
     const expired = (await emergencyRecords(service)).filter((b) => b.title.endsWith('expired'));
     expect(expired).toHaveLength(1);
-    expect((await service.block(expired[0].index)).data.emergency?.event).toBe('expired');
+    expect(emergencyOf((await service.block(expired[0].index)).data)?.event).toBe('expired');
     expect(await service.activeGrants()).toEqual([]);
     expect((await service.endEmergencyAccess(grant.id)).isActive).toBe(false);
     expect(await emergencyRecords(service)).toHaveLength(3); // granted, one read, expired: End adds nothing after expiry
@@ -225,7 +228,7 @@ describe('ending and expiry', () => {
   it('the worker timer records the expiry on time without any call', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const storage = createMemoryStorage();
-    const service = createLedgerService({ storage, expiryTimer: true });
+    const service = createTestLedgerService({ storage, expiryTimer: true });
     await signInAs(service, WILSON);
     let changes = 0;
     await service.onChange(proxy(() => void changes++));
@@ -236,8 +239,8 @@ describe('ending and expiry', () => {
     await vi.advanceTimersByTimeAsync(200);
     expect(changes).toBe(1);
     const stored = await storage.load();
-    expect(stored.grants[0].isActive).toBe(false);
-    expect(stored.blocks.at(-1)?.data.emergency?.event).toBe('expired');
+    expect(emergencyOf(stored.blocks.at(-1)!.data)?.event).toBe('expired');
+    expect([...project(stored.blocks).grants.values()][0].grant.isActive).toBe(false);
   });
 });
 
@@ -306,7 +309,7 @@ describe("the patient's access history", () => {
     await service.acknowledgeEmergencyAccesses();
     expect((await service.patientOverview()).newEmergencyAccesses).toEqual([]);
 
-    const reopened = createLedgerService({ storage, now: clock.now });
+    const reopened = createTestLedgerService({ storage, now: clock.now });
     await signInAs(reopened, SARAH);
     expect((await reopened.patientOverview()).newEmergencyAccesses).toEqual([]);
     expect(await reopened.accessHistory()).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_FILE_BYTES } from '../../workers/core/constants';
-import { createLedgerService, RESTRICTED_TITLE } from '../../workers/service';
+import { createTestLedgerService } from '../support/test-ledger';
+import { RESTRICTED_TITLE } from '../../workers/ledger/views';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import {
   CARTER,
@@ -17,9 +18,9 @@ import {
 } from '../support/ledger-fixtures';
 
 
-async function patientLedger(options: Parameters<typeof createLedgerService>[0] = {}) {
+async function patientLedger(options: Parameters<typeof createTestLedgerService>[0] = {}) {
   const storage = options.storage ?? createMemoryStorage();
-  const service = createLedgerService({ ...options, storage });
+  const service = createTestLedgerService({ ...options, storage });
   await signInAs(service, SARAH);
   return { service, storage };
 }
@@ -65,7 +66,7 @@ describe('upload validation stores nothing', () => {
   });
 
   it('is refused to doctors', async () => {
-    const service = createLedgerService();
+    const service = createTestLedgerService();
     await signInAs(service, CARTER);
     expect(await errorOf(service.upload(uploadOf('Blood test')))).toEqual(DENIED);
   });
@@ -217,12 +218,14 @@ describe('documents', () => {
     expect(await errorOf(service.deleteDocument(documentId))).toEqual(deleteDenied);
   });
 
-  it('lose their encrypted bytes on delete while the record stays on the chain, marked', async () => {
+  it('lose their key and encrypted bytes on delete; the upload stays on the chain and a deletion block follows it', async () => {
     const { service, storage, documentId } = await sarahWithDocument();
     const deleted = await service.deleteDocument(documentId);
     expect(deleted.deletedAt).toBeDefined();
     expect(await storage.readContent(documentId)).toBeUndefined();
-    expect((await service.chainStatus()).height).toBe(2);
+    expect((await storage.load()).documents).toEqual([]);
+    expect((await service.chainStatus()).height).toBe(3);
+    expect((await service.block(2)).data).toMatchObject({ type: 'document_deleted', documentId, patientId: SARAH.id });
     const [record] = await service.listRecords(SARAH.id);
     expect(record.title).toBe('ECG');
     expect(record.documents[0]).toMatchObject({ id: documentId, deletedAt: deleted.deletedAt });
@@ -287,7 +290,7 @@ describe('dashboards', () => {
 
 describe('patient search', () => {
   it('filters the patients by name or id for a doctor', async () => {
-    const service = createLedgerService();
+    const service = createTestLedgerService();
     await signInAs(service, WILSON);
     expect((await service.searchPatients('sarah')).map((p) => p.id)).toEqual([SARAH.id]);
     expect((await service.searchPatients('PATIENT-2')).map((p) => p.id)).toEqual([MICHAEL.id]);

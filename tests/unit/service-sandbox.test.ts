@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { proxy } from 'comlink';
 import type { MiningProgress } from '../../workers/api';
-import { createLedgerService, RESTRICTED_TITLE } from '../../workers/service';
+import { createTestLedgerService } from '../support/test-ledger';
+import { RESTRICTED_TITLE } from '../../workers/ledger/views';
 import { MICHAEL, SARAH, errorOf, signInAs, uploadOf } from '../support/ledger-fixtures';
 
 async function sarahWithRecords(count = 3) {
-  const service = createLedgerService();
+  const service = createTestLedgerService();
   await signInAs(service, SARAH);
   for (let i = 1; i <= count; i++) await service.upload(uploadOf(`Report ${i}`));
   return service;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { proxy } from 'comlink';
 import type { LedgerService } from '../../workers/api';
 import { DEMO_PASSWORD } from '../../workers/core/constants';
-import { createLedgerService, GENESIS_TITLE } from '../../workers/service';
+import { createTestLedgerService } from '../support/test-ledger';
+import { GENESIS_TITLE } from '../../workers/core/ledger-records';
 import type { LedgerStorage } from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { CARTER, SARAH, WILSON, errorOf, fileInput, signInAs, uploadOf, DENIED } from '../support/ledger-fixtures';
@@ -10,19 +11,19 @@ import { CARTER, SARAH, WILSON, errorOf, fileInput, signInAs, uploadOf, DENIED }
 
 describe('signing in', () => {
   it('signs a patient in with the demo password and returns the directory user', async () => {
-    const service = createLedgerService();
+    const service = createTestLedgerService();
     const user = await service.signIn(SARAH.email, DEMO_PASSWORD, 'patient');
     expect(user).toEqual(SARAH);
   });
 
   it('accepts the email with other capitals and surrounding spaces', async () => {
-    const service = createLedgerService();
+    const service = createTestLedgerService();
     const user = await service.signIn(`  ${CARTER.email.toUpperCase()} `, DEMO_PASSWORD, 'doctor');
     expect(user.id).toBe(CARTER.id);
   });
 
   it("answers 'Invalid email or password' for an unknown email and for a wrong password", async () => {
-    const service = createLedgerService();
+    const service = createTestLedgerService();
     const invalid = { name: 'LoginError', message: 'Invalid email or password' };
     expect(await errorOf(service.signIn('nobody@medledger.demo', DEMO_PASSWORD, 'patient'))).toEqual(invalid);
     expect(await errorOf(service.signIn(SARAH.email, 'wrong', 'patient'))).toEqual(invalid);
@@ -30,7 +31,7 @@ describe('signing in', () => {
   });
 
   it('names the registered role when the toggle is wrong, both ways', async () => {
-    const service = createLedgerService();
+    const service = createTestLedgerService();
     expect(await errorOf(service.signIn(SARAH.email, DEMO_PASSWORD, 'doctor'))).toEqual({
       name: 'LoginError',
       message: 'Please select the correct user type. This account is registered as a patient.',
@@ -48,7 +49,7 @@ describe('signing in', () => {
       ...inner,
       load: () => (broken ? Promise.reject(new Error('disk')) : inner.load()),
     };
-    const service = createLedgerService({ storage });
+    const service = createTestLedgerService({ storage });
     expect(await errorOf(service.signIn(SARAH.email, DEMO_PASSWORD, 'patient'))).toEqual({
       name: 'LoginError',
       message: 'Login failed. Please try again.',
@@ -60,7 +61,7 @@ describe('signing in', () => {
   });
 
   it('signs the previous user out when a new sign-in fails', async () => {
-    const service = createLedgerService();
+    const service = createTestLedgerService();
     await signInAs(service, SARAH);
     await errorOf(service.signIn(SARAH.email, 'wrong', 'patient'));
     expect(await errorOf(service.chainStatus())).toEqual(DENIED);
@@ -69,20 +70,20 @@ describe('signing in', () => {
 
 describe('resuming a session (D11)', () => {
   it('looks the stored id up in the directory and signs that user in', async () => {
-    const service = createLedgerService();
+    const service = createTestLedgerService();
     expect(await service.resumeSession(WILSON.id)).toEqual(WILSON);
     expect((await service.doctorOverview()).patients.map((p) => p.id)).toEqual(WILSON.patients);
   });
 
   it('returns null for an unknown id and leaves nobody signed in', async () => {
-    const service = createLedgerService();
+    const service = createTestLedgerService();
     await signInAs(service, SARAH);
     expect(await service.resumeSession('doctor-99')).toBeNull();
     expect(await errorOf(service.chainStatus())).toEqual(DENIED);
   });
 
   it('signs out', async () => {
-    const service = createLedgerService();
+    const service = createTestLedgerService();
     await signInAs(service, SARAH);
     await service.signOut();
     expect(await errorOf(service.patientOverview())).toEqual(DENIED);
@@ -117,14 +118,14 @@ describe('every data call', () => {
   ];
 
   it.each(calls)('%s is refused before sign-in with the exact message', async (_name, call) => {
-    const service = createLedgerService();
+    const service = createTestLedgerService();
     expect(await errorOf(call(service))).toEqual(DENIED);
   });
 });
 
 describe('a new ledger', () => {
   it('starts with one valid genesis block holding a diagnosis for patient-1 by doctor-1', async () => {
-    const service = createLedgerService();
+    const service = createTestLedgerService();
     await signInAs(service, SARAH);
     const status = await service.chainStatus();
     expect(status).toMatchObject({ height: 1, valid: true, difficulty: 2, readOnly: false });

@@ -1,7 +1,7 @@
 // Who may read or delete what (SEED.md section 6, DECISIONS.md D9). Pure: the clock comes in as `now` (ms).
 import { EMERGENCY_BASIC_RECORDS, EMERGENCY_DURATIONS, MAX_REASON_LENGTH } from './constants';
 import { MESSAGES, ledgerError } from './errors';
-import type { AccessLevel, ChainRecord, EmergencyGrant, Patient, StoredDocument, User } from './types';
+import type { AccessLevel, ChainRecord, DocumentInfo, EmergencyGrant, Patient, User } from './types';
 
 export function accessDenied(): Error {
   return ledgerError('AccessDeniedError', MESSAGES.accessDenied);
@@ -53,7 +53,7 @@ export type DocumentAccess = { via: 'owner' } | { via: 'doctor' } | { via: 'emer
 // Own documents, documents naming the doctor, or a doctor's active full grant on the patient (D9).
 export function documentAccess(
   actor: User,
-  document: StoredDocument,
+  document: DocumentInfo,
   grants: Iterable<EmergencyGrant>,
   now: number,
 ): DocumentAccess {
@@ -67,7 +67,7 @@ export function documentAccess(
   throw accessDenied();
 }
 
-export function assertCanDelete(actor: User, document: StoredDocument): void {
+export function assertCanDelete(actor: User, document: DocumentInfo): void {
   if (actor.role !== 'patient' || document.patientId !== actor.id) {
     throw ledgerError('AccessDeniedError', MESSAGES.deleteDenied);
   }

@@ -167,7 +167,13 @@ export function checkBlock(block: Block, index: number, previous: Block | undefi
   } else if (!previous || block.previousHash !== previous.hash) {
     return `previousHash does not match block ${index - 1}`;
   }
-  if (recordDataHash(block.data) !== block.dataHash) return 'record data was changed (data hash mismatch)';
+  let dataHash: string;
+  try {
+    dataHash = recordDataHash(block.data);
+  } catch {
+    return 'block is malformed (its record holds a value JSON cannot hold)'; // a BigInt or a cycle, which IndexedDB stores
+  }
+  if (dataHash !== block.dataHash) return 'record data was changed (data hash mismatch)';
   if (!isValidNonce(block.nonce)) return 'nonce is not a whole number';
   // the header writes the timestamp as text: ["T"] would hash like "T", so the type is checked too
   if (typeof block.timestamp !== 'string') return 'timestamp is not text';

@@ -30,10 +30,37 @@ export interface Doctor extends UserBase {
 
 export type User = Patient | Doctor;
 
-export type RecordType = 'diagnosis' | 'prescription' | 'test_report' | 'emergency_access';
+export type ClinicalRecordType = 'diagnosis' | 'prescription' | 'test_report';
+export type RecordType = ClinicalRecordType | 'emergency_access' | 'document_deleted' | 'access_acknowledged';
 export type UploadRecordType = 'prescription' | 'test_report';
 export type AccessLevel = 'basic' | 'full';
 export type EmergencyEvent = 'granted' | 'read' | 'ended' | 'expired';
+
+// Every block's data is one of these records: every change to the ledger is a block (docs: the chain is
+// the source of truth), and the worker's state is a projection of them (core/projection.ts).
+interface RecordBase {
+  id: string;
+  patientId: string;
+  doctorId: string; // the patient's doctor ('' when none); for emergency records, the doctor of the grant
+  title: string;
+  description: string;
+  timestamp: string; // ISO 8601, the block's timestamp
+}
+
+// One stored file of an upload, as the chain vouches for it; its key and encrypted bytes live off the chain.
+export interface ChainFile {
+  documentId: string;
+  name: string;
+  type: string; // MIME type
+  size: number; // bytes of the original file
+  cid: string; // IPFS content id (Qm…) of the encrypted bytes
+}
+
+// The genesis record (diagnosis, no files) and every upload.
+export interface ClinicalRecord extends RecordBase {
+  type: ClinicalRecordType;
+  files: ChainFile[];
+}
 
 // What an emergency_access record says about the grant it belongs to.
 export interface EmergencyDetails {
@@ -43,25 +70,29 @@ export interface EmergencyDetails {
   reason: string;
   durationMinutes: number;
   read?: string; // for 'read' events: what was read, e.g. 'health overview and 5 recent records'
+  documentId?: string; // for a read of one document
 }
 
-// A medical record as stored in a block's data. blockchainHash is not part of the hashed data
-// (it is the hash of the block that holds it); views add it, see MedicalRecord.
-export interface ChainRecord {
-  id: string;
-  patientId: string;
-  doctorId: string;
-  type: RecordType;
-  title: string;
-  description: string;
-  fileName: string; // first file's name ('' when none)
-  fileUrl: string; // first file's document url: 'ipfs://<Qm…>' ('' when none)
-  documentIds: string[]; // every stored file of this record (D6)
-  timestamp: string; // ISO 8601
-  isEmergencyAccess?: boolean;
-  emergencyAccessExpiry?: string; // ISO 8601
-  emergency?: EmergencyDetails;
+export interface EmergencyRecord extends RecordBase {
+  type: 'emergency_access';
+  isEmergencyAccess: true;
+  emergencyAccessExpiry: string; // ISO 8601, the grant's expiry
+  emergency: EmergencyDetails;
 }
+
+// The patient deleted one file of an upload: the upload stays on the chain, its bytes and key are dropped.
+export interface DeletionRecord extends RecordBase {
+  type: 'document_deleted';
+  documentId: string;
+}
+
+// The patient dismissed the alert about these emergency accesses.
+export interface AcknowledgementRecord extends RecordBase {
+  type: 'access_acknowledged';
+  grantIds: string[];
+}
+
+export type ChainRecord = ClinicalRecord | EmergencyRecord | DeletionRecord | AcknowledgementRecord;
 
 export interface Block {
   id: string; // the chain index as text
@@ -73,19 +104,24 @@ export interface Block {
   nonce: number;
 }
 
-// The stored document's metadata (SEED.md section 3). The encrypted bytes live beside it.
-export interface StoredDocument {
+// A stored file as the projection of the chain describes it (the seed's stored-document fields, keyless).
+export interface DocumentInfo {
   id: string;
   fileName: string;
   fileType: string;
   fileSize: number; // bytes of the original file
   uploadDate: string; // ISO 8601
-  ipfsHash: string; // CIDv0 of the encrypted bytes (D5)
-  encryptionKey: string; // 64 hex: the AES-256 key (D4)
+  ipfsHash: string; // IPFS content id of the encrypted bytes
   patientId: string;
   doctorId: string;
   isEncrypted: boolean;
   deletedAt?: string; // set when the owning patient deleted the file; the record stays on the chain
+}
+
+// What is stored beside the chain for one file: the AES-256 key (64 hex). The encrypted bytes are apart.
+export interface DocumentKey {
+  id: string;
+  encryptionKey: string;
 }
 
 export interface EmergencyGrant {

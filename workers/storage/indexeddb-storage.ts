@@ -1,5 +1,5 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { Block, EmergencyGrant, StoredDocument } from '../core/types';
+import type { Block, DocumentKey } from '../core/types';
 import {
   REVISION_KEY,
   revisionConflict,
@@ -10,17 +10,16 @@ import {
 } from './ledger-storage';
 
 export const LEDGER_DB_NAME = 'medledger';
-const LEDGER_DB_VERSION = 1;
+const LEDGER_DB_VERSION = 2; // 2 dropped the grants store: grants are derived from the chain
 
 interface LedgerDb extends DBSchema {
   blocks: { key: number; value: Block }; // key: the block index
-  documents: { key: string; value: StoredDocument };
+  documents: { key: string; value: DocumentKey }; // what cannot live on the chain: each file's key
   contents: { key: string; value: ArrayBuffer }; // encrypted bytes, apart so loading skips them
-  grants: { key: string; value: EmergencyGrant };
   meta: { key: string; value: unknown };
 }
 
-const STORES = ['blocks', 'documents', 'contents', 'grants', 'meta'] as const;
+const STORES = ['blocks', 'documents', 'contents', 'meta'] as const;
 
 // IndexedDB through idb: one database, every write in one readwrite transaction over all stores.
 export function createIndexedDbStorage(name: string = LEDGER_DB_NAME): LedgerStorage {
@@ -28,12 +27,15 @@ export function createIndexedDbStorage(name: string = LEDGER_DB_NAME): LedgerSto
 
   function database(): Promise<IDBPDatabase<LedgerDb>> {
     opening ??= openDB<LedgerDb>(name, LEDGER_DB_VERSION, {
-      upgrade(db) {
-        db.createObjectStore('blocks');
-        db.createObjectStore('documents', { keyPath: 'id' });
-        db.createObjectStore('contents');
-        db.createObjectStore('grants', { keyPath: 'id' });
-        db.createObjectStore('meta');
+      upgrade(db, oldVersion) {
+        if (oldVersion < 1) {
+          db.createObjectStore('blocks');
+          db.createObjectStore('documents', { keyPath: 'id' });
+          db.createObjectStore('contents');
+          db.createObjectStore('meta');
+        }
+        // A version 1 ledger keeps its blocks; its format is recognised at load and a reset is offered.
+        if (oldVersion === 1) (db as unknown as IDBDatabase).deleteObjectStore('grants');
       },
       // Another tab deletes or upgrades the database: let go so it is not blocked; reopen on next use.
       blocking(_current, _next, event) {
@@ -53,16 +55,16 @@ export function createIndexedDbStorage(name: string = LEDGER_DB_NAME): LedgerSto
   return {
     async load(): Promise<StoredState> {
       const db = await database();
-      const tx = db.transaction(['blocks', 'documents', 'grants', 'meta'], 'readonly');
-      const [blocks, documents, grants, metaKeys, metaValues] = await Promise.all([
+      const tx = db.transaction(['blocks', 'documents', 'contents', 'meta'], 'readonly');
+      const [blocks, documents, contentIds, metaKeys, metaValues] = await Promise.all([
         tx.objectStore('blocks').getAll(),
         tx.objectStore('documents').getAll(),
-        tx.objectStore('grants').getAll(),
+        tx.objectStore('contents').getAllKeys(),
         tx.objectStore('meta').getAllKeys(),
         tx.objectStore('meta').getAll(),
       ]);
       await tx.done;
-      return { blocks, documents, grants, meta: Object.fromEntries(metaKeys.map((key, i) => [key, metaValues[i]])) };
+      return { blocks, documents, contentIds, meta: Object.fromEntries(metaKeys.map((key, i) => [key, metaValues[i]])) };
     },
     async readMeta(key) {
       return (await database()).get('meta', key);
@@ -90,8 +92,10 @@ export function createIndexedDbStorage(name: string = LEDGER_DB_NAME): LedgerSto
         for (const block of write.blocks ?? []) track(tx.objectStore('blocks').put(block, Number(block.id)));
         for (const document of write.documents ?? []) track(tx.objectStore('documents').put(document));
         for (const { id, bytes } of write.contents ?? []) track(tx.objectStore('contents').put(bytes, id));
-        for (const id of write.deleteContents ?? []) track(tx.objectStore('contents').delete(id));
-        for (const grant of write.grants ?? []) track(tx.objectStore('grants').put(grant));
+        for (const id of write.deleteDocuments ?? []) {
+          track(tx.objectStore('documents').delete(id));
+          track(tx.objectStore('contents').delete(id));
+        }
         for (const [key, value] of Object.entries(write.meta ?? {})) track(tx.objectStore('meta').put(value, key));
         await Promise.all(pending);
       } catch (error) {

@@ -1,10 +1,11 @@
 // Persistence behind one small interface (DESIGN.md workers/storage): the service never sees IndexedDB.
-import type { Block, EmergencyGrant, StoredDocument } from '../core/types';
+import type { Block, DocumentKey } from '../core/types';
 
+// The chain, and beside it only what cannot live on a chain: each file's key and encrypted bytes.
 export interface StoredState {
   blocks: Block[]; // in index order
-  documents: StoredDocument[]; // metadata only; encrypted bytes are read on demand
-  grants: EmergencyGrant[];
+  documents: DocumentKey[]; // one key per stored file
+  contentIds: string[]; // ids of the stored encrypted bytes, which are read on demand
   meta: Record<string, unknown>;
 }
 
@@ -13,10 +14,9 @@ export interface StorageWrite {
   expectedRevision?: number; // store only if meta 'revision' is still this (absent counts as 0), else RevisionConflict
   clear?: boolean; // empty every store first (reset demo data)
   blocks?: Block[]; // stored under Number(block.id)
-  documents?: StoredDocument[];
+  documents?: DocumentKey[];
   contents?: { id: string; bytes: ArrayBuffer }[]; // encrypted bytes by document id
-  deleteContents?: string[];
-  grants?: EmergencyGrant[];
+  deleteDocuments?: string[]; // drops the key and the bytes of each
   meta?: Record<string, unknown>;
 }
 
@@ -28,6 +28,8 @@ export interface LedgerStorage {
 }
 
 export const REVISION_KEY = 'revision';
+export const FORMAT_KEY = 'format'; // the block format of the stored ledger
+export const LEDGER_FORMAT = 2; // 2: every change is a block; 1 (no format stored) kept grants and file metadata beside the chain
 export const REVISION_CONFLICT = 'RevisionConflict'; // another tab wrote first: reload and build the change again
 
 export function revisionConflict(expected: number, found: unknown): Error {

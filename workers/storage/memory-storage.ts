@@ -1,4 +1,4 @@
-import type { Block, EmergencyGrant, StoredDocument } from '../core/types';
+import type { Block, DocumentKey } from '../core/types';
 import {
   REVISION_KEY,
   revisionConflict,
@@ -11,9 +11,8 @@ import {
 // The default storage (unit tests, no IndexedDB): values are cloned in and out, as IndexedDB would.
 export function createMemoryStorage(): LedgerStorage {
   let blocks = new Map<number, Block>();
-  let documents = new Map<string, StoredDocument>();
+  let documents = new Map<string, DocumentKey>();
   let contents = new Map<string, ArrayBuffer>();
-  let grants = new Map<string, EmergencyGrant>();
   let meta = new Map<string, unknown>();
 
   return {
@@ -21,7 +20,7 @@ export function createMemoryStorage(): LedgerStorage {
       return structuredClone({
         blocks: [...blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block),
         documents: [...documents.values()],
-        grants: [...grants.values()],
+        contentIds: [...contents.keys()],
         meta: Object.fromEntries(meta),
       });
     },
@@ -43,16 +42,17 @@ export function createMemoryStorage(): LedgerStorage {
         blocks: new Map(copy.clear ? [] : blocks),
         documents: new Map(copy.clear ? [] : documents),
         contents: new Map(copy.clear ? [] : contents),
-        grants: new Map(copy.clear ? [] : grants),
         meta: new Map(copy.clear ? [] : meta),
       };
       for (const block of copy.blocks ?? []) next.blocks.set(Number(block.id), block);
       for (const document of copy.documents ?? []) next.documents.set(document.id, document);
       for (const { id, bytes } of copy.contents ?? []) next.contents.set(id, bytes);
-      for (const id of copy.deleteContents ?? []) next.contents.delete(id);
-      for (const grant of copy.grants ?? []) next.grants.set(grant.id, grant);
+      for (const id of copy.deleteDocuments ?? []) {
+        next.documents.delete(id);
+        next.contents.delete(id);
+      }
       for (const [key, value] of Object.entries(copy.meta ?? {})) next.meta.set(key, value);
-      ({ blocks, documents, contents, grants, meta } = next);
+      ({ blocks, documents, contents, meta } = next);
     },
   };
 }

@@ -1,7 +1,7 @@
-import type { ChainRecord } from '../../../workers/core/types';
+import type { ClinicalRecord } from '../../../workers/core/types';
 
 // A demo record for blocks the lab mines on the main thread (no patient data: the lab never touches records).
-export function labRecord(index: number, timestamp: string): ChainRecord {
+export function labRecord(index: number, timestamp: string): ClinicalRecord {
   return {
     id: `lab-${index}`,
     patientId: 'patient-1',
@@ -9,9 +9,7 @@ export function labRecord(index: number, timestamp: string): ChainRecord {
     type: 'test_report',
     title: `Mining lab block ${index}`,
     description: 'Mined on the main thread for comparison',
-    fileName: '',
-    fileUrl: '',
-    documentIds: [],
+    files: [],
     timestamp,
   };
 }

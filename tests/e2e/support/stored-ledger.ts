@@ -1,18 +1,21 @@
 // What the worker stored in the page's IndexedDB, read from the page as any script of the origin could:
-// the test's view of the truth, independent of what the screens say.
+// the test's view of the truth, independent of what the screens say. Documents and grants are what the
+// stored chain says (its projection); the keys and bytes are the rows stored beside it.
 import type { Page } from 'playwright-core';
-import type { Block, EmergencyGrant, StoredDocument } from '../../../workers/core/types';
+import { project } from '../../../workers/core/projection';
+import type { Block, DocumentInfo, EmergencyGrant } from '../../../workers/core/types';
 
 export interface StoredLedger {
   blocks: Block[]; // in key (index) order
-  documents: StoredDocument[];
+  documents: DocumentInfo[]; // every file the chain names, deleted ones included (deletedAt set)
+  keyIds: string[]; // documents whose key is stored
   contentIds: string[]; // documents whose encrypted bytes are stored
   grants: EmergencyGrant[];
 }
 
 // Opens 'medledger' without a version (never upgrades it) and only once the app has created it.
 export async function readStoredLedger(page: Page): Promise<StoredLedger> {
-  return page.evaluate(async () => {
+  const stored = await page.evaluate(async () => {
     const names = (await indexedDB.databases()).map((database) => database.name);
     if (!names.includes('medledger')) throw new Error('the app has not created its database yet');
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
@@ -28,30 +31,33 @@ export async function readStoredLedger(page: Page): Promise<StoredLedger> {
         request.onerror = () => reject(request.error);
       });
     try {
-      const [blocks, documents, contentIds, grants] = await Promise.all([
+      const [blocks, keyIds, contentIds] = await Promise.all([
         all<Block>('blocks'),
-        all<StoredDocument>('documents'),
+        all<string>('documents', true),
         all<string>('contents', true),
-        all<EmergencyGrant>('grants'),
       ]);
-      return { blocks, documents, contentIds, grants };
+      return { blocks, keyIds, contentIds };
     } finally {
       db.close();
     }
   });
+  const state = project(stored.blocks);
+  return {
+    ...stored,
+    documents: [...state.documents.values()].map(({ blockIndex: _index, ...document }) => document),
+    grants: [...state.grants.values()].map((known) => known.grant),
+  };
 }
 
-// Every document belongs to exactly one stored block and has its bytes; no block names a missing document.
+// Every live document of the chain has its key and bytes stored, and nothing else is stored beside it.
 export function orphans(ledger: StoredLedger): string[] {
-  const named = new Set(ledger.blocks.flatMap((block) => block.data.documentIds));
-  const documents = new Set(ledger.documents.map((document) => document.id));
-  const contents = new Set(ledger.contentIds);
+  const live = new Set(ledger.documents.filter((document) => !document.deletedAt).map((document) => document.id));
   const problems: string[] = [];
-  for (const id of documents) if (!named.has(id)) problems.push(`document ${id} is in no block`);
-  for (const id of named) if (!documents.has(id)) problems.push(`a block names document ${id}, which is not stored`);
-  for (const document of ledger.documents) {
-    if (!document.deletedAt && !contents.has(document.id)) problems.push(`document ${document.id} has no stored bytes`);
+  for (const id of live) {
+    if (!ledger.keyIds.includes(id)) problems.push(`document ${id} has no stored key`);
+    if (!ledger.contentIds.includes(id)) problems.push(`document ${id} has no stored bytes`);
   }
-  for (const id of contents) if (!documents.has(id)) problems.push(`bytes ${id} belong to no document`);
+  for (const id of ledger.keyIds) if (!live.has(id)) problems.push(`key ${id} belongs to no stored document`);
+  for (const id of ledger.contentIds) if (!live.has(id)) problems.push(`bytes ${id} belong to no stored document`);
   return problems;
 }

@@ -1,0 +1,21 @@
+// The ledger service as the tests build it: memory storage, no simulated delays, the records difficulty.
+import { DIFFICULTY } from '../../workers/core/constants';
+import type { LedgerDeps } from '../../workers/ledger/deps';
+import { createLedgerService } from '../../workers/service';
+import { createMemoryStorage } from '../../workers/storage/memory-storage';
+
+export function testDeps(overrides: Partial<LedgerDeps> = {}): LedgerDeps {
+  return {
+    storage: createMemoryStorage(),
+    now: () => Date.now(),
+    randomId: () => crypto.randomUUID(),
+    uploadDelayMs: 0,
+    grantDelayMs: 0,
+    difficulty: DIFFICULTY,
+    ...overrides,
+  };
+}
+
+export function createTestLedgerService(overrides: Partial<LedgerDeps> = {}) {
+  return createLedgerService(testDeps(overrides));
+}

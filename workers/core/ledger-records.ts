@@ -1,0 +1,112 @@
+// Builders of the records the service mines: one per kind of change. Pure: ids and time come in.
+import { PATIENTS, findUser } from './directory';
+import type { LedgerState } from './projection';
+import type {
+  AcknowledgementRecord,
+  ClinicalRecord,
+  DeletionRecord,
+  DocumentInfo,
+  EmergencyEvent,
+  EmergencyGrant,
+  EmergencyRecord,
+} from './types';
+
+export const GENESIS_TITLE = 'Initial health assessment';
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+export function genesisRecord(id: string, timestamp: string): ClinicalRecord {
+  return {
+    id,
+    patientId: PATIENTS[0].id,
+    doctorId: PATIENTS[0].doctorId ?? '',
+    type: 'diagnosis',
+    title: GENESIS_TITLE,
+    description: 'Baseline assessment recorded when the ledger was created.',
+    files: [],
+    timestamp,
+  };
+}
+
+function emergencyTitle(event: EmergencyEvent, grant: EmergencyGrant, doctorName: string): string {
+  switch (event) {
+    case 'granted':
+      return `Emergency access (${grant.accessLevel}) granted to ${doctorName}`;
+    case 'read':
+      return `Emergency read by ${doctorName}`;
+    case 'ended':
+      return `Emergency access ended by ${doctorName}`;
+    case 'expired':
+      return `Emergency access of ${doctorName} expired`;
+  }
+}
+
+export interface EmergencyRead {
+  what: string; // as the patient's access history shows it
+  documentId?: string;
+}
+
+export function emergencyRecord(
+  id: string,
+  grant: EmergencyGrant,
+  event: EmergencyEvent,
+  timestamp: string,
+  read?: EmergencyRead,
+): EmergencyRecord {
+  return {
+    id,
+    patientId: grant.patientId,
+    doctorId: grant.doctorId,
+    type: 'emergency_access',
+    title: emergencyTitle(event, grant, findUser(grant.doctorId)?.name ?? grant.doctorId),
+    description: event === 'granted' ? grant.reason : (read?.what ?? ''),
+    timestamp,
+    isEmergencyAccess: true,
+    emergencyAccessExpiry: grant.expiresAt,
+    emergency: {
+      grantId: grant.id,
+      event,
+      accessLevel: grant.accessLevel,
+      reason: grant.reason,
+      durationMinutes: grant.durationMinutes,
+      ...(read ? { read: read.what } : {}),
+      ...(read?.documentId ? { documentId: read.documentId } : {}),
+    },
+  };
+}
+
+// An 'expired' record for every grant past its expiry that no block has closed yet, earliest expiry first.
+export function dueExpiryRecords(state: LedgerState, at: number, newId: () => string): EmergencyRecord[] {
+  return [...state.grants.values()]
+    .filter((known) => !known.closedBy && at >= Date.parse(known.grant.expiresAt))
+    .sort((a, b) => a.grant.expiresAt.localeCompare(b.grant.expiresAt))
+    .map((known) => emergencyRecord(newId(), known.grant, 'expired', iso(at)));
+}
+
+export function deletionRecord(id: string, document: DocumentInfo, timestamp: string): DeletionRecord {
+  return {
+    id,
+    patientId: document.patientId,
+    doctorId: document.doctorId,
+    type: 'document_deleted',
+    title: `File deleted: ${document.fileName}`,
+    description: '',
+    documentId: document.id,
+    timestamp,
+  };
+}
+
+export function acknowledgementRecord(id: string, patientId: string, grantIds: string[], timestamp: string): AcknowledgementRecord {
+  return {
+    id,
+    patientId,
+    doctorId: '',
+    type: 'access_acknowledged',
+    title: 'Emergency access alert dismissed',
+    description: '',
+    grantIds,
+    timestamp,
+  };
+}

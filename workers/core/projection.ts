@@ -1,0 +1,293 @@
+// The ledger's state is a fold over the verified chain: apply(state, block) for each block in order.
+// Before a block is applied it must be legal given the state before it (semantic verification): the first
+// block that is not is named with the rule it breaks, like a block whose hash does not match.
+import { emergencyScope } from './access';
+import { checkBlock } from './chain';
+import {
+  ACCEPTED_EXTENSIONS,
+  EMERGENCY_DURATIONS,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_FILE_BYTES,
+  MAX_FILES_PER_UPLOAD,
+  MAX_REASON_LENGTH,
+  MAX_TITLE_LENGTH,
+} from './constants';
+import { DOCTORS, PATIENTS } from './directory';
+import { recordProblem } from './record-format';
+import type {
+  AcknowledgementRecord,
+  Block,
+  ChainRecord,
+  ClinicalRecord,
+  DeletionRecord,
+  DocumentInfo,
+  EmergencyGrant,
+  EmergencyRecord,
+} from './types';
+
+export interface RecordEntry {
+  index: number;
+  hash: string;
+  record: ChainRecord;
+}
+
+export interface GrantRead {
+  at: string;
+  what: string;
+  documentId?: string;
+}
+
+export interface GrantState {
+  grant: EmergencyGrant;
+  reads: GrantRead[]; // oldest first
+  closedBy?: 'ended' | 'expired';
+  acknowledged: boolean; // the patient dismissed the alert about it
+}
+
+export interface LedgerState {
+  height: number;
+  lastTimestamp: string; // of the tip: a new block's time never goes back before it
+  records: Map<string, RecordEntry[]>; // per patient, oldest first: uploads, the genesis and grant starts
+  documents: Map<string, DocumentInfo & { blockIndex: number }>;
+  grants: Map<string, GrantState>;
+  patientGrants: Map<string, string[]>; // grant ids per patient, oldest first
+}
+
+export interface VerifiedLedger {
+  state: LedgerState; // the projection of the blocks before the first bad one
+  firstInvalid?: { index: number; reason: string };
+}
+
+const CID_V0 = /^Qm[1-9A-HJ-NP-Za-km-z]{44}$/;
+const MINUTE_MS = 60_000;
+
+export function emptyState(): LedgerState {
+  return { height: 0, lastTimestamp: '', records: new Map(), documents: new Map(), grants: new Map(), patientGrants: new Map() };
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot).toLowerCase();
+}
+
+function clinicalProblem(state: LedgerState, record: ClinicalRecord, index: number): string | null {
+  if (index === 0) {
+    return record.type === 'diagnosis' && record.files.length === 0 ? null : 'the genesis block must be a diagnosis without files';
+  }
+  if (record.type === 'diagnosis') return 'a diagnosis record may only open the chain';
+  const patient = PATIENTS.find((candidate) => candidate.id === record.patientId);
+  if (!patient) return 'an upload names no listed patient';
+  if (record.doctorId !== (patient.doctorId ?? '')) return "an upload names a doctor other than the patient's";
+  const title = record.title.trim();
+  if (title === '' || title !== record.title || title.length > MAX_TITLE_LENGTH) return 'an upload has no valid title';
+  if (record.description.length > MAX_DESCRIPTION_LENGTH) return 'an upload description is too long';
+  if (record.files.length === 0 || record.files.length > MAX_FILES_PER_UPLOAD) {
+    return `an upload must hold 1 to ${MAX_FILES_PER_UPLOAD} files`;
+  }
+  const seen = new Set<string>();
+  for (const file of record.files) {
+    if (state.documents.has(file.documentId) || seen.has(file.documentId)) {
+      return `document ${file.documentId} is already named by another record`;
+    }
+    seen.add(file.documentId);
+    if (!(ACCEPTED_EXTENSIONS as readonly string[]).includes(extensionOf(file.name))) return `"${file.name}" is not an accepted file type`;
+    if (file.size < 1 || file.size > MAX_FILE_BYTES) return `"${file.name}" has a size outside 1 byte to 10 MB`;
+    if (!CID_V0.test(file.cid)) return `"${file.name}" has no valid content id`;
+  }
+  return null;
+}
+
+function emergencyProblem(state: LedgerState, record: EmergencyRecord, at: number): string | null {
+  const details = record.emergency;
+  if (!DOCTORS.some((doctor) => doctor.id === record.doctorId)) return 'an emergency access names no listed doctor';
+  if (!PATIENTS.some((patient) => patient.id === record.patientId)) return 'an emergency access names no listed patient';
+  const known = state.grants.get(details.grantId);
+  if (details.event === 'granted') {
+    if (known) return `grant ${details.grantId} was already granted`;
+    if (!(EMERGENCY_DURATIONS as readonly number[]).includes(details.durationMinutes)) return 'a grant has a duration that is not offered';
+    const reason = details.reason.trim();
+    if (reason === '' || reason !== details.reason || reason.length > MAX_REASON_LENGTH) return 'a grant has no valid reason';
+    if (Date.parse(record.emergencyAccessExpiry) !== at + details.durationMinutes * MINUTE_MS) {
+      return 'a grant expiry does not match its start and duration';
+    }
+    if (details.read !== undefined || details.documentId !== undefined) return 'a grant names a read';
+    for (const id of state.patientGrants.get(record.patientId) ?? []) {
+      const other = state.grants.get(id);
+      if (other && other.grant.doctorId === record.doctorId && !other.closedBy && at < Date.parse(other.grant.expiresAt)) {
+        return 'a grant opens while the same doctor holds an open grant on the patient';
+      }
+    }
+    return null;
+  }
+  if (!known) return `${details.event} names grant ${details.grantId}, which was never granted`;
+  const { grant } = known;
+  if (
+    grant.doctorId !== record.doctorId ||
+    grant.patientId !== record.patientId ||
+    grant.accessLevel !== details.accessLevel ||
+    grant.reason !== details.reason ||
+    grant.durationMinutes !== details.durationMinutes ||
+    grant.expiresAt !== record.emergencyAccessExpiry
+  ) {
+    return `${details.event} does not match grant ${details.grantId} (doctor, patient, level, reason or expiry)`;
+  }
+  if (known.closedBy) return `${details.event} names grant ${details.grantId}, which had ${known.closedBy}`;
+  const expired = at >= Date.parse(grant.expiresAt);
+  if (details.event === 'expired') return expired ? null : 'an expiry is recorded before the grant expires';
+  if (expired) return `${details.event === 'read' ? 'a read' : 'an end'} lies after the grant expired`;
+  if (details.event === 'ended') return details.read === undefined && details.documentId === undefined ? null : 'an end names a read';
+  if (typeof details.read !== 'string') return 'a read does not say what was read';
+  if (details.documentId === undefined) {
+    return details.read === emergencyScope(grant.accessLevel).read ? null : 'a read names more than its grant level covers';
+  }
+  if (!emergencyScope(grant.accessLevel).documents) return 'a document read lies outside a basic grant';
+  const document = state.documents.get(details.documentId);
+  if (!document || document.patientId !== grant.patientId || document.deletedAt) {
+    return "a read names a document that is not one of the patient's stored documents";
+  }
+  return null;
+}
+
+function deletionProblem(state: LedgerState, record: DeletionRecord): string | null {
+  const document = state.documents.get(record.documentId);
+  if (!document || document.patientId !== record.patientId || document.doctorId !== record.doctorId) {
+    return "a deletion names a document that is not one of the patient's";
+  }
+  return document.deletedAt ? 'a deletion names a document that was already deleted' : null;
+}
+
+function acknowledgementProblem(state: LedgerState, record: AcknowledgementRecord): string | null {
+  if (record.grantIds.length === 0 || new Set(record.grantIds).size !== record.grantIds.length) {
+    return 'an acknowledgement must name distinct grants';
+  }
+  for (const id of record.grantIds) {
+    const known = state.grants.get(id);
+    if (!known || known.grant.patientId !== record.patientId) return "an acknowledgement names a grant that is not on the patient's records";
+    if (known.acknowledged) return `grant ${id} was already acknowledged`;
+  }
+  return null;
+}
+
+// null when `block` may follow the blocks folded into `state`, else the rule it breaks.
+export function ruleProblem(state: LedgerState, block: Block, index: number): string | null {
+  const shape = recordProblem(block.data);
+  if (shape) return shape;
+  const record = block.data;
+  if (record.timestamp !== block.timestamp) return 'the record time differs from the block time';
+  const at = Date.parse(block.timestamp);
+  if (state.lastTimestamp !== '' && at < Date.parse(state.lastTimestamp)) return 'the timestamp goes back before the previous block';
+  switch (record.type) {
+    case 'diagnosis':
+    case 'prescription':
+    case 'test_report':
+      return clinicalProblem(state, record, index);
+    case 'emergency_access':
+      return emergencyProblem(state, record, at);
+    case 'document_deleted':
+      return deletionProblem(state, record);
+    case 'access_acknowledged':
+      return acknowledgementProblem(state, record);
+  }
+}
+
+// Folds one legal block into `state` (in place: the fold owns its accumulator) and returns it.
+export function apply(state: LedgerState, block: Block, index: number): LedgerState {
+  const record = block.data;
+  const entry = { index, hash: block.hash, record };
+  state.height = index + 1;
+  state.lastTimestamp = block.timestamp;
+  switch (record.type) {
+    case 'diagnosis':
+    case 'prescription':
+    case 'test_report':
+      push(state.records, record.patientId, entry);
+      for (const file of record.files) {
+        state.documents.set(file.documentId, {
+          id: file.documentId,
+          fileName: file.name,
+          fileType: file.type,
+          fileSize: file.size,
+          uploadDate: record.timestamp,
+          ipfsHash: file.cid,
+          patientId: record.patientId,
+          doctorId: record.doctorId,
+          isEncrypted: true,
+          blockIndex: index,
+        });
+      }
+      break;
+    case 'emergency_access':
+      applyEmergency(state, record, entry);
+      break;
+    case 'document_deleted': {
+      const document = state.documents.get(record.documentId);
+      if (document) state.documents.set(document.id, { ...document, deletedAt: record.timestamp });
+      break;
+    }
+    case 'access_acknowledged':
+      for (const id of record.grantIds) {
+        const known = state.grants.get(id);
+        if (known) known.acknowledged = true;
+      }
+      break;
+  }
+  return state;
+}
+
+function applyEmergency(state: LedgerState, record: EmergencyRecord, entry: RecordEntry): void {
+  const details = record.emergency;
+  if (details.event === 'granted') {
+    push(state.records, record.patientId, entry); // a grant start is listed with the patient's records
+    push(state.patientGrants, record.patientId, details.grantId);
+    state.grants.set(details.grantId, {
+      grant: {
+        id: details.grantId,
+        patientId: record.patientId,
+        doctorId: record.doctorId,
+        accessLevel: details.accessLevel,
+        reason: details.reason,
+        durationMinutes: details.durationMinutes,
+        expiresAt: record.emergencyAccessExpiry,
+        createdAt: record.timestamp,
+        isActive: true,
+      },
+      reads: [],
+      acknowledged: false,
+    });
+    return;
+  }
+  const known = state.grants.get(details.grantId);
+  if (!known) return;
+  if (details.event === 'read') {
+    known.reads.push({ at: record.timestamp, what: details.read ?? '', ...(details.documentId ? { documentId: details.documentId } : {}) });
+    return;
+  }
+  known.closedBy = details.event;
+  known.grant = { ...known.grant, isActive: false, ...(details.event === 'ended' ? { endedAt: record.timestamp } : {}) };
+}
+
+// project(blocks): the state of legal blocks, in order; `blocks` must already be verified.
+export function project(blocks: readonly Block[]): LedgerState {
+  return blocks.reduce((state, block, index) => apply(state, block, index), emptyState());
+}
+
+// Hash, link, data hash and difficulty of each block, then its legality given the state before it; stops at
+// the first failure and returns the projection of the blocks before it. Never throws on stored data.
+export function verifyLedger(blocks: readonly Block[], difficulty: number, from?: VerifiedLedger): VerifiedLedger {
+  const state = from?.state ?? emptyState();
+  if (from?.firstInvalid) return from;
+  if (blocks.length === 0) return { state, firstInvalid: { index: 0, reason: 'the stored chain has no blocks' } };
+  for (let index = state.height; index < blocks.length; index++) {
+    const block = blocks[index];
+    const reason = checkBlock(block, index, blocks[index - 1], difficulty) ?? ruleProblem(state, block, index);
+    if (reason !== null) return { state, firstInvalid: { index, reason } };
+    apply(state, block, index);
+  }
+  return { state };
+}

@@ -1,0 +1,73 @@
+// The shape of every kind of block record: a stored block whose data has a missing field, a wrong type or
+// a value JSON cannot hold is a bad block, named like any other failed check, never an exception.
+import type { ChainRecord } from './types';
+
+type Shape = Record<string, (value: unknown) => boolean>;
+
+const text = (value: unknown) => typeof value === 'string';
+const nonEmpty = (value: unknown) => typeof value === 'string' && value !== '';
+const count = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
+const isoTime = (value: unknown) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
+const oneOf =
+  (...values: string[]) =>
+  (value: unknown) =>
+    typeof value === 'string' && values.includes(value);
+const optional = (check: (value: unknown) => boolean) => (value: unknown) => value === undefined || check(value);
+const listOf = (check: (value: unknown) => boolean) => (value: unknown) =>
+  Array.isArray(value) && value.every((item) => check(item));
+const shaped = (shape: Shape) => (value: unknown) => shapeProblem(value, shape) === null;
+
+const BASE: Shape = {
+  id: nonEmpty,
+  patientId: text,
+  doctorId: text,
+  title: text,
+  description: text,
+  timestamp: isoTime,
+};
+
+const FILE: Shape = { documentId: nonEmpty, name: nonEmpty, type: text, size: count, cid: nonEmpty };
+
+const EMERGENCY: Shape = {
+  grantId: nonEmpty,
+  event: oneOf('granted', 'read', 'ended', 'expired'),
+  accessLevel: oneOf('basic', 'full'),
+  reason: text,
+  durationMinutes: count,
+  read: optional(text),
+  documentId: optional(nonEmpty),
+};
+
+const SHAPES: Record<ChainRecord['type'], Shape> = {
+  diagnosis: { ...BASE, type: text, files: listOf(shaped(FILE)) },
+  prescription: { ...BASE, type: text, files: listOf(shaped(FILE)) },
+  test_report: { ...BASE, type: text, files: listOf(shaped(FILE)) },
+  emergency_access: {
+    ...BASE,
+    type: text,
+    isEmergencyAccess: (value) => value === true,
+    emergencyAccessExpiry: isoTime,
+    emergency: shaped(EMERGENCY),
+  },
+  document_deleted: { ...BASE, type: text, documentId: nonEmpty },
+  access_acknowledged: { ...BASE, type: text, grantIds: listOf(nonEmpty) },
+};
+
+// Exactly the shape's keys (optional ones may be absent), each passing its check.
+function shapeProblem(value: unknown, shape: Shape): string | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'is not an object';
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) if (!Object.hasOwn(shape, key)) return `has an unknown field "${key}"`;
+  for (const [key, check] of Object.entries(shape)) {
+    if (!check(record[key])) return record[key] === undefined ? `has no "${key}"` : `has a malformed "${key}"`;
+  }
+  return null;
+}
+
+// null when `data` is a well-formed record of a known kind, else what is wrong with it.
+export function recordProblem(data: unknown): string | null {
+  const type = (data as { type?: unknown } | null)?.type;
+  if (typeof type !== 'string' || !Object.hasOwn(SHAPES, type)) return 'record is malformed (unknown record type)';
+  const problem = shapeProblem(data, SHAPES[type as ChainRecord['type']]);
+  return problem === null ? null : `record is malformed (it ${problem})`;
+}

@@ -1,0 +1,38 @@
+// What the ledger modules get from outside: storage, clock, ids, delays and the other tabs. The worker passes
+// the real ones (ledger.worker.ts); tests pass memory storage and zero delays (tests/support/test-ledger.ts).
+import type { ChangeKind } from '../api';
+import { ledgerError, type LedgerErrorName } from '../core/errors';
+import type { LedgerStorage } from '../storage/ledger-storage';
+
+// What one tab tells the others after it changed the stored ledger (BroadcastChannel in the worker).
+export interface LedgerBroadcast {
+  type: 'changed';
+  revision: number;
+  source: string;
+  kinds: ChangeKind[];
+}
+
+export interface LedgerDeps {
+  storage: LedgerStorage;
+  now: () => number; // ms since the epoch: grants, timestamps, expiry
+  randomId: () => string;
+  uploadDelayMs: number;
+  grantDelayMs: number;
+  difficulty: number; // leading zero hex digits of the records chain
+  notifyOthers?: (message: LedgerBroadcast) => void;
+  listenToOthers?: (listener: (message: LedgerBroadcast) => void) => void;
+  lock?: <T>(fn: () => Promise<T>) => Promise<T>; // exclusive across tabs (Web Locks in the worker)
+  expiryTimer?: boolean; // record expiries on time with a timer (the worker); otherwise on the next call
+}
+
+export function fail(name: LedgerErrorName, message: string): never {
+  throw ledgerError(name, message);
+}
+
+export function sleep(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}
+
+export function isIndex(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0;
+}

@@ -1,0 +1,153 @@
+// Break-the-glass: the doctor's side (overview, search, grant, end, view) and the patient's access history.
+import type { EmergencyRequest, LedgerService } from '../api';
+import { accessDenied, assertGrantUsable, emergencyScope, findActiveGrant, isGrantActive, requireRole, validateEmergencyRequest } from '../core/access';
+import { DOCTOR_KEPT_RECORDS } from '../core/constants';
+import { PATIENTS } from '../core/directory';
+import { acknowledgementRecord, emergencyRecord, iso, type EmergencyRead } from '../core/ledger-records';
+import type { LedgerState } from '../core/projection';
+import type { EmergencyGrant, User } from '../core/types';
+import { fail, sleep, type LedgerDeps } from './deps';
+import type { LedgerStore } from './store';
+import { accessHistoryOf, isClinical, newestRecords, patientById, recordView } from './views';
+
+export const EMERGENCY_READ_REPEAT_MS = 60_000; // the same read of the same grant is logged once a minute
+
+function grantsOf(state: LedgerState): EmergencyGrant[] {
+  return [...state.grants.values()].map((known) => known.grant);
+}
+
+// The same read of the same grant within the last minute is one entry (a re-render is not a new read).
+function readJustLogged(state: LedgerState, grantId: string, read: EmergencyRead, at: number): boolean {
+  const last = state.grants.get(grantId)?.reads.at(-1);
+  if (!last || last.what !== read.what) return false;
+  const age = at - Date.parse(last.at);
+  return age >= 0 && age < EMERGENCY_READ_REPEAT_MS;
+}
+
+export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>) {
+  // Break-the-glass reads are recorded before the data is handed out: no record, no read.
+  async function logRead(signedIn: User, grantId: string, read: EmergencyRead): Promise<void> {
+    await store.write('The emergency read could not be recorded', ({ verified: { state } }, at) => {
+      const grant = assertGrantUsable(signedIn, state.grants.get(grantId)?.grant, at);
+      if (readJustLogged(state, grantId, read, at)) return { result: () => undefined };
+      return { records: [emergencyRecord(deps.randomId(), grant, 'read', iso(at), read)], result: () => undefined };
+    });
+  }
+
+  const api: Pick<
+    LedgerService,
+    | 'doctorOverview'
+    | 'searchPatients'
+    | 'requestEmergencyAccess'
+    | 'endEmergencyAccess'
+    | 'activeGrants'
+    | 'emergencyView'
+    | 'accessHistory'
+    | 'acknowledgeEmergencyAccesses'
+  > = {
+    async doctorOverview() {
+      const signedIn = await enter();
+      requireRole(signedIn, 'doctor');
+      const state = store.state();
+      const patients = signedIn.patients.map(patientById);
+      const entries = patients.flatMap((p) => newestRecords(state, p.id)).sort((a, b) => b.index - a.index);
+      const today = new Date(deps.now()).toDateString();
+      return {
+        patients: structuredClone(patients),
+        recentActivity: entries.slice(0, DOCTOR_KEPT_RECORDS).map((entry) => recordView(state, entry, true)),
+        recordsToday: entries.filter(({ record }) => new Date(record.timestamp).toDateString() === today).length,
+      };
+    },
+
+    async searchPatients(query) {
+      const signedIn = await enter();
+      requireRole(signedIn, 'doctor');
+      const wanted = typeof query === 'string' ? query.trim().toLowerCase() : '';
+      return structuredClone(PATIENTS.filter((p) => p.name.toLowerCase().includes(wanted) || p.id.toLowerCase().includes(wanted)));
+    },
+
+    async requestEmergencyAccess(request: EmergencyRequest) {
+      const signedIn = await enter();
+      requireRole(signedIn, 'doctor');
+      store.assertWritable();
+      const problem = validateEmergencyRequest(request ?? {}, (id) => PATIENTS.find((p) => p.id === id));
+      if (problem) fail('ValidationError', problem);
+      await sleep(deps.grantDelayMs);
+      return store.write('The emergency access was not saved', ({ verified: { state } }, at) => {
+        const existing = findActiveGrant(grantsOf(state), signedIn.id, request.patientId, at);
+        if (existing) {
+          // A second click on Grant: the same grant, not a second one.
+          if (existing.accessLevel === request.accessLevel) return { result: () => ({ ...existing }) };
+          fail('ValidationError', 'End the active emergency session for this patient before asking for another level.');
+        }
+        const grant: EmergencyGrant = {
+          id: deps.randomId(),
+          patientId: request.patientId,
+          doctorId: signedIn.id,
+          accessLevel: request.accessLevel,
+          reason: request.reason.trim(),
+          durationMinutes: request.durationMinutes,
+          expiresAt: iso(at + request.durationMinutes * 60_000),
+          createdAt: iso(at),
+          isActive: true,
+        };
+        return { records: [emergencyRecord(deps.randomId(), grant, 'granted', grant.createdAt)], result: () => ({ ...grant }) };
+      });
+    },
+
+    async endEmergencyAccess(grantId) {
+      const signedIn = await enter();
+      requireRole(signedIn, 'doctor');
+      return store.write('Ending the emergency access was not saved', ({ verified: { state } }, at) => {
+        const known = typeof grantId === 'string' ? state.grants.get(grantId) : undefined;
+        if (!known) fail('NotFoundError', 'This emergency access no longer exists.'); // e.g. another tab reset the data
+        if (known.grant.doctorId !== signedIn.id) throw accessDenied();
+        if (known.closedBy) return { result: () => ({ ...known.grant }) }; // already ended, or expired just now
+        return {
+          records: [emergencyRecord(deps.randomId(), known.grant, 'ended', iso(at))],
+          result: () => ({ ...(store.state().grants.get(known.grant.id)?.grant ?? known.grant) }),
+        };
+      });
+    },
+
+    async activeGrants() {
+      const signedIn = await enter();
+      const at = store.clock();
+      return grantsOf(store.state())
+        .filter((grant) => (signedIn.role === 'doctor' ? grant.doctorId : grant.patientId) === signedIn.id)
+        .filter((grant) => isGrantActive(grant, at))
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+        .map((grant) => ({ ...grant }));
+    },
+
+    async emergencyView(grantId) {
+      const signedIn = await enter();
+      const grant = assertGrantUsable(signedIn, store.state().grants.get(grantId)?.grant, store.clock());
+      const scope = emergencyScope(grant.accessLevel);
+      await logRead(signedIn, grant.id, { what: scope.read });
+      const state = store.state();
+      const records = newestRecords(state, grant.patientId)
+        .filter(isClinical)
+        .slice(0, scope.records)
+        .map((entry) => recordView(state, entry, scope.documents));
+      return { grant: { ...grant }, patient: structuredClone(patientById(grant.patientId)), records, documentsReadable: scope.documents };
+    },
+
+    async accessHistory() {
+      const signedIn = await enter();
+      requireRole(signedIn, 'patient');
+      return accessHistoryOf(store.state(), signedIn.id, store.clock());
+    },
+
+    async acknowledgeEmergencyAccesses() {
+      const signedIn = await enter();
+      requireRole(signedIn, 'patient');
+      await store.write('The acknowledgement was not saved', ({ verified: { state } }, at) => {
+        const fresh = (state.patientGrants.get(signedIn.id) ?? []).filter((id) => !state.grants.get(id)?.acknowledged);
+        if (fresh.length === 0) return { result: () => undefined };
+        return { records: [acknowledgementRecord(deps.randomId(), signedIn.id, fresh, iso(at))], result: () => undefined };
+      });
+    },
+  };
+  return { api, logRead };
+}

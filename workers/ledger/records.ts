@@ -1,0 +1,134 @@
+// A patient's records and documents: overview, lists, upload, read and delete.
+import { transfer } from 'comlink';
+import type { DocumentContent, LedgerService, RecordQuery } from '../api';
+import { assertCanDelete, assertCanReadPatient, documentAccess, requireRole } from '../core/access';
+import { PATIENT_RECENT_RECORDS } from '../core/constants';
+import { decryptDocument, encryptDocument, fileExtension } from '../core/documents';
+import { MIME_TYPES } from '../core/file-types';
+import { deletionRecord, iso, type EmergencyRead } from '../core/ledger-records';
+import type { LedgerState } from '../core/projection';
+import type { ClinicalRecord, DocumentInfo, User } from '../core/types';
+import { validateUpload } from '../core/upload-request';
+import { fail, sleep, type LedgerDeps } from './deps';
+import type { LedgerStore } from './store';
+import { accessHistoryOf, blockSummary, documentView, newestRecords, recordView } from './views';
+
+export type LogEmergencyRead = (signedIn: User, grantId: string, read: EmergencyRead) => Promise<void>;
+
+function storedDocument(state: LedgerState, documentId: unknown): DocumentInfo {
+  const document = typeof documentId === 'string' ? state.documents.get(documentId) : undefined;
+  return document ?? fail('NotFoundError', 'This document does not exist.');
+}
+
+function grantsOf(state: LedgerState) {
+  return [...state.grants.values()].map((known) => known.grant);
+}
+
+export function createRecords(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>, logRead: LogEmergencyRead) {
+  const api: Pick<LedgerService, 'patientOverview' | 'listRecords' | 'upload' | 'readDocument' | 'deleteDocument'> = {
+    async patientOverview() {
+      const signedIn = await enter();
+      requireRole(signedIn, 'patient');
+      const state = store.state();
+      const records = newestRecords(state, signedIn.id);
+      const lastUpload = records.find(({ record }) => record.type === 'prescription' || record.type === 'test_report');
+      return {
+        patient: structuredClone(signedIn),
+        totalRecords: records.length,
+        lastUpload: lastUpload ? lastUpload.record.timestamp : null,
+        recent: records.slice(0, PATIENT_RECENT_RECORDS).map((entry) => recordView(state, entry, true)),
+        newEmergencyAccesses: accessHistoryOf(state, signedIn.id, store.clock()).filter(
+          (entry) => !state.grants.get(entry.grantId)?.acknowledged,
+        ),
+      };
+    },
+
+    async listRecords(patientId, query: RecordQuery = {}) {
+      const signedIn = await enter();
+      assertCanReadPatient(signedIn, patientId);
+      const state = store.state();
+      const search = typeof query?.search === 'string' ? query.search.trim().toLowerCase() : '';
+      return newestRecords(state, patientId)
+        .filter(({ record }) => !query?.type || record.type === query.type)
+        .filter(
+          ({ record }) =>
+            search === '' || record.title.toLowerCase().includes(search) || record.description.toLowerCase().includes(search),
+        )
+        .map((entry) => recordView(state, entry, true));
+    },
+
+    async upload(request) {
+      const signedIn = await enter();
+      requireRole(signedIn, 'patient');
+      store.assertWritable();
+      const { title, description, files } = validateUpload(request);
+      await sleep(deps.uploadDelayMs);
+      const encrypted = await Promise.all(files.map((file) => encryptDocument(file.bytes)));
+      const ids = files.map(() => deps.randomId());
+      return store.write('The upload was not saved', (_snapshot, at) => {
+        const record: ClinicalRecord = {
+          id: deps.randomId(),
+          patientId: signedIn.id,
+          doctorId: signedIn.doctorId ?? '',
+          type: request.type,
+          title,
+          description,
+          files: files.map((file, i) => ({
+            documentId: ids[i],
+            name: file.name,
+            type: file.type || MIME_TYPES[fileExtension(file.name)]?.[0] || 'application/octet-stream',
+            size: file.bytes.byteLength,
+            cid: encrypted[i].ipfsHash,
+          })),
+          timestamp: iso(at),
+        };
+        return {
+          records: [record],
+          documents: ids.map((id, i) => ({ id, encryptionKey: encrypted[i].encryptionKey })),
+          contents: ids.map((id, i) => ({ id, bytes: encrypted[i].stored })),
+          result: ([block]) => {
+            const entry = { index: Number(block.id), hash: block.hash, record };
+            return { record: recordView(store.state(), entry, true), block: blockSummary(block, entry.index, true) };
+          },
+        };
+      });
+    },
+
+    async readDocument(documentId) {
+      const signedIn = await enter();
+      const document = storedDocument(store.state(), documentId);
+      const access = documentAccess(signedIn, document, grantsOf(store.state()), store.clock());
+      const deleted = (): never => fail('NotFoundError', `"${document.fileName}" was deleted.`);
+      if (document.deletedAt) deleted();
+      const key = store.current().keys.get(document.id);
+      const stored = await deps.storage.readContent(document.id);
+      if (!stored || !key) {
+        await store.refresh(); // another tab may have deleted it since this one last read
+        if (store.state().documents.get(document.id)?.deletedAt !== undefined) deleted();
+        fail('IntegrityError', `The stored bytes of "${document.fileName}" are missing.`);
+      }
+      const bytes = await decryptDocument(stored, key, document.ipfsHash);
+      if (access.via === 'emergency') {
+        await logRead(signedIn, access.grant.id, { what: `document "${document.fileName}"`, documentId: document.id });
+      }
+      const content: DocumentContent = { document: documentView(store.state(), document.id) ?? document, bytes };
+      return transfer(content, [bytes]); // over comlink the decrypted bytes move, they are not copied
+    },
+
+    async deleteDocument(documentId) {
+      const signedIn = await enter();
+      assertCanDelete(signedIn, storedDocument(store.state(), documentId));
+      return store.write('The deletion was not saved', ({ verified: { state } }, at) => {
+        const document = storedDocument(state, documentId); // decided again on the fresh state
+        assertCanDelete(signedIn, document);
+        if (document.deletedAt) fail('NotFoundError', `"${document.fileName}" was deleted.`);
+        return {
+          records: [deletionRecord(deps.randomId(), document, iso(at))],
+          deleteDocuments: [document.id],
+          result: () => documentView(store.state(), document.id) ?? document,
+        };
+      });
+    },
+  };
+  return api;
+}

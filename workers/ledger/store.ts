@@ -1,0 +1,309 @@
+// The stored ledger and its revision: loads and verifies the chain, keeps its projection, and makes every
+// change one locked, revision-checked write decided on fresh state. The one owner of the loaded ledger.
+import type { ChainStatus, ChangeKind, InvalidBlock } from '../api';
+import { mineBlock, createGenesisBlock } from '../core/chain';
+import { ledgerError } from '../core/errors';
+import { genesisRecord, iso } from '../core/ledger-records';
+import { apply, ruleProblem, verifyLedger, type LedgerState, type VerifiedLedger } from '../core/projection';
+import type { Block, ChainRecord, DocumentKey } from '../core/types';
+import {
+  FORMAT_KEY,
+  LEDGER_FORMAT,
+  REVISION_CONFLICT,
+  REVISION_KEY,
+  storedRevision,
+  type StorageWrite,
+  type StoredState,
+} from '../storage/ledger-storage';
+import { fail, type LedgerDeps } from './deps';
+
+const WRITE_ATTEMPTS = 4; // another tab writing first makes a write start over on fresh state
+
+export interface Snapshot {
+  blocks: Block[];
+  verified: VerifiedLedger; // the projection of the verified blocks
+  keys: Map<string, string>; // document id -> AES key (hex): the one thing of a file not on the chain
+  revision: number;
+  invalid?: InvalidBlock; // the first failed check, of a block or of a stored item: the ledger is read-only
+}
+
+// A change, decided on the fresh snapshot: records to mine (in order, each legal on the state before the
+// change) and what goes beside them.
+export interface Draft<T> {
+  records?: ChainRecord[];
+  documents?: DocumentKey[];
+  contents?: { id: string; bytes: ArrayBuffer }[];
+  deleteDocuments?: string[];
+  result: (blocks: Block[]) => T;
+}
+
+export interface WriteOptions {
+  allowReadOnly?: boolean;
+  skipDue?: boolean; // do not record due expiries first
+}
+
+export interface StoreHooks {
+  dueRecords: (state: LedgerState, at: number) => ChainRecord[]; // recorded before any other change
+  committed: (change: { revision: number; kinds: ChangeKind[] }) => void;
+  stateChanged: () => void;
+}
+
+export function kindsOf(records: readonly ChainRecord[]): ChangeKind[] {
+  const kinds = new Set<ChangeKind>(records.length > 0 ? ['chain'] : []);
+  for (const record of records) {
+    if (record.type === 'emergency_access') {
+      kinds.add(record.emergency.event === 'read' ? 'access' : 'grants');
+      if (record.emergency.event === 'granted') kinds.add('records'); // a grant start is listed with the records
+    } else kinds.add(record.type === 'access_acknowledged' ? 'access' : 'records');
+  }
+  return [...kinds];
+}
+
+export const ALL_KINDS: ChangeKind[] = ['reset', 'chain', 'records', 'grants', 'access'];
+
+function isConflict(error: unknown): boolean {
+  return error instanceof Error && error.name === REVISION_CONFLICT;
+}
+
+function storageError(failure: string, error: unknown): Error {
+  const cause = error instanceof Error && error.name !== 'Error' ? ` (${error.name})` : '';
+  return ledgerError('StorageError', `${failure}: the browser's storage refused the write${cause}.`);
+}
+
+function createMutex(): <T>(fn: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(fn: () => Promise<T>) => {
+    const run = tail.then(fn, fn);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
+
+// Keys and bytes must match the projection exactly: each live document has both, nothing else is stored.
+function offChainProblem(state: LedgerState, keys: ReadonlyMap<string, string>, contentIds: readonly string[]): InvalidBlock | undefined {
+  let first: InvalidBlock | undefined;
+  const note = (problem: InvalidBlock) => {
+    if (!first || problem.index < first.index) first = problem;
+  };
+  const contents = new Set(contentIds);
+  for (const document of state.documents.values()) {
+    if (document.deletedAt) continue;
+    if (!keys.has(document.id)) note({ index: document.blockIndex, reason: `the key of "${document.fileName}" is missing` });
+    if (!contents.has(document.id)) note({ index: document.blockIndex, reason: `the stored bytes of "${document.fileName}" are missing` });
+  }
+  const live = (id: string) => state.documents.get(id)?.deletedAt === undefined && state.documents.has(id);
+  for (const id of keys.keys()) {
+    if (!live(id)) note({ index: state.height, item: `document key ${id}`, reason: 'no block names it as a stored file' });
+  }
+  for (const id of contents) {
+    if (!live(id)) note({ index: state.height, item: `document bytes ${id}`, reason: 'no block names them as a stored file' });
+  }
+  return first;
+}
+
+export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
+  const { storage, difficulty } = deps;
+  const lock = deps.lock ?? createMutex();
+  let snapshot: Snapshot | null = null;
+  let loading: Promise<void> | null = null;
+
+  function toSnapshot(stored: StoredState, previous: Snapshot | null): Snapshot {
+    const revision = storedRevision(stored.meta[REVISION_KEY]);
+    const keys = new Map(stored.documents.map((row) => [row?.id, row?.encryptionKey]));
+    const base = { blocks: stored.blocks, keys, revision };
+    if (stored.blocks.length > 0 && stored.meta[FORMAT_KEY] !== LEDGER_FORMAT) {
+      const reason = 'the records were stored by an earlier version of MedLedger, in a format this version does not read';
+      return { ...base, verified: verifyLedger([], difficulty), invalid: { index: 0, reason } };
+    }
+    // Another tab only appended: verify its new blocks on top of what this tab verified.
+    const extends_ =
+      previous && !previous.invalid && previous.blocks.length <= stored.blocks.length &&
+      stored.blocks[previous.blocks.length - 1]?.hash === previous.blocks.at(-1)?.hash;
+    const verified = verifyLedger(stored.blocks, difficulty, extends_ ? previous.verified : undefined);
+    const invalid = verified.firstInvalid ?? offChainProblem(verified.state, keys, stored.contentIds);
+    return { ...base, verified, ...(invalid ? { invalid } : {}) };
+  }
+
+  function setSnapshot(next: Snapshot): void {
+    snapshot = next;
+    hooks.stateChanged();
+  }
+
+  function current(): Snapshot {
+    return snapshot ?? fail('StorageError', 'The stored records are not loaded yet.');
+  }
+
+  function freshWrite(expectedRevision: number): StorageWrite {
+    const timestamp = iso(deps.now());
+    const genesis = createGenesisBlock(genesisRecord(deps.randomId(), timestamp), timestamp, difficulty);
+    return { expectedRevision, clear: true, blocks: [genesis], meta: { [REVISION_KEY]: expectedRevision + 1, [FORMAT_KEY]: LEDGER_FORMAT } };
+  }
+
+  async function initialLoad(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const stored = await storage.load();
+      const empty = stored.blocks.length + stored.documents.length + stored.contentIds.length === 0;
+      if (!empty) return setSnapshot(toSnapshot(stored, null));
+      try {
+        await storage.commit(freshWrite(storedRevision(stored.meta[REVISION_KEY])));
+      } catch (error) {
+        if (!isConflict(error) || attempt >= WRITE_ATTEMPTS) throw error; // another tab made the genesis first
+      }
+    }
+  }
+
+  function ready(): Promise<void> {
+    loading ??= lock(initialLoad).catch((error: unknown) => {
+      loading = null; // the next call tries again
+      const cause = error instanceof Error && error.name !== 'Error' ? ` (${error.name})` : '';
+      throw ledgerError('StorageError', `The stored records could not be loaded${cause}.`);
+    });
+    return loading;
+  }
+
+  // Under the lock: another tab may have written since this one last read. True when it had.
+  async function refreshIfStale(): Promise<boolean> {
+    const stored = storedRevision(await storage.readMeta(REVISION_KEY));
+    if (stored === current().revision) return false;
+    setSnapshot(toSnapshot(await storage.load(), current()));
+    return true;
+  }
+
+  function assertWritable(): void {
+    const invalid = current().invalid;
+    if (invalid) {
+      const where = invalid.item ?? `block ${invalid.index}`;
+      fail('ReadOnlyError', `The stored records failed verification at ${where} (${invalid.reason}), so changes are turned off. Reset the demo data to start over.`);
+    }
+  }
+
+  // The time of a new block: the clock, but never before the tip (a clock moved back cannot reorder the chain).
+  function clock(): number {
+    const last = current().verified.state.lastTimestamp;
+    return Math.max(deps.now(), last ? Date.parse(last) : -Infinity);
+  }
+
+  async function commitDraft<T>(failure: string, draft: Draft<T>): Promise<Block[]> {
+    const s = current();
+    const state = s.verified.state;
+    const blocks: Block[] = [];
+    if (!draft.records?.length && !draft.documents?.length && !draft.deleteDocuments?.length) return blocks;
+    for (const record of draft.records ?? []) {
+      const block = mineBlock(blocks.at(-1) ?? s.blocks[s.blocks.length - 1], record, record.timestamp, difficulty);
+      // a change must be legal where it lands; records of one change are independent of each other
+      const problem = ruleProblem(state, block, state.height + blocks.length);
+      if (problem) fail('IntegrityError', `This change would break a rule of the chain: ${problem}.`);
+      blocks.push(block);
+    }
+    const revision = s.revision + 1;
+    const write: StorageWrite = {
+      expectedRevision: s.revision,
+      blocks,
+      documents: draft.documents,
+      contents: draft.contents,
+      deleteDocuments: draft.deleteDocuments,
+      meta: { [REVISION_KEY]: revision },
+    };
+    try {
+      await storage.commit(write);
+    } catch (error) {
+      throw isConflict(error) ? error : storageError(failure, error);
+    }
+    for (const block of blocks) {
+      apply(state, block, s.blocks.length);
+      s.blocks.push(block);
+    }
+    for (const row of draft.documents ?? []) s.keys.set(row.id, row.encryptionKey);
+    for (const id of draft.deleteDocuments ?? []) s.keys.delete(id);
+    s.revision = revision;
+    hooks.stateChanged();
+    return blocks;
+  }
+
+  // Every change: locked, on fresh state, due expiries first, revision-checked by storage (a lost race
+  // decides again), announced after.
+  async function write<T>(failure: string, decide: (snapshot: Snapshot, at: number) => Draft<T>, options: WriteOptions = {}): Promise<T> {
+    const kinds = new Set<ChangeKind>();
+    const attempt = async (): Promise<T> => {
+      if (await refreshIfStale()) ALL_KINDS.forEach((kind) => kinds.add(kind));
+      if (!options.allowReadOnly) assertWritable();
+      if (!options.skipDue && !current().invalid) {
+        const due = hooks.dueRecords(current().verified.state, clock());
+        if (due.length > 0) {
+          await commitDraft('The end of an emergency access was not saved', { records: due, result: () => undefined });
+          kindsOf(due).forEach((kind) => kinds.add(kind));
+        }
+      }
+      const draft = decide(current(), clock());
+      const blocks = await commitDraft(failure, draft);
+      kindsOf(draft.records ?? []).forEach((kind) => kinds.add(kind));
+      return draft.result(blocks);
+    };
+    try {
+      return await lock(async () => {
+        for (let tries = 1; ; tries++) {
+          try {
+            return await attempt();
+          } catch (error) {
+            if (!isConflict(error)) throw error;
+            if (tries >= WRITE_ATTEMPTS) throw storageError(failure, error);
+          }
+        }
+      });
+    } finally {
+      if (kinds.size > 0 && snapshot) hooks.committed({ revision: snapshot.revision, kinds: [...kinds] });
+    }
+  }
+
+  async function reset(): Promise<void> {
+    try {
+      await lock(async () => {
+        for (let tries = 1; ; tries++) {
+          const expected = storedRevision(await storage.readMeta(REVISION_KEY));
+          try {
+            await storage.commit(freshWrite(expected));
+            return setSnapshot(toSnapshot(await storage.load(), null));
+          } catch (error) {
+            if (!isConflict(error)) throw storageError('The reset was not saved', error);
+            if (tries >= WRITE_ATTEMPTS) throw storageError('The reset was not saved', error);
+          }
+        }
+      });
+    } finally {
+      if (snapshot) hooks.committed({ revision: snapshot.revision, kinds: ALL_KINDS });
+    }
+  }
+
+  // Another tab changed the stored ledger: load what it wrote. True when there was something new.
+  async function refresh(): Promise<boolean> {
+    if (!snapshot) return false;
+    return lock(refreshIfStale);
+  }
+
+  function status(): ChainStatus {
+    const s = current();
+    return {
+      height: s.blocks.length,
+      valid: !s.invalid,
+      ...(s.invalid ? { firstInvalid: { ...s.invalid } } : {}),
+      difficulty,
+      lastBlockTime: s.blocks.at(-1)?.timestamp ?? '',
+      readOnly: !!s.invalid,
+    };
+  }
+
+  return {
+    ready,
+    current,
+    state: () => current().verified.state,
+    loaded: () => snapshot !== null,
+    clock,
+    assertWritable,
+    write,
+    reset,
+    refresh,
+    status,
+  };
+}
+
+export type LedgerStore = ReturnType<typeof createLedgerStore>;

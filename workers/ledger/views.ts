@@ -1,0 +1,107 @@
+// What crosses to the UI, built from the projection: plain copies, never the state itself.
+import type { AccessHistoryEntry, BlockSummary, BlocksPage, DocumentView, RecordView } from '../api';
+import { PATIENTS, findUser } from '../core/directory';
+import type { LedgerState, RecordEntry } from '../core/projection';
+import type { Block, Patient } from '../core/types';
+import { fail, isIndex } from './deps';
+
+export const RESTRICTED_TITLE = 'Restricted record'; // a block summary of a record the reader may not see
+export const MAX_PAGE_SIZE = 500;
+
+export function documentView(state: LedgerState, id: string): DocumentView | undefined {
+  const info = state.documents.get(id);
+  if (!info) return undefined;
+  const { blockIndex: _index, ...view } = info;
+  return view;
+}
+
+// withFiles false (basic emergency access): no file names, content ids or documents leave the worker, only
+// the ids that say how many files there are.
+export function recordView(state: LedgerState, entry: RecordEntry, withFiles: boolean): RecordView {
+  const { record, hash, index } = entry;
+  const listed = 'files' in record ? record.files : [];
+  const files = withFiles ? listed : [];
+  return {
+    id: record.id,
+    patientId: record.patientId,
+    doctorId: record.doctorId,
+    type: record.type,
+    title: record.title,
+    description: record.description,
+    fileName: files[0]?.name ?? '',
+    fileUrl: files[0] ? `ipfs://${files[0].cid}` : '',
+    documentIds: listed.map((file) => file.documentId),
+    timestamp: record.timestamp,
+    ...(record.type === 'emergency_access'
+      ? { isEmergencyAccess: true, emergencyAccessExpiry: record.emergencyAccessExpiry, emergency: { ...record.emergency } }
+      : {}),
+    blockchainHash: hash,
+    blockIndex: index,
+    documents: files.flatMap((file) => documentView(state, file.documentId) ?? []),
+  };
+}
+
+// The patient's listed records, newest first.
+export function newestRecords(state: LedgerState, patientId: string): RecordEntry[] {
+  return [...(state.records.get(patientId) ?? [])].reverse();
+}
+
+export function isClinical(entry: RecordEntry): boolean {
+  return entry.record.type !== 'emergency_access';
+}
+
+export function patientById(id: string): Patient {
+  return PATIENTS.find((candidate) => candidate.id === id) ?? fail('NotFoundError', 'No patient has this id.');
+}
+
+export function blockSummary(block: Block, index: number, visible: boolean): BlockSummary {
+  return {
+    index,
+    hash: block.hash,
+    previousHash: block.previousHash,
+    timestamp: block.timestamp,
+    nonce: block.nonce,
+    type: block.data?.type, // data can be missing only in a tampered store, which verification reports
+    title: visible ? block.data.title : RESTRICTED_TITLE,
+    patientId: visible ? block.data.patientId : '',
+  };
+}
+
+export function pageOf(
+  blocks: readonly Block[],
+  offset: number,
+  limit: number,
+  visible: (block: Block, index: number) => boolean,
+): BlocksPage {
+  if (!isIndex(offset) || !Number.isInteger(limit) || limit < 1) {
+    fail('ValidationError', 'Ask for a page with a whole offset of 0 or more and a limit of 1 or more.');
+  }
+  const size = Math.min(limit, MAX_PAGE_SIZE);
+  const page: BlockSummary[] = [];
+  for (let i = blocks.length - 1 - offset; i >= 0 && page.length < size; i--) {
+    page.push(blockSummary(blocks[i], i, visible(blocks[i], i)));
+  }
+  return { total: blocks.length, offset, blocks: page };
+}
+
+// Newest grant first; a grant past its expiry that no block closed yet is shown expired: the clock decides.
+export function accessHistoryOf(state: LedgerState, patientId: string, at: number): AccessHistoryEntry[] {
+  return (state.patientGrants.get(patientId) ?? [])
+    .flatMap((id) => state.grants.get(id) ?? [])
+    .reverse()
+    .map(({ grant, reads, closedBy }) => {
+      const expired = closedBy === 'expired' || (!closedBy && at >= Date.parse(grant.expiresAt));
+      return {
+        grantId: grant.id,
+        doctorId: grant.doctorId,
+        doctorName: findUser(grant.doctorId)?.name ?? grant.doctorId,
+        reason: grant.reason,
+        accessLevel: grant.accessLevel,
+        startedAt: grant.createdAt,
+        expiresAt: grant.expiresAt,
+        status: closedBy === 'ended' ? 'ended' : expired ? 'expired' : 'active',
+        ...(closedBy === 'ended' ? { endedAt: grant.endedAt } : expired ? { endedAt: grant.expiresAt } : {}),
+        reads: reads.map(({ at: readAt, what }) => ({ at: readAt, what })),
+      };
+    });
+}
