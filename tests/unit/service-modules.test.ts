@@ -1,0 +1,44 @@
+// The composition root builds the API from one module per capability: together they cover every method of
+// LedgerService, and no method is given by two modules (a spread would silently keep the last one).
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { LedgerService } from '../../workers/api';
+import type { createChainView } from '../../workers/ledger/chain-view';
+import type { createChanges } from '../../workers/ledger/changes';
+import type { createEmergency } from '../../workers/ledger/emergency';
+import type { createRecords } from '../../workers/ledger/records';
+import type { createSandbox } from '../../workers/ledger/sandbox';
+import type { createSession } from '../../workers/ledger/session';
+import { createTestLedgerService } from '../support/test-ledger';
+
+interface Modules {
+  session: ReturnType<typeof createSession>['api'];
+  chainView: ReturnType<typeof createChainView>;
+  records: ReturnType<typeof createRecords>;
+  emergency: ReturnType<typeof createEmergency>['api'];
+  changes: ReturnType<typeof createChanges>['api'];
+  sandbox: ReturnType<typeof createSandbox>;
+}
+type MethodsOf<M extends keyof Modules> = keyof Modules[M];
+type Covered = { [M in keyof Modules]: MethodsOf<M> }[keyof Modules];
+type Overlap = { [M in keyof Modules]: MethodsOf<M> & { [N in Exclude<keyof Modules, M>]: MethodsOf<N> }[Exclude<keyof Modules, M>] }[keyof Modules];
+
+describe('the capability modules', () => {
+  it('cover the LedgerService API exactly once', () => {
+    expectTypeOf<Covered>().toEqualTypeOf<keyof LedgerService>();
+    expectTypeOf<Overlap>().toEqualTypeOf<never>();
+  });
+
+  it('give the built service every method of the API, and nothing else', () => {
+    const service = createTestLedgerService();
+    const methods: Record<keyof LedgerService, true> = {
+      signIn: true, resumeSession: true, signOut: true, chainStatus: true, blocksPage: true, block: true,
+      patientOverview: true, listRecords: true, upload: true, readDocument: true, deleteDocument: true,
+      accessHistory: true, acknowledgeEmergencyAccesses: true, doctorOverview: true, searchPatients: true,
+      requestEmergencyAccess: true, endEmergencyAccess: true, activeGrants: true, emergencyView: true,
+      resetDemoData: true, onChange: true, sandboxReset: true, sandboxPage: true, sandboxTamper: true,
+      sandboxRemine: true, mineSandbox: true, cancelJob: true,
+    };
+    expect(Object.keys(service).sort()).toEqual(Object.keys(methods).sort());
+    for (const name of Object.keys(service)) expect(typeof service[name as keyof LedgerService]).toBe('function');
+  });
+});
