@@ -1,7 +1,5 @@
-import { useCallback } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import type { LedgerRemote } from '../ledger/ledger-context';
-import { useLedgerQuery } from '../ledger/use-ledger-query';
+import { useChainStatus } from '../ledger/use-chain-status';
 
 function verifiedPart(firstBad: number): string {
   if (firstBad === 0) return 'No block verified.';
@@ -10,7 +8,7 @@ function verifiedPart(firstBad: number): string {
 
 // D10: a stored chain that fails verification is said plainly, with the block and the check, never hidden.
 export function ChainBanner() {
-  const status = useLedgerQuery(useCallback((service: LedgerRemote) => service.chainStatus(), []));
+  const status = useChainStatus();
   const chain = status.data;
   if (!chain || (chain.valid && !chain.readOnly)) return null;
   const bad = chain.firstInvalid;

@@ -1,9 +1,7 @@
-import { useCallback } from 'react';
-import type { LedgerRemote } from '../ledger/ledger-context';
-import { useLedgerQuery } from '../ledger/use-ledger-query';
+import { useChainStatus } from '../ledger/use-chain-status';
 
 export function NetworkStatus() {
-  const status = useLedgerQuery(useCallback((service: LedgerRemote) => service.chainStatus(), []));
+  const status = useChainStatus();
   const chain = status.data;
 
   return (

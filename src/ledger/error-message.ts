@@ -23,3 +23,10 @@ export function userMessage(error: unknown, fallback: string): string {
   }
   return fallback;
 }
+
+// What a query keeps as its error: comlink's errors are Errors, anything else is wrapped.
+export function asError(error: unknown): Error {
+  return error instanceof Error || (typeof error === 'object' && error !== null && 'message' in error)
+    ? (error as Error)
+    : new Error(String(error));
+}

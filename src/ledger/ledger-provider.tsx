@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { ChangeKind } from '../../workers/api';
 import { LedgerContext, type LedgerRemote } from './ledger-context';
-import { subscribeToChanges } from './ledger-changes';
+import { INITIAL_VERSIONS, bumpVersions, kindsOf, subscribeToChanges } from './ledger-changes';
+import { createSharedQuery } from './shared-query';
 import { openWorkerLedger, restartWorkerLedger, type LedgerConnection } from './ledger-worker';
 
 export interface LedgerFailureProps {
@@ -23,20 +25,27 @@ const connectWorker = (restart: boolean) => (restart ? restartWorkerLedger() : o
 export function LedgerProvider({ service, connect = connectWorker, renderFailure, children }: LedgerProviderProps) {
   const [connection, setConnection] = useState<LedgerConnection | null>(() => (service ? null : connect(false)));
   const [failure, setFailure] = useState<Error | null>(null);
-  const [version, setVersion] = useState(0);
+  const [versions, setVersions] = useState(INITIAL_VERSIONS);
   const resolved = service ?? (connection as LedgerConnection).service;
+  const chainStatus = useMemo(() => createSharedQuery(() => resolved.chainStatus()), [resolved]);
 
   useEffect(() => connection?.onFailure(setFailure), [connection]);
-  // The first change of a burst refreshes the screens at once, the rest of it once per CHANGE_THROTTLE_MS.
+  // The first change of a burst refreshes the screens at once, the rest of it once per CHANGE_THROTTLE_MS,
+  // with the kinds of every change in between.
   useEffect(() => {
     let last = -Infinity;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let pending = new Set<ChangeKind>();
     const bump = () => {
       timer = undefined;
       last = performance.now();
-      setVersion((current) => current + 1);
+      const kinds = pending;
+      pending = new Set();
+      if (kinds.has('chain') || kinds.has('reset')) chainStatus.invalidate();
+      setVersions((current) => bumpVersions(current, kinds));
     };
-    const unsubscribe = subscribeToChanges(resolved, () => {
+    const unsubscribe = subscribeToChanges(resolved, (change) => {
+      for (const kind of kindsOf(change)) pending.add(kind);
       if (timer !== undefined) return;
       const wait = last + CHANGE_THROTTLE_MS - performance.now();
       if (wait <= 0) bump();
@@ -46,14 +55,14 @@ export function LedgerProvider({ service, connect = connectWorker, renderFailure
       unsubscribe();
       clearTimeout(timer);
     };
-  }, [resolved]);
+  }, [resolved, chainStatus]);
 
   const restart = useCallback(() => {
     setFailure(null);
     setConnection(connect(true));
   }, [connect]);
 
-  const value = useMemo(() => ({ service: resolved, version }), [resolved, version]);
+  const value = useMemo(() => ({ service: resolved, versions, chainStatus }), [resolved, versions, chainStatus]);
   if (failure && renderFailure) return renderFailure({ error: failure, restart });
   return <LedgerContext.Provider value={value}>{children}</LedgerContext.Provider>;
 }

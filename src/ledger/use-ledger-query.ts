@@ -1,4 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
+import type { ChangeKind } from '../../workers/api';
+import { asError } from './error-message';
+import { ALL_CHANGE_KINDS } from './ledger-changes';
 import type { LedgerRemote } from './ledger-context';
 import { useLedger, useLedgerVersion } from './use-ledger';
 
@@ -9,10 +12,14 @@ export interface LedgerQuery<T> {
   reload: () => void;
 }
 
-// Runs `load` (keep it stable with useCallback) on mount, on reload() and after every ledger change.
-export function useLedgerQuery<T>(load: (service: LedgerRemote) => Promise<T>): LedgerQuery<T> {
+// Runs `load` (keep it stable with useCallback) on mount, on reload() and after every ledger change of one of
+// `kinds` (all of them when left out); a reset always refetches.
+export function useLedgerQuery<T>(
+  load: (service: LedgerRemote) => Promise<T>,
+  kinds: readonly ChangeKind[] = ALL_CHANGE_KINDS,
+): LedgerQuery<T> {
   const service = useLedger();
-  const version = useLedgerVersion();
+  const version = useLedgerVersion(kinds);
   const [reloads, setReloads] = useState(0);
   const [state, setState] = useState<{ data?: T; error?: Error; settled: boolean }>({ settled: false });
 
@@ -30,10 +37,4 @@ export function useLedgerQuery<T>(load: (service: LedgerRemote) => Promise<T>): 
 
   const reload = useCallback(() => setReloads((count) => count + 1), []);
   return { data: state.data, error: state.error, loading: !state.settled, reload };
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error || (typeof error === 'object' && error !== null && 'message' in error)
-    ? (error as Error)
-    : new Error(String(error));
 }

@@ -17,28 +17,30 @@ import { RecordList } from '../../components/record-list';
 import { SectionCard } from '../../components/section-card';
 import { StatCard } from '../../components/stat-card';
 import type { LedgerRemote } from '../../ledger/ledger-context';
+import { useChainStatus } from '../../ledger/use-chain-status';
 import { useLedgerQuery } from '../../ledger/use-ledger-query';
 import { InitialsAvatar } from '../../components/initials-avatar';
 
-const loadDashboard = async (service: LedgerRemote) => {
-  const [overview, chain] = await Promise.all([service.doctorOverview(), service.chainStatus()]);
-  return { overview, chain };
-};
+const loadOverview = (service: LedgerRemote) => service.doctorOverview();
 
 export function DoctorDashboardPage() {
   const { user } = useSession();
-  const query = useLedgerQuery(loadDashboard);
+  // Recent activity of the doctor's patients: their records, and the emergency access records grants add.
+  const query = useLedgerQuery(loadOverview, ['records', 'grants']);
+  const status = useChainStatus();
 
   if (!user || user.role !== 'doctor') return null;
-  if (!query.data) {
-    return query.error ? (
-      <LoadError error={query.error} what="your dashboard" onRetry={query.reload} />
+  if (!query.data || !status.data) {
+    const error = query.error ?? status.error;
+    return error ? (
+      <LoadError error={error} what="your dashboard" onRetry={query.error ? query.reload : status.reload} />
     ) : (
       <PageSpinner label="Loading your dashboard" />
     );
   }
 
-  const { overview, chain } = query.data;
+  const overview = query.data;
+  const chain = status.data;
 
   return (
     <>

@@ -14,6 +14,7 @@ const newestFirst = (a: EmergencyGrant, b: EmergencyGrant) => b.createdAt.locale
 export function EmergencyPage() {
   const grants = useLedgerQuery(
     useCallback((service: LedgerRemote) => service.activeGrants().then((list) => [...list].sort(newestFirst)), []),
+    ['grants'],
   );
   const [granted, setGranted] = useState<EmergencyGrant | null>(null);
   const [closed, setClosed] = useState<readonly string[]>([]); // ended or expired here: never shown again

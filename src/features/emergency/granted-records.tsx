@@ -14,7 +14,11 @@ import './granted-records.css';
 
 // What an active grant lets the doctor read (D9), fetched through the worker, which checks the grant and the clock and logs the read.
 export function GrantedRecords({ grant }: { grant: EmergencyGrant }) {
-  const view = useLedgerQuery(useCallback((service: LedgerRemote) => service.emergencyView(grant.id), [grant.id]));
+  // Not on 'access': each load records a read, which would refetch the view it was made for.
+  const view = useLedgerQuery(
+    useCallback((service: LedgerRemote) => service.emergencyView(grant.id), [grant.id]),
+    ['records', 'grants'],
+  );
 
   // A refused read (expired or ended elsewhere) hides what was shown before.
   if (view.error) {

@@ -3,21 +3,18 @@ import Alert from 'react-bootstrap/Alert';
 import Spinner from 'react-bootstrap/Spinner';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
-import type { LedgerRemote } from '../../ledger/ledger-context';
-import { useLedgerQuery } from '../../ledger/use-ledger-query';
+import { useChainStatus } from '../../ledger/use-chain-status';
 import { useLedger, useLedgerVersion } from '../../ledger/use-ledger';
 import { BlockTable } from './block-table';
 import { TamperDemo } from './tamper-demo';
 import { VerificationSummary } from './verification-summary';
 import './explorer.css';
 
-const loadStatus = (service: LedgerRemote) => service.chainStatus();
-
 // The records chain as it is, newest block first, with the verification result; the tamper demo beside it.
 export function ExplorerPage() {
   const service = useLedger();
-  const version = useLedgerVersion();
-  const status = useLedgerQuery(loadStatus);
+  const chainVersion = useLedgerVersion(['chain']); // every change adds blocks: the cached pages are dropped
+  const status = useChainStatus();
   const [scrollTo, setScrollTo] = useState<{ index: number; request: number } | null>(null);
   const loadBlocks = useCallback((offset: number, limit: number) => service.blocksPage(offset, limit), [service]);
 
@@ -46,7 +43,7 @@ export function ExplorerPage() {
                 caption="Records chain, newest block first"
                 total={status.data.height}
                 load={loadBlocks}
-                generation={version}
+                generation={chainVersion}
                 invalid={status.data.firstInvalid}
                 scrollToIndex={scrollTo}
               />

@@ -13,7 +13,11 @@ import './my-patients.css';
 // The doctor's own patients with their records (D12); everyone else only through SOS emergency access.
 export function MyPatientsPage() {
   const { user } = useSession();
-  const overview = useLedgerQuery(useCallback((service: LedgerRemote) => service.doctorOverview(), []));
+  // Only its patient list is shown here, which comes from the user directory, not from the chain.
+  const overview = useLedgerQuery(
+    useCallback((service: LedgerRemote) => service.doctorOverview(), []),
+    ['reset'],
+  );
   if (!user || user.role !== 'doctor') return null;
   const doctor: Doctor = user;
 

@@ -14,6 +14,7 @@ import { useLedgerQuery } from '../../ledger/use-ledger-query';
 export function PatientRecordsCard({ patient }: { patient: Patient }) {
   const records = useLedgerQuery(
     useCallback((service: LedgerRemote) => service.listRecords(patient.id), [patient.id]),
+    ['records', 'grants'], // another doctor's grant adds an emergency access record to the patient's list
   );
 
   return (

@@ -11,26 +11,28 @@ import { DetailList, healthOverviewFields } from '../../components/detail-list';
 import { SectionCard } from '../../components/section-card';
 import { StatCard } from '../../components/stat-card';
 import type { LedgerRemote } from '../../ledger/ledger-context';
+import { useChainStatus } from '../../ledger/use-chain-status';
 import { useLedgerQuery } from '../../ledger/use-ledger-query';
 import { EmergencyAccessNotice } from './emergency-access-notice';
 
-const loadDashboard = async (service: LedgerRemote) => {
-  const [overview, chain] = await Promise.all([service.patientOverview(), service.chainStatus()]);
-  return { overview, chain };
-};
+const loadOverview = (service: LedgerRemote) => service.patientOverview();
 
 export function PatientDashboardPage() {
-  const query = useLedgerQuery(loadDashboard);
+  // Records and their count, plus the alert of emergency accesses: a grant also adds a record to the list.
+  const query = useLedgerQuery(loadOverview, ['records', 'grants', 'access']);
+  const status = useChainStatus();
 
-  if (!query.data) {
-    return query.error ? (
-      <LoadError error={query.error} what="your dashboard" onRetry={query.reload} />
+  if (!query.data || !status.data) {
+    const error = query.error ?? status.error;
+    return error ? (
+      <LoadError error={error} what="your dashboard" onRetry={query.error ? query.reload : status.reload} />
     ) : (
       <PageSpinner label="Loading your dashboard" />
     );
   }
 
-  const { overview, chain } = query.data;
+  const overview = query.data;
+  const chain = status.data;
   const { patient } = overview;
 
   return (

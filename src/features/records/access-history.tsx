@@ -28,7 +28,7 @@ const loadHistory = (service: LedgerRemote) => service.accessHistory(); // modul
 
 // Every break-the-glass access to the patient's records, built from the chain by the worker (D9).
 export function AccessHistory() {
-  const query = useLedgerQuery(loadHistory);
+  const query = useLedgerQuery(loadHistory, ['grants', 'access']);
   const { hash } = useLocation();
   const anchorRef = useRef<HTMLDivElement>(null);
   const scrolled = useRef(false);

@@ -34,6 +34,7 @@ export function RecordsPage() {
       (service: LedgerRemote) => service.listRecords(patientId, { search: wanted, ...(type ? { type } : {}) }),
       [patientId, wanted, type],
     ),
+    ['records', 'grants'], // a grant adds an emergency access record to the patient's list
   );
 
   const [focusNotice, setFocusNotice] = useState(0);
