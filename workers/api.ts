@@ -28,7 +28,8 @@ export interface RecordView {
   description: string;
   fileName: string; // first file's name ('' when none)
   fileUrl: string; // first file's document url: 'ipfs://<Qm…>' ('' when none)
-  documentIds: string[]; // every stored file of this record
+  documentIds: string[]; // every stored file of this record ([] when the reader's access withholds files)
+  fileCount: number; // files of the record, counted even when withheld
   timestamp: string; // ISO 8601
   isEmergencyAccess?: boolean;
   emergencyAccessExpiry?: string; // ISO 8601

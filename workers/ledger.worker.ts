@@ -1,5 +1,6 @@
 // The comlink entry. vite-plugin-comlink exposes this module's exports, so the UI calls `.ledger.method()`.
-import { proxy } from 'comlink';
+import { proxy, type Endpoint } from 'comlink';
+import { guardEndpoint, guardReturnedProxies, isServiceCall } from './comlink-guard';
 import { DIFFICULTY, GRANT_DELAY_MS, UPLOAD_DELAY_MS } from './core/constants';
 import type { LedgerBroadcast } from './ledger/deps';
 import { createLedgerService } from './service';
@@ -11,19 +12,26 @@ const WRITE_LOCK_NAME = 'medledger-ledger-write'; // Web Locks: one tab appends 
 const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL_NAME) : null;
 const locks = typeof navigator === 'object' ? navigator.locks : undefined;
 
+const service = createLedgerService({
+  storage: createIndexedDbStorage(),
+  now: () => Date.now(),
+  randomId: () => crypto.randomUUID(),
+  uploadDelayMs: UPLOAD_DELAY_MS,
+  grantDelayMs: GRANT_DELAY_MS,
+  difficulty: DIFFICULTY,
+  notifyOthers: (message) => channel?.postMessage(message),
+  listenToOthers: (listener) =>
+    channel?.addEventListener('message', (event: MessageEvent<LedgerBroadcast>) => listener(event.data)),
+  lock: locks ? async (fn) => await locks.request(WRITE_LOCK_NAME, fn) : undefined, // await: request() types the callback's promise as its value
+  expiryTimer: true,
+});
+const methods = new Set(Object.keys(service));
+
+// Before comlink's expose (which runs after this module): only ledger.<method>(...) calls get through.
+// (The worker scope is an endpoint; Node, where a test imports this module, has none to guard.)
+const scope = globalThis as unknown as Partial<Endpoint>;
+if (typeof scope.addEventListener === 'function') guardEndpoint(scope as Endpoint, (message) => isServiceCall(message, ['ledger'], methods));
+guardReturnedProxies();
+
 // proxy(): typed as a remote object, so `(await worker).ledger` is a Remote<LedgerService>, not a Promise of data.
-export const ledger = proxy(
-  createLedgerService({
-    storage: createIndexedDbStorage(),
-    now: () => Date.now(),
-    randomId: () => crypto.randomUUID(),
-    uploadDelayMs: UPLOAD_DELAY_MS,
-    grantDelayMs: GRANT_DELAY_MS,
-    difficulty: DIFFICULTY,
-    notifyOthers: (message) => channel?.postMessage(message),
-    listenToOthers: (listener) =>
-      channel?.addEventListener('message', (event: MessageEvent<LedgerBroadcast>) => listener(event.data)),
-    lock: locks ? async (fn) => await locks.request(WRITE_LOCK_NAME, fn) : undefined, // await: request() types the callback's promise as its value
-    expiryTimer: true,
-  }),
-);
+export const ledger = proxy(service);

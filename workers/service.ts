@@ -21,8 +21,9 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
     stateChanged: expiry.reschedule,
   });
   changes.followOthers(store.refresh);
-  const session = createSession(store, expiry.recordDue);
+  const session = createSession(store, expiry.recordDue, () => sandbox.stopAll());
   const emergency = createEmergency(deps, store, session.enter);
+  const sandbox = createSandbox(deps, store, session.enter);
 
   const service: LedgerService = {
     ...session.api,
@@ -30,7 +31,7 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
     ...createRecords(deps, store, session.enter, emergency.logRead),
     ...emergency.api,
     ...changes.api,
-    ...createSandbox(deps, store, session.enter),
+    ...sandbox.api,
   };
   void store.ready().catch(() => undefined); // start loading now; a failure is reported by the first call
   return service;

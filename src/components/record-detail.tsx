@@ -33,8 +33,8 @@ export const RecordDetail = memo(function RecordDetail({ record, onDeleteDocumen
       </div>
       {record.description ? <p className="record-description">{record.description}</p> : null}
       {documentsWithheld ? (
-        record.documentIds.length > 0 ? (
-          <p className="record-withheld">{filesLabel(record.documentIds.length)}: documents need full access.</p>
+        record.fileCount > 0 ? (
+          <p className="record-withheld">{filesLabel(record.fileCount)}: documents need full access.</p>
         ) : null
       ) : record.documents.length > 0 ? (
         <DocumentList

@@ -28,7 +28,7 @@ export function unavailableError(message: string): Error {
   return error;
 }
 
-// A comlink GET of a static value (the name of a method): a live worker answers it at once.
+// A comlink GET, which the worker refuses at once (it answers only calls of its methods): any answer means alive.
 export function livenessProbe(remote: LedgerRemote): Promise<unknown> {
   return Promise.resolve((remote as unknown as { signIn: { name: PromiseLike<string> } }).signIn.name);
 }

@@ -242,6 +242,25 @@ describe('ending and expiry', () => {
     expect(emergencyOf(stored.blocks.at(-1)!.data)?.event).toBe('expired');
     expect([...project(stored.blocks).grants.values()][0].grant.isActive).toBe(false);
   });
+
+  it('keeps no timer while the ledger is read-only, even with a grant past its expiry', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const storage = createMemoryStorage();
+    const writer = createTestLedgerService({ storage });
+    await signInAs(writer, WILSON);
+    await writer.requestEmergencyAccess(request({ durationMinutes: 15 }));
+    await signInAs(writer, SARAH);
+    await writer.upload(uploadOf('After the grant'));
+    const upload = (await storage.load()).blocks[2];
+    await storage.commit({ blocks: [{ ...upload, nonce: upload.nonce + 1 }] }); // fails at block 2: the grant verified
+    vi.setSystemTime(Date.now() + 20 * MINUTE);
+    const service = createTestLedgerService({ storage, expiryTimer: true });
+    await signInAs(service, WILSON);
+    expect(await service.chainStatus()).toMatchObject({ readOnly: true, firstInvalid: { index: 2 } });
+    expect(await service.activeGrants()).toEqual([]); // expired by the clock, though no block could record it
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(vi.getTimerCount()).toBe(0);
+  });
 });
 
 describe("the patient's access history", () => {

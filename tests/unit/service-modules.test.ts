@@ -16,7 +16,7 @@ interface Modules {
   records: ReturnType<typeof createRecords>;
   emergency: ReturnType<typeof createEmergency>['api'];
   changes: ReturnType<typeof createChanges>['api'];
-  sandbox: ReturnType<typeof createSandbox>;
+  sandbox: ReturnType<typeof createSandbox>['api'];
 }
 type MethodsOf<M extends keyof Modules> = keyof Modules[M];
 type Covered = { [M in keyof Modules]: MethodsOf<M> }[keyof Modules];

@@ -16,11 +16,12 @@ function grantsOf(state: LedgerState): EmergencyGrant[] {
   return [...state.grants.values()].map((known) => known.grant);
 }
 
-// The same read of the same grant within the last minute is one entry (a re-render is not a new read).
-function readJustLogged(state: LedgerState, grantId: string, read: EmergencyRead, at: number): boolean {
+// The same read of the same grant within the last minute is one entry (a re-render is not a new read). By the
+// device clock: moved back, a read is never a repeat of one logged "later".
+function readJustLogged(state: LedgerState, grantId: string, read: EmergencyRead, now: number): boolean {
   const last = state.grants.get(grantId)?.reads.at(-1);
   if (!last || last.what !== read.what) return false;
-  const age = at - Date.parse(last.at);
+  const age = now - Date.parse(last.at);
   return age >= 0 && age < EMERGENCY_READ_REPEAT_MS;
 }
 
@@ -29,7 +30,7 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
   async function logRead(signedIn: User, grantId: string, read: EmergencyRead): Promise<void> {
     await store.write('The emergency read could not be recorded', ({ verified: { state } }, at) => {
       const grant = assertGrantUsable(signedIn, state.grants.get(grantId)?.grant, at);
-      if (readJustLogged(state, grantId, read, at)) return { result: () => undefined };
+      if (readJustLogged(state, grantId, read, deps.now())) return { result: () => undefined };
       return { records: [emergencyRecord(deps.randomId(), grant, 'read', iso(at), read)], result: () => undefined };
     });
   }

@@ -1,6 +1,6 @@
 // The sandbox: a copy of the chain (or demo blocks) for the explorer's tamper demo and the mining lab's jobs.
 // Never the real records: nothing here is stored.
-import type { ChainStatus, LedgerService, MiningProgress, ProgressListener } from '../api';
+import type { BlocksPage, ChainStatus, LedgerService, MiningProgress, ProgressListener } from '../api';
 import { canSeeRecord } from '../core/access';
 import { createGenesisBlock, mineBlock, verifyChain, verifyChainFrom, type VerifyResult } from '../core/chain';
 import { iso } from '../core/ledger-records';
@@ -49,19 +49,40 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
   const { difficulty } = deps;
   let sandbox: Sandbox | null = null;
   const jobs = new Map<string, { cancelled: boolean }>();
+  let resets = 0; // sandbox resets asked for: only the latest one installs its sandbox
+  let latestReset: Promise<BlocksPage | null> = Promise.resolve(null);
+
+  // An older reset that lost to a newer one answers with the newer one's sandbox.
+  async function waitForLatestReset(): Promise<BlocksPage> {
+    for (;;) {
+      const asked = resets;
+      const page = await latestReset;
+      if (page) return page;
+      if (resets === asked) fail('CancelledError', 'The sandbox was closed.'); // signed out: no newer reset to wait for
+    }
+  }
 
   function sandboxCopy(): Sandbox {
     return { blocks: structuredClone(store.current().blocks), difficulty, tampered: new Set(), verification: null };
   }
 
-  async function demoSandbox(count: number): Promise<Sandbox> {
+  // null when a newer reset started meanwhile: the latest request wins.
+  async function demoSandbox(count: number, superseded: () => boolean): Promise<Sandbox | null> {
     const timestamp = iso(deps.now());
     const blocks = [createGenesisBlock(sandboxRecord(0, timestamp, false), timestamp, difficulty)];
     for (let index = 1; index < count; index++) {
       blocks.push(mineBlock(blocks[index - 1], sandboxRecord(index, timestamp, false), timestamp, difficulty));
       if (index % 250 === 0) await sleep(1); // a macrotask now and then, so a cancel or another call gets in
+      if (superseded()) return null;
     }
-    return { blocks, difficulty, tampered: new Set(), verification: null };
+    return superseded() ? null : { blocks, difficulty, tampered: new Set(), verification: null };
+  }
+
+  // Signing out (or in as someone else) stops every job and forgets the sandbox.
+  function stopAll(): void {
+    for (const job of jobs.values()) job.cancelled = true;
+    sandbox = null;
+    resets++;
   }
 
   function sandboxStatus(box: Sandbox): ChainStatus {
@@ -97,9 +118,14 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
         fail('ValidationError', `Choose between 0 and ${MAX_SANDBOX_BLOCKS} blocks.`);
       }
       for (const job of jobs.values()) job.cancelled = true;
-      const box = blocks === 0 ? sandboxCopy() : await demoSandbox(blocks);
-      sandbox = box;
-      return pageOf(box.blocks, 0, SANDBOX_FIRST_PAGE, sandboxVisible(signedIn, box));
+      const request = ++resets;
+      const run = (async () => {
+        const box = blocks === 0 ? sandboxCopy() : await demoSandbox(blocks, () => request !== resets);
+        if (box) sandbox = box;
+        return box && pageOf(box.blocks, 0, SANDBOX_FIRST_PAGE, sandboxVisible(signedIn, box));
+      })();
+      latestReset = run;
+      return (await run) ?? waitForLatestReset();
     },
 
     async sandboxPage(offset, limit) {
@@ -196,12 +222,12 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
     },
 
     async cancelJob(jobId) {
-      await enter();
+      // needs only the job id: a job must be stoppable after its user signed out
       const job = jobs.get(jobId);
       if (!job || job.cancelled) return false;
       job.cancelled = true;
       return true;
     },
   };
-  return api;
+  return { api, stopAll };
 }

@@ -8,8 +8,13 @@ import type { User } from '../core/types';
 import { fail } from './deps';
 import type { LedgerStore } from './store';
 
-export function createSession(store: LedgerStore, recordDueExpiries: () => Promise<void>) {
+export function createSession(store: LedgerStore, recordDueExpiries: () => Promise<void>, actorChanged: () => void) {
   let actor: User | null = null;
+
+  function setActor(next: User | null): void {
+    if (next?.id !== actor?.id) actorChanged(); // a job or sandbox of one user never carries over to the next
+    actor = next;
+  }
 
   // Every call but the session ones: a signed-in user, the stored ledger loaded, due expiries recorded.
   async function enter(): Promise<User> {
@@ -22,14 +27,14 @@ export function createSession(store: LedgerStore, recordDueExpiries: () => Promi
 
   const api: Pick<LedgerService, 'signIn' | 'resumeSession' | 'signOut'> = {
     async signIn(email, password, role) {
-      actor = null;
+      setActor(null);
       try {
         const wanted = typeof email === 'string' ? email.trim().toLowerCase() : '';
         const user = USERS.find((candidate) => candidate.email.toLowerCase() === wanted);
         if (!user || password !== DEMO_PASSWORD) fail('LoginError', MESSAGES.invalidCredentials);
         if (user.role !== role) fail('LoginError', MESSAGES.wrongRole(user.role));
         await store.ready(); // a ledger that cannot load is the unexpected failure of the login screen
-        actor = user;
+        setActor(user);
         return structuredClone(user);
       } catch (error) {
         if (error instanceof Error && error.name === 'LoginError') throw error;
@@ -38,12 +43,12 @@ export function createSession(store: LedgerStore, recordDueExpiries: () => Promi
     },
 
     async resumeSession(userId) {
-      actor = (typeof userId === 'string' && findUser(userId)) || null; // only the id is trusted, looked up again
+      setActor((typeof userId === 'string' && findUser(userId)) || null); // only the id is trusted, looked up again
       return actor && structuredClone(actor);
     },
 
     async signOut() {
-      actor = null;
+      setActor(null);
     },
   };
   return { api, enter };

@@ -15,8 +15,8 @@ export function documentView(state: LedgerState, id: string): DocumentView | und
   return view;
 }
 
-// withFiles false (basic emergency access): no file names, content ids or documents leave the worker, only
-// the ids that say how many files there are.
+// withFiles false (basic emergency access): no file names, ids, content ids or documents leave the worker,
+// only how many files there are.
 export function recordView(state: LedgerState, entry: RecordEntry, withFiles: boolean): RecordView {
   const { record, hash, index } = entry;
   const listed = 'files' in record ? record.files : [];
@@ -30,7 +30,8 @@ export function recordView(state: LedgerState, entry: RecordEntry, withFiles: bo
     description: record.description,
     fileName: files[0]?.name ?? '',
     fileUrl: files[0] ? `ipfs://${files[0].cid}` : '',
-    documentIds: listed.map((file) => file.documentId),
+    documentIds: files.map((file) => file.documentId),
+    fileCount: listed.length,
     timestamp: record.timestamp,
     ...(record.type === 'emergency_access'
       ? { isEmergencyAccess: true, emergencyAccessExpiry: record.emergencyAccessExpiry, emergency: { ...record.emergency } }
