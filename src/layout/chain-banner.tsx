@@ -1,4 +1,5 @@
 import Alert from 'react-bootstrap/Alert';
+import { failedCheck } from '../components/chain-integrity';
 import { useChainStatus } from '../ledger/use-chain-status';
 
 function verifiedPart(firstBad: number): string {
@@ -21,7 +22,7 @@ export function ChainBanner() {
       <p className="mb-0">
         {bad ? (
           <>
-            Block #{bad.index} failed a check: {bad.reason}.{' '}
+            {failedCheck(bad)}.{' '}
             {verifiedPart(bad.index)}{' '}
           </>
         ) : null}

@@ -54,6 +54,19 @@ describe('Read-only banner', () => {
     expect(screen.queryByRole('heading', { name: 'Forged' })).not.toBeInTheDocument();
   });
 
+  it('names a stored key that no block names, as a stored item', async () => {
+    const storage = createMemoryStorage();
+    const writer = createTestLedgerService({ storage });
+    await seedRecords(writer, 'patient-1', [{ title: 'First' }]);
+    await storage.commit({ documents: [{ id: 'planted', encryptionKey: 'a'.repeat(64) }] }); // beside the chain, named by no block
+
+    renderApp('/patient/records', { ledger: openLedger({ storage }), signedInAs: 'patient-1' });
+    const banner = await screen.findByRole('status', { name: 'The stored chain failed verification: MedLedger is read-only' });
+    expect(banner).toHaveTextContent('Stored document key planted failed a check: no block names it as a stored file.');
+    expect(banner).toHaveTextContent('Blocks #0 to #1 verified and can be read.');
+    expect(await screen.findByRole('heading', { name: 'First' })).toBeInTheDocument();
+  });
+
   it('is absent while the chain verifies', async () => {
     renderApp('/patient/records', { signedInAs: 'patient-1' });
     await screen.findByRole('heading', { name: 'Initial health assessment' });

@@ -108,7 +108,7 @@ export function PatientDashboardPage() {
                 <div>
                   <dt>First Bad Block</dt>
                   <dd>
-                    #{chain.firstInvalid.index}: {chain.firstInvalid.reason}
+                    {chain.firstInvalid.item ?? `#${chain.firstInvalid.index}`}: {chain.firstInvalid.reason}
                   </dd>
                 </div>
               ) : null}
