@@ -74,6 +74,14 @@ const devWithoutCsp: Plugin = {
   transformIndexHtml: (html) => html.replace(/<meta\s+http-equiv="Content-Security-Policy"[^>]*>/, ''),
 };
 
+// The policy of index.html's meta tag, also sent as a header by `vite preview` (npm start and the browser tests):
+// workers take their policy only from a header, and frame-ancestors works only there.
+function contentSecurityPolicy(): string {
+  const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(readFileSync(join(root, 'index.html'), 'utf8'));
+  if (!meta) throw new Error('index.html has no Content-Security-Policy meta tag');
+  return `${meta[1]}; frame-ancestors 'none'`;
+}
+
 // comlink() must come first, in both plugin lists (see DESIGN.md, known pitfalls)
 export default defineConfig(({ command }) => ({
   plugins: [comlink(), react(), devWithoutCsp],
@@ -89,5 +97,6 @@ export default defineConfig(({ command }) => ({
   },
   preview: {
     host: '127.0.0.1',
+    headers: { 'Content-Security-Policy': contentSecurityPolicy(), 'X-Content-Type-Options': 'nosniff' },
   },
 }));

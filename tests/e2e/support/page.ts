@@ -15,7 +15,8 @@ export interface RecordedPage {
 
 // A fresh context (own localStorage and IndexedDB) per page, recording every console error and page error.
 export async function newPage(browser: Browser, baseUrl: string): Promise<RecordedPage> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: DESKTOP });
+  // reduced motion, which Bootstrap honours: checks see the settled screen, never a dialog caught mid-fade
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: DESKTOP, reducedMotion: 'reduce' });
   // fail fast: every screen answers within a few seconds; waits that need longer pass their own timeout
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
