@@ -8,13 +8,9 @@ import type { LedgerState } from '../core/projection';
 import type { EmergencyGrant, User } from '../core/types';
 import { fail, sleep, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
-import { accessHistoryOf, isClinical, newestRecords, patientById, recordView } from './views';
+import { accessHistoryOf, grantsOf, isClinical, newestRecords, patientById, recordView } from './views';
 
 export const EMERGENCY_READ_REPEAT_MS = 60_000; // the same read of the same grant is logged once a minute
-
-function grantsOf(state: LedgerState): EmergencyGrant[] {
-  return [...state.grants.values()].map((known) => known.grant);
-}
 
 // The same read of the same grant within the last minute is one entry (a re-render is not a new read). By the
 // device clock: moved back, a read is never a repeat of one logged "later".

@@ -11,17 +11,13 @@ import type { ClinicalRecord, DocumentInfo, User } from '../core/types';
 import { validateUpload } from '../core/upload-request';
 import { fail, sleep, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
-import { accessHistoryOf, blockSummary, documentView, newestRecords, recordView } from './views';
+import { accessHistoryOf, blockSummary, documentView, grantsOf, newestRecords, recordView } from './views';
 
 export type LogEmergencyRead = (signedIn: User, grantId: string, read: EmergencyRead) => Promise<void>;
 
 function storedDocument(state: LedgerState, documentId: unknown): DocumentInfo {
   const document = typeof documentId === 'string' ? state.documents.get(documentId) : undefined;
   return document ?? fail('NotFoundError', 'This document does not exist.');
-}
-
-function grantsOf(state: LedgerState) {
-  return [...state.grants.values()].map((known) => known.grant);
 }
 
 export function createRecords(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>, logRead: LogEmergencyRead) {

@@ -2,7 +2,7 @@
 import type { AccessHistoryEntry, BlockSummary, BlocksPage, DocumentView, RecordView } from '../api';
 import { PATIENTS, findUser } from '../core/directory';
 import type { LedgerState, RecordEntry } from '../core/projection';
-import type { Block, Patient } from '../core/types';
+import type { Block, EmergencyGrant, Patient } from '../core/types';
 import { fail, isIndex } from './deps';
 
 export const RESTRICTED_TITLE = 'Restricted record'; // a block summary of a record the reader may not see
@@ -40,6 +40,10 @@ export function recordView(state: LedgerState, entry: RecordEntry, withFiles: bo
     blockIndex: index,
     documents: files.flatMap((file) => documentView(state, file.documentId) ?? []),
   };
+}
+
+export function grantsOf(state: LedgerState): EmergencyGrant[] {
+  return [...state.grants.values()].map((known) => known.grant);
 }
 
 // The patient's listed records, newest first.
