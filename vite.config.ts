@@ -82,7 +82,7 @@ function contentSecurityPolicy(): string {
   return `${meta[1]}; frame-ancestors 'none'`;
 }
 
-// comlink() must come first, in both plugin lists (see DESIGN.md, known pitfalls)
+// comlink() must come first, in both plugin lists: it rewrites only the literal `new ComlinkWorker(new URL(...))`
 export default defineConfig(({ command }) => ({
   plugins: [comlink(), react(), devWithoutCsp],
   worker: {

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-// One project per test layer (DESIGN.md tests/): unit and boundary in Node, ui in happy-dom, e2e in real Chromium.
+// One project per test layer (docs/architecture.md, "Tests by layer"): unit and boundary in Node, ui in happy-dom, e2e in real Chromium.
 export default defineConfig({
   plugins: [react()],
   test: {

@@ -15,7 +15,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   });
   const [state, setState] = useState<SessionState>(() => (resume ? { status: 'loading', user: null } : SIGNED_OUT));
 
-  // Resume the stored id through the worker; whatever else the entry claims is ignored (D11).
+  // Resume the stored id through the worker; whatever else the entry claims is ignored (docs/decisions/session-lookup.md).
   useEffect(() => {
     if (!resume) return;
     let current = true;

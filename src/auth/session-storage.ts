@@ -2,7 +2,7 @@ import type { User } from '../../workers/core/types';
 
 export const SESSION_KEY = 'currentUser';
 
-// Only the id is trusted (D11): the role and name are looked up again in the user list.
+// Only the id is trusted (docs/decisions/session-lookup.md): the role and name are looked up again in the user list.
 export function readStoredUserId(storage: Storage = localStorage): string | null {
   const raw = storage.getItem(SESSION_KEY);
   if (raw === null) return null;

@@ -23,7 +23,7 @@ export function birthDate(patient: Patient): ReactNode {
   return <time dateTime={patient.dateOfBirth}>{formatDate(`${patient.dateOfBirth}T12:00:00`)}</time>;
 }
 
-// The Health Overview of SEED.md section 2: blood type, gender, allergies, emergency contact.
+// The patient's Health Overview: blood type, gender, allergies, emergency contact.
 export function healthOverviewFields(patient: Patient): DetailFields {
   return [
     ['Blood Type', patient.bloodType],

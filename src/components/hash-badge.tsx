@@ -5,7 +5,7 @@ import { Icon } from './icon';
 
 const COPIED_MS = 2000; // how long the button says "Copied"
 
-// The first 8 hex digits (D1); the full hash in the tooltip and on the clipboard.
+// The first 8 hex digits (docs/decisions/sha256-chain.md); the full hash in the tooltip and on the clipboard.
 export function HashBadge({ hash, label = 'hash' }: { hash: string; label?: string }) {
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const short = hash.slice(0, SHORT_HASH_LENGTH);

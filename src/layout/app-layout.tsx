@@ -37,7 +37,7 @@ export function AppLayout() {
 
   const logout = async () => {
     await session.signOut();
-    navigate('/', { replace: true });
+    await navigate('/', { replace: true });
   };
 
   return (

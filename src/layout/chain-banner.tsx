@@ -7,7 +7,8 @@ function verifiedPart(firstBad: number): string {
   return firstBad === 1 ? 'Block #0 verified and can be read.' : `Blocks #0 to #${firstBad - 1} verified and can be read.`;
 }
 
-// D10: a stored chain that fails verification is said plainly, with the block and the check, never hidden.
+// A stored chain that fails verification is said plainly, with the block and the check, never hidden
+// (docs/decisions/chain-verification.md).
 export function ChainBanner() {
   const status = useChainStatus();
   const chain = status.data;

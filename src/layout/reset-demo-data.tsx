@@ -10,7 +10,7 @@ import { useLedger } from '../ledger/use-ledger';
 
 const RESET_FAILED = 'The demo data could not be reset. Please try again.';
 
-// D10: start over with a fresh chain; asks first, since every stored record goes.
+// Start over with a fresh chain (docs/decisions/persistence.md); asks first, since every stored record goes.
 export function ResetDemoData({ role, onDone }: { role: Role; onDone?: () => void }) {
   const service = useLedger();
   const navigate = useNavigate();
@@ -38,7 +38,8 @@ export function ResetDemoData({ role, onDone }: { role: Role; onDone?: () => voi
       await service.resetDemoData(); // every screen refreshes on the change notice, other tabs too
       setShow(false);
       onDone?.();
-      navigate(dashboardPath(role));
+      // fire and forget: react-router shows a navigation error in the route's error element, not through this promise
+      void navigate(dashboardPath(role));
     } catch (caught) {
       setError(userMessage(caught, RESET_FAILED));
     } finally {

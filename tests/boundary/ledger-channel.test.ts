@@ -22,7 +22,7 @@ afterEach(() => {
   connected = null;
 });
 
-// What crossed the channel keeps only name and message (DESIGN.md): read them, never instanceof.
+// What crossed the channel keeps only name and message (docs/architecture.md, "The worker boundary"): read them, never instanceof.
 async function rejectionOf(promise: Promise<unknown>) {
   try {
     await promise;

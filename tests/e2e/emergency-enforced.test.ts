@@ -1,4 +1,4 @@
-// D9 in the built app: a doctor's SOS grant shows what it allows, the worker refuses reads once its clock
+// docs/decisions/enforced-emergency-access.md in the built app: a doctor's SOS grant shows what it allows, the worker refuses reads once its clock
 // passes the expiry, the panel closes itself at 00:00, and the patient sees every access in their history.
 import type { BrowserContext, Page } from 'playwright-core';
 import { MESSAGES } from '../../workers/core/errors';

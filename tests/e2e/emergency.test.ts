@@ -1,4 +1,4 @@
-// SEED.md SOS Emergency Access: search, select, reason, level, duration, grant, countdown, End Emergency Session.
+// SOS Emergency Access: search, select, reason, level, duration, grant, countdown, End Emergency Session.
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';
 import { detail, text } from './support/read';

@@ -1,4 +1,4 @@
-// SEED.md section 2 (Login), section 8 (login errors) and D11 (the stored user is never trusted).
+// The login screen, its error messages and the stored user that is never trusted (docs/decisions/session-lookup.md).
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../workers/core/constants';
 import { DEMO_ACCOUNTS, PATIENTS } from '../../workers/core/directory';

@@ -1,4 +1,4 @@
-// D10 in the built app: records and documents survive a reload (bytes compared), deletion keeps the record,
+// docs/decisions/persistence.md in the built app: records and documents survive a reload (bytes compared), deletion keeps the record,
 // a stored chain changed at rest is named and read-only until Reset demo data, and two tabs stay in step.
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';

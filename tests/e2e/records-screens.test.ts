@@ -1,4 +1,4 @@
-// The screens of D9, D10 and D12 with real data, at 1280x800 and 390x844: a screenshot in test-results/screens,
+// The emergency access, persistence and records screens with real data, at 1280x800 and 390x844: a screenshot in test-results/screens,
 // an axe-core scan with no serious or critical violation, and nothing sticking out of its card.
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';

@@ -77,5 +77,5 @@ export async function errorOf(promise: Promise<unknown>): Promise<{ name: string
   throw new Error('expected a rejection');
 }
 
-// What every refused read looks like once it has crossed the boundary (SEED.md section 8).
+// What every refused read looks like once it has crossed the boundary (the catalogue in workers/core/errors.ts).
 export const DENIED = { name: 'AccessDeniedError', message: 'Access denied: Insufficient permissions' };

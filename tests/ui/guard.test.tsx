@@ -99,6 +99,7 @@ describe('Shared layout', () => {
       'My Profile',
       'Medical Records',
       'Upload Documents',
+      'Sharing',
       'Blockchain Explorer',
       'Mining Lab',
     ]);
@@ -131,7 +132,7 @@ describe('Shared layout', () => {
     ['patient-1', '/patient/records', 'Medical Records', 'Your Records'],
     ['doctor-1', '/doctor/profile', 'My Profile', 'Professional Details'],
     ['doctor-1', '/doctor/patients', 'My Patients', 'Sarah Johnson'],
-  ])('as %s, %s shows the real screen that replaced the placeholder (D12)', async (id, route, heading, section) => {
+  ])('as %s, %s shows the real screen that replaced the placeholder', async (id, route, heading, section) => {
     renderApp(route, { signedInAs: id });
     expect(await screen.findByRole('heading', { name: heading, level: 1 })).toBeInTheDocument();
     expect(await screen.findByRole('region', { name: section })).toBeInTheDocument();

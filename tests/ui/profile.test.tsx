@@ -11,7 +11,7 @@ function fields(section: HTMLElement): Record<string, string> {
 }
 
 describe('My Profile', () => {
-  it('shows every SEED.md field of a patient, read-only, from the user list', async () => {
+  it('shows every field the user list holds for a patient, read-only', async () => {
     renderApp('/patient/profile', { signedInAs: 'patient-1' });
     expect(await screen.findByRole('heading', { name: 'My Profile', level: 1 })).toBeInTheDocument();
     expect(fields(screen.getByRole('region', { name: 'Account' }))).toEqual({

@@ -118,7 +118,7 @@ async function populated(storage: LedgerStorage) {
   return { service, kept, removed, grant };
 }
 
-describe('persistence across a reload (D10)', () => {
+describe('persistence across a reload', () => {
   it('a new service on the same IndexedDB has every record, document, grant and acknowledgement', async () => {
     const name = freshName();
     const before = await populated(createIndexedDbStorage(name));

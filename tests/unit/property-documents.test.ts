@@ -1,4 +1,4 @@
-// Property tests for document encryption (D4, D5): AES-256-GCM round-trips any bytes up to 64 KB, and any
+// Property tests for document encryption (docs/decisions/aes-gcm-documents.md, ipfs-content-ids.md): AES-256-GCM round-trips any bytes up to 64 KB, and any
 // single flipped bit of the stored bytes or the key is refused with IntegrityError, never returned as data.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -68,7 +68,7 @@ describe('signing in', () => {
   });
 });
 
-describe('resuming a session (D11)', () => {
+describe('resuming a session: only the stored id counts', () => {
   it('looks the stored id up in the directory and signs that user in', async () => {
     const service = createTestLedgerService();
     expect(await service.resumeSession(WILSON.id)).toEqual(WILSON);

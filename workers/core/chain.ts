@@ -1,4 +1,5 @@
-// The records chain: canonical record hashing, the compact block header, mining and verification (D1-D3).
+// The records chain: canonical record hashing, the compact block header, mining and verification
+// (docs/decisions/sha256-chain.md, chain-verification.md).
 import { sha256 } from 'js-sha256';
 import { DIFFICULTY } from './constants';
 import { ledgerError } from './errors';

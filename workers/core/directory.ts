@@ -1,4 +1,4 @@
-// The hard-coded users (SEED.md section 3): 2 patients and 2 doctors. Static data, also read by the UI.
+// The hard-coded users (the demo accounts of README.md): 2 patients and 2 doctors. Static data, also read by the UI.
 import type { Doctor, Patient, User } from './types';
 
 export const PATIENTS: readonly Patient[] = [

@@ -1,5 +1,5 @@
 // Errors cross the worker boundary as Error with a fixed `name` and the exact catalogue message
-// (SEED.md section 8); the UI branches on `name`, never on instanceof.
+// (MESSAGES below: the product's exact texts); the UI branches on `name`, never on instanceof.
 
 export const MESSAGES = {
   invalidCredentials: 'Invalid email or password',

@@ -1,4 +1,4 @@
-// Static data of the upload file checks (D7), shared by the worker's checks and the upload screen's early ones.
+// Static data of the upload file checks (docs/decisions/upload-checks.md), shared by the worker's checks and the upload screen's early ones.
 
 // MIME types a browser may give each accepted extension; the first is stored when the browser gives none.
 export const MIME_TYPES: Readonly<Record<string, readonly string[]>> = {

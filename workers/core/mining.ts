@@ -33,8 +33,10 @@ export interface MiningOutcome {
 // Browsers: MessageChannel, free of the 4 ms clamp on nested setTimeout(0). Node: setImmediate, because
 // Node drains a MessagePort's re-posted messages in one go and would starve timers and other ports.
 function createMacrotaskYield(): { next: () => Promise<void>; close: () => void } {
+  // Node's global, absent from the browser's libraries: looked up, not assumed
+  const { setImmediate } = globalThis as { setImmediate?: (callback: () => void) => unknown };
   if (typeof setImmediate === 'function') {
-    return { next: () => new Promise((resolve) => setImmediate(resolve)), close: () => {} };
+    return { next: () => new Promise((resolve) => setImmediate(() => resolve())), close: () => {} };
   }
   if (typeof MessageChannel === 'undefined') {
     return { next: () => new Promise((resolve) => setTimeout(resolve, 0)), close: () => {} };

@@ -1,4 +1,4 @@
-// Persistence behind one small interface (DESIGN.md workers/storage): the service never sees IndexedDB.
+// Persistence behind one small interface (docs/decisions/persistence.md): the service never sees IndexedDB.
 import type { Block, DocumentKey } from '../core/types';
 
 // The chain, and beside it only what cannot live on a chain: each file's key and encrypted bytes.

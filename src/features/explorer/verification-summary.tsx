@@ -7,7 +7,7 @@ interface VerificationSummaryProps {
   onShowInvalid?: (index: number) => void;
 }
 
-// The verification result: valid, or the first invalid block and the check it failed (D3).
+// The verification result: valid, or the first invalid block and the check it failed (docs/decisions/chain-verification.md).
 export function VerificationSummary({ status, onShowInvalid }: VerificationSummaryProps) {
   const blocks = `${status.height} ${status.height === 1 ? 'block' : 'blocks'}`;
   if (status.valid || !status.firstInvalid) {

@@ -14,7 +14,7 @@ const STATUS_LABELS: Record<AccessHistoryEntry['status'], string> = {
   expired: 'expired',
 };
 
-// D9: the patient sees every emergency access to their records until they dismiss it.
+// The patient sees every emergency access to their records until they dismiss it (docs/decisions/enforced-emergency-access.md).
 export function EmergencyAccessNotice({ entries }: { entries: readonly AccessHistoryEntry[] }) {
   const service = useLedger();
   const [busy, setBusy] = useState(false);

@@ -48,7 +48,7 @@ function roleFields(user: User): DetailFields {
   ];
 }
 
-// D12: read-only, every field of SEED.md section 3 for the signed-in user's role, from the user list.
+// Read-only: every field the user list holds for the signed-in user's role (docs/decisions/real-screens.md).
 export function ProfilePage() {
   const { user } = useSession();
   if (!user) return null;

@@ -26,7 +26,7 @@ const END_TERMS: Record<AccessHistoryEntry['status'], string> = { active: 'Expir
 
 const loadHistory = (service: LedgerRemote) => service.accessHistory(); // module level: stable for useLedgerQuery
 
-// Every break-the-glass access to the patient's records, built from the chain by the worker (D9).
+// Every break-the-glass access to the patient's records, built from the chain by the worker (docs/decisions/enforced-emergency-access.md).
 export function AccessHistory() {
   const query = useLedgerQuery(loadHistory, ['grants', 'access']);
   const { hash } = useLocation();
