@@ -1,4 +1,4 @@
-// The one object the UI talks to (DESIGN.md: "The worker API is one typed object").
+// The one object the UI talks to; the worker answers nothing else (docs/architecture.md, "The worker boundary").
 // Every argument and result is plain data or an ArrayBuffer; errors cross as Error with a fixed `name`
 // (see core/errors.ts). The service keeps its own signed-in actor: every call is checked against it.
 import type { ProxyMarked } from 'comlink';
@@ -11,6 +11,7 @@ import type {
   Patient,
   RecordType,
   Role,
+  Share,
   UploadRecordType,
   User,
 } from './core/types';
@@ -91,8 +92,8 @@ export interface UploadResult {
 
 export interface PatientOverview {
   patient: Patient;
-  totalRecords: number; // all the patient's records (D13)
-  lastUpload: string | null; // ISO date of the newest upload, null when none (D13)
+  totalRecords: number; // all the patient's records (docs/decisions/true-dashboard-figures.md)
+  lastUpload: string | null; // ISO date of the newest upload, null when none (docs/decisions/true-dashboard-figures.md)
   recent: RecordView[]; // the 5 newest
   newEmergencyAccesses: AccessHistoryEntry[]; // not yet acknowledged by the patient
 }
@@ -104,7 +105,7 @@ export interface DoctorOverview {
 }
 
 export interface RecordQuery {
-  search?: string; // matches title or description, case-insensitive
+  search?: string; // matches title or description, NFC and case-insensitive; refused over 200 characters (text-input.ts)
   type?: RecordType;
 }
 
@@ -135,6 +136,29 @@ export interface AccessHistoryEntry {
   endedAt?: string; // ended by the doctor or at expiry
   status: 'active' | 'ended' | 'expired';
   reads: { at: string; what: string }[];
+}
+
+export interface ShareRequest {
+  doctorId: string;
+  accessLevel: AccessLevel;
+  durationDays: number; // one of SHARE_DURATIONS_DAYS; 0: until revoked
+  note?: string;
+}
+
+// A patient's share as they see it, with what the doctor read under it.
+export interface ShareEntry {
+  share: Share;
+  doctorName: string;
+  status: 'active' | 'revoked' | 'expired';
+  reads: { at: string; what: string }[];
+}
+
+// What a doctor sees of a patient who shared with them (the same scope as emergency access of that level).
+export interface SharedView {
+  share: Share;
+  patient: Patient;
+  records: RecordView[];
+  documentsReadable: boolean;
 }
 
 export interface DocumentContent {
@@ -174,7 +198,7 @@ export type ProgressListener = ((progress: MiningProgress) => void) & ProxyMarke
 export interface LedgerService {
   // session
   signIn(email: string, password: string, role: Role): Promise<User>;
-  resumeSession(userId: string): Promise<User | null>; // null: unknown id, the caller signs out (D11)
+  resumeSession(userId: string): Promise<User | null>; // null: unknown id, the caller signs out (docs/decisions/session-lookup.md)
   signOut(): Promise<void>;
 
   // chain
@@ -193,11 +217,18 @@ export interface LedgerService {
 
   // doctor
   doctorOverview(): Promise<DoctorOverview>;
-  searchPatients(query: string): Promise<Patient[]>; // local filter on name or id
+  searchPatients(query: string): Promise<Patient[]>; // local filter on name or id, as the records search compares
   requestEmergencyAccess(request: EmergencyRequest): Promise<EmergencyGrant>;
   endEmergencyAccess(grantId: string): Promise<EmergencyGrant>;
   activeGrants(): Promise<EmergencyGrant[]>;
   emergencyView(grantId: string): Promise<EmergencyView>;
+
+  // sharing: the patient shares with a listed doctor; the doctor reads under the share
+  shareRecords(request: ShareRequest): Promise<Share>;
+  revokeShare(shareId: string): Promise<Share>;
+  myShares(): Promise<ShareEntry[]>; // the patient's shares, newest first
+  sharedWithMe(): Promise<{ share: Share; patient: Patient }[]>; // the doctor's active shares, newest first
+  sharedView(shareId: string): Promise<SharedView>;
 
   // demo data
   resetDemoData(): Promise<void>;

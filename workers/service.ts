@@ -10,6 +10,7 @@ import { createExpiry } from './ledger/expiry';
 import { createRecords } from './ledger/records';
 import { createSandbox } from './ledger/sandbox';
 import { createSession } from './ledger/session';
+import { createSharing } from './ledger/sharing';
 import { createLedgerStore } from './ledger/store';
 
 export function createLedgerService(deps: LedgerDeps): LedgerService {
@@ -24,12 +25,14 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
   const session = createSession(store, expiry.recordDue, () => sandbox.stopAll());
   const emergency = createEmergency(deps, store, session.enter);
   const sandbox = createSandbox(deps, store, session.enter);
+  const sharing = createSharing(deps, store, session.enter);
 
   const service: LedgerService = {
     ...session.api,
     ...createChainView(store, session.enter),
-    ...createRecords(deps, store, session.enter, emergency.logRead),
+    ...createRecords(deps, store, session.enter, { emergency: emergency.logRead, share: sharing.logShareRead }),
     ...emergency.api,
+    ...sharing.api,
     ...changes.api,
     ...sandbox.api,
   };

@@ -5,6 +5,7 @@ import { LedgerProvider } from '../ledger/ledger-provider';
 import type { LedgerConnection } from '../ledger/ledger-worker';
 import { LedgerFailure } from './ledger-failure';
 import type { createAppRouter } from './router';
+import { useFileDropGuard } from './use-file-drop-guard';
 
 interface AppProps {
   router: ReturnType<typeof createAppRouter>; // the browser router, or a memory router in tests
@@ -13,6 +14,7 @@ interface AppProps {
 }
 
 export function App({ router, service, connect }: AppProps) {
+  useFileDropGuard();
   return (
     <LedgerProvider service={service} connect={connect} renderFailure={(failure) => <LedgerFailure {...failure} />}>
       <SessionProvider>

@@ -7,6 +7,7 @@ export const RECORD_TYPE_LABELS: Record<RecordType, string> = {
   emergency_access: 'Emergency Access',
   document_deleted: 'File Deleted',
   access_acknowledged: 'Alert Dismissed',
+  access_shared: 'Shared Access',
 };
 
 export const RECORD_TYPE_VARIANTS: Record<RecordType, string> = {
@@ -16,4 +17,5 @@ export const RECORD_TYPE_VARIANTS: Record<RecordType, string> = {
   emergency_access: 'danger',
   document_deleted: 'dark',
   access_acknowledged: 'light',
+  access_shared: 'success',
 };

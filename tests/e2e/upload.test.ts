@@ -1,4 +1,5 @@
-// SEED.md Upload screen with D6 (every file stored) and D7 (types and 10 MB enforced), in the built app.
+// The Upload screen with every file stored and types and 10 MB enforced, in the built app
+// (docs/decisions/every-file-stored.md, upload-checks.md).
 import type { Page } from 'playwright-core';
 import { MAX_FILE_BYTES, SUCCESS_RESET_MS } from '../../workers/core/constants';
 import { describe, expect, test } from './support/fixtures';

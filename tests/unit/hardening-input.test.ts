@@ -2,9 +2,9 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import {
-  ACCEPTED_EXTENSIONS,
   MAX_DESCRIPTION_LENGTH,
   MAX_FILE_BYTES,
+  MAX_FILE_NAME_LENGTH,
   MAX_FILES_PER_UPLOAD,
   MAX_TITLE_LENGTH,
 } from '../../workers/core/constants';
@@ -16,13 +16,14 @@ import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { checkFile, rejectionMessage } from '../../src/features/upload/check-file';
 import { SARAH, errorOf, fileInput, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
 
-// Names a user can really have on disk: markup, right-to-left scripts, emoji sequences, and a 304-character name.
+// Names a user can really have on disk: markup, right-to-left scripts, emoji sequences, and a name of the longest
+// accepted length (255 characters; issue 12 capped names, longer ones are refused in hardening-text.test.ts).
 const HOSTILE_NAMES = {
   html: '<img src=x onerror=alert(1)>.pdf',
   script: '<script>alert("x")</script>&amp;.png',
   rtl: 'تقرير الدم – בדיקת דם.pdf',
   emoji: '🩺 blood 🧪 test 👩🏽‍⚕️.jpg',
-  long: `${'very-long-scan-name-'.repeat(15)}.pdf`,
+  long: `${'very-long-scan-name-'.repeat(12)}${'x'.repeat(11)}.pdf`,
 } as const;
 
 let databases = 0;
@@ -40,11 +41,11 @@ async function expectNothingStored(service: ReturnType<typeof createTestLedgerSe
   expect(await service.listRecords(SARAH.id)).toHaveLength(1);
 }
 
-describe('names with markup, right-to-left text, emoji and 255+ characters', () => {
+describe('names with markup, right-to-left text, emoji and 255 characters', () => {
   it('are stored and read back exactly, also by a new service over the same IndexedDB', async () => {
     const name = `hardening-names-${++databases}`;
     const { service } = await patientLedger(createIndexedDbStorage(name));
-    expect(HOSTILE_NAMES.long.length).toBeGreaterThan(255);
+    expect(HOSTILE_NAMES.long).toHaveLength(MAX_FILE_NAME_LENGTH);
     const files = Object.values(HOSTILE_NAMES).map((fileName, i) => fileInput(fileName, `content ${i}`));
     const title = '<b onmouseover=alert(1)>Bold</b> & "quotes" — تحليل 🫀';
     const description = '<script>alert(document.cookie)</script>\nשורה שנייה 👍';
@@ -68,12 +69,12 @@ describe('names with markup, right-to-left text, emoji and 255+ characters', () 
     expect(await reopened.chainStatus()).toMatchObject({ valid: true, height: 2 });
   });
 
-  it('refuse a name that hides .exe behind a right-to-left override, quoting the name as given', async () => {
+  it('refuse a name that hides .exe behind a right-to-left override, spelling out the hidden character', async () => {
     const { service, storage } = await patientLedger();
     const disguised = 'invoice\u202Efdp.exe'; // shown by many file managers as "invoiceexe.pdf"
     expect(await errorOf(service.upload(uploadOf('Invoice', [fileInput(disguised)])))).toEqual({
       name: 'ValidationError',
-      message: `"${disguised}" is not an accepted file type (${ACCEPTED_EXTENSIONS.join(', ')})`,
+      message: '"invoice[U+202E]fdp.exe" has a hidden control or text-direction character in its name',
     });
     await expectNothingStored(service, storage);
   });

@@ -1,5 +1,5 @@
-// Property tests for the access rules (workers/core/access.ts) against an oracle written from SEED.md section 6
-// and DECISIONS.md D9, over random actors, documents, grants and clocks.
+// Property tests for the access rules (workers/core/access.ts) against an oracle written from
+// docs/decisions/access-rules.md and enforced-emergency-access.md, over random actors, documents, grants and clocks.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -27,18 +27,18 @@ const DELETE_DENIED = { name: 'AccessDeniedError', message: 'Access denied: Only
 
 // ---- the oracle: the rules as the spec states them, written without looking at access.ts ----
 
-// SEED 6: a patient reads their own data; a doctor the patients of their own list.
+// A patient reads their own data; a doctor the patients of their own list.
 function oracleReadsPatient(actor: User, patientId: string): boolean {
   if (actor.role === 'patient') return actor.id === patientId;
   return actor.patients.some((id) => id === patientId);
 }
 
-// SEED 6 "a doctor sees the documents where they are the doctor", applied to the records that name them.
+// "A doctor reads the documents that name them as the doctor", applied to the records that name them.
 function oracleSeesRecord(actor: User, record: ChainRecord): boolean {
   return oracleReadsPatient(actor, record.patientId) || (actor.role === 'doctor' && actor.id === record.doctorId);
 }
 
-// D9: a grant is in force from granting until its expiry or End, whichever is first.
+// A grant is in force from granting until its expiry or End, whichever is first.
 function oracleInForce(grant: EmergencyGrant, now: number): boolean {
   if (!grant.isActive || grant.endedAt !== undefined) return false;
   return now < new Date(grant.expiresAt).getTime();
@@ -52,14 +52,14 @@ function oracleFullGrants(actor: Doctor, patientId: string, grants: readonly Eme
 
 type OracleAccess = 'owner' | 'doctor' | 'emergency' | 'denied';
 
-// SEED 6: own documents; documents naming the doctor; D9: a doctor's full grant in force on that patient.
+// Own documents; documents naming the doctor; a doctor's full grant in force on that patient.
 function oracleDocumentAccess(actor: User, document: DocumentInfo, grants: readonly EmergencyGrant[], now: number): OracleAccess {
   if (actor.role === 'patient') return document.patientId === actor.id ? 'owner' : 'denied';
   if (document.doctorId === actor.id) return 'doctor';
   return oracleFullGrants(actor, document.patientId, grants, now).length > 0 ? 'emergency' : 'denied';
 }
 
-// SEED 6: deletion is allowed only to the owning patient.
+// Deletion is allowed only to the owning patient.
 function oracleMayDelete(actor: User, document: DocumentInfo): boolean {
   return actor.role === 'patient' && document.patientId === actor.id;
 }
@@ -209,8 +209,9 @@ describe('access rules against an oracle from the spec', { timeout: 60_000 }, ()
       }),
       { numRuns: RUNS },
     );
-    // every branch was reached often enough to mean something
-    for (const [branch, count] of Object.entries(seen)) expect(count, branch).toBeGreaterThanOrEqual(RUNS / 50);
+    // every branch was reached often enough to mean something (the rarest, a full grant in force, comes ~25 times
+    // in 1,000 runs: a bound of 20 failed now and then by chance)
+    for (const [branch, count] of Object.entries(seen)) expect(count, branch).toBeGreaterThanOrEqual(RUNS / 100);
   });
 
   it('lets only the owning patient delete a document, with the exact message for anyone else', () => {

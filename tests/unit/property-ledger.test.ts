@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { LedgerService } from '../../workers/api';
 import { project, verifyLedger } from '../../workers/core/projection';
-import { DIFFICULTY, EMERGENCY_DURATIONS } from '../../workers/core/constants';
+import { DIFFICULTY, EMERGENCY_DURATIONS, SHARE_DURATIONS_DAYS } from '../../workers/core/constants';
 import { DOCTORS, PATIENTS } from '../../workers/core/directory';
 import type { Block, User } from '../../workers/core/types';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
@@ -22,6 +22,9 @@ type Op =
   | { kind: 'view'; user: number; pick: number }
   | { kind: 'read'; user: number; pick: number }
   | { kind: 'acknowledge'; user: number }
+  | { kind: 'share'; user: number; doctor: number; level: 'basic' | 'full'; days: number }
+  | { kind: 'revoke'; user: number; pick: number }
+  | { kind: 'sharedView'; user: number; pick: number }
   | { kind: 'wait'; minutes: number }
   | { kind: 'reset'; user: number };
 
@@ -44,6 +47,18 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('view' as const), user, pick }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('read' as const), user, pick }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('acknowledge' as const), user }), weight: 1 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('share' as const),
+      user,
+      doctor: fc.nat({ max: DOCTORS.length - 1 }),
+      level: fc.constantFrom('basic' as const, 'full' as const),
+      days: fc.constantFrom(...SHARE_DURATIONS_DAYS),
+    }),
+    weight: 2,
+  },
+  { arbitrary: fc.record({ kind: fc.constant('revoke' as const), user, pick }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('sharedView' as const), user, pick }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant('wait' as const), minutes: fc.integer({ min: 0, max: 300 }) }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('reset' as const), user }), weight: 1 },
 );
@@ -55,6 +70,7 @@ async function play(ops: readonly Op[]) {
   const service = createTestLedgerService({ storage, now: clock.now });
   const documents: string[] = [];
   const grants: string[] = [];
+  const shares: string[] = [];
   const at = <T>(list: T[], i: number) => list[i % Math.max(1, list.length)];
   for (const op of ops) {
     if (op.kind === 'wait') {
@@ -82,6 +98,13 @@ async function play(ops: readonly Op[]) {
           return service.readDocument(at(documents, op.pick));
         case 'acknowledge':
           return service.acknowledgeEmergencyAccesses();
+        case 'share':
+          shares.push((await service.shareRecords({ doctorId: DOCTORS[op.doctor].id, accessLevel: op.level, durationDays: op.days })).id);
+          return;
+        case 'revoke':
+          return service.revokeShare(at(shares, op.pick));
+        case 'sharedView':
+          return service.sharedView(at(shares, op.pick));
         case 'reset':
           return service.resetDemoData();
       }
@@ -108,9 +131,11 @@ async function everyView(service: LedgerService, documents: readonly string[]) {
       view.overview = await service.patientOverview();
       view.records = await service.listRecords(who.id);
       view.history = await service.accessHistory();
+      view.shares = await service.myShares();
     } else {
       view.overview = await service.doctorOverview();
       view.records = await Promise.all(who.patients.map((id) => service.listRecords(id)));
+      view.sharedWithMe = await service.sharedWithMe();
     }
     if (who.role === 'patient') {
       view.documents = await Promise.all(

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { proxy } from 'comlink';
 import type { EmergencyRequest } from '../../workers/api';
 import { createTestLedgerService } from '../support/test-ledger';
-import { EMERGENCY_READ_REPEAT_MS } from '../../workers/ledger/emergency';
+import { EMERGENCY_READ_REPEAT_MS } from '../../workers/ledger/views';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import {
   CARTER,

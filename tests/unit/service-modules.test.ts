@@ -8,6 +8,7 @@ import type { createEmergency } from '../../workers/ledger/emergency';
 import type { createRecords } from '../../workers/ledger/records';
 import type { createSandbox } from '../../workers/ledger/sandbox';
 import type { createSession } from '../../workers/ledger/session';
+import type { createSharing } from '../../workers/ledger/sharing';
 import { createTestLedgerService } from '../support/test-ledger';
 
 interface Modules {
@@ -17,6 +18,7 @@ interface Modules {
   emergency: ReturnType<typeof createEmergency>['api'];
   changes: ReturnType<typeof createChanges>['api'];
   sandbox: ReturnType<typeof createSandbox>['api'];
+  sharing: ReturnType<typeof createSharing>['api'];
 }
 type MethodsOf<M extends keyof Modules> = keyof Modules[M];
 type Covered = { [M in keyof Modules]: MethodsOf<M> }[keyof Modules];
@@ -35,6 +37,7 @@ describe('the capability modules', () => {
       patientOverview: true, listRecords: true, upload: true, readDocument: true, deleteDocument: true,
       accessHistory: true, acknowledgeEmergencyAccesses: true, doctorOverview: true, searchPatients: true,
       requestEmergencyAccess: true, endEmergencyAccess: true, activeGrants: true, emergencyView: true,
+      shareRecords: true, revokeShare: true, myShares: true, sharedWithMe: true, sharedView: true,
       resetDemoData: true, onChange: true, sandboxReset: true, sandboxPage: true, sandboxTamper: true,
       sandboxRemine: true, mineSandbox: true, cancelJob: true,
     };

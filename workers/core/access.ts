@@ -1,7 +1,9 @@
-// Who may read or delete what (SEED.md section 6, DECISIONS.md D9). Pure: the clock comes in as `now` (ms).
-import { EMERGENCY_BASIC_RECORDS, EMERGENCY_DURATIONS, MAX_REASON_LENGTH } from './constants';
+// Who may read or delete what (docs/decisions/access-rules.md, enforced-emergency-access.md).
+// Pure: the clock comes in as `now` (ms).
+import { EMERGENCY_BASIC_RECORDS, EMERGENCY_DURATIONS, SHARE_DURATIONS_DAYS } from './constants';
 import { MESSAGES, ledgerError } from './errors';
-import type { AccessLevel, ChainRecord, DocumentInfo, EmergencyGrant, Patient, User } from './types';
+import { checkText } from './text-input';
+import type { AccessLevel, ChainRecord, DocumentInfo, EmergencyGrant, Patient, Share, User } from './types';
 
 export function accessDenied(): Error {
   return ledgerError('AccessDeniedError', MESSAGES.accessDenied);
@@ -48,14 +50,33 @@ export function findActiveGrant(
   return found;
 }
 
-export type DocumentAccess = { via: 'owner' } | { via: 'doctor' } | { via: 'emergency'; grant: EmergencyGrant };
+export type DocumentAccess =
+  | { via: 'owner' }
+  | { via: 'doctor' }
+  | { via: 'emergency'; grant: EmergencyGrant }
+  | { via: 'share'; share: Share };
 
-// Own documents, documents naming the doctor, or a doctor's active full grant on the patient (D9).
+// The doctor's share on the patient in force at `now` (the newest when there are several), if any.
+export function findActiveShare(shares: Iterable<Share>, doctorId: string, patientId: string, now: number): Share | undefined {
+  let found: Share | undefined;
+  for (const share of shares) {
+    if (share.doctorId !== doctorId || share.patientId !== patientId || !isShareActive(share, now)) continue;
+    if (!found || share.createdAt > found.createdAt) found = share;
+  }
+  return found;
+}
+
+export function isShareActive(share: Share, now: number): boolean {
+  return share.revokedAt === undefined && (share.expiresAt === null || now < Date.parse(share.expiresAt));
+}
+
+// Own documents, documents naming the doctor, or a doctor's active full grant on the patient.
 export function documentAccess(
   actor: User,
   document: DocumentInfo,
   grants: Iterable<EmergencyGrant>,
   now: number,
+  shares: Iterable<Share> = [],
 ): DocumentAccess {
   if (actor.role === 'patient') {
     if (document.patientId === actor.id) return { via: 'owner' };
@@ -64,6 +85,8 @@ export function documentAccess(
   if (document.doctorId === actor.id) return { via: 'doctor' };
   const grant = findActiveGrant(grants, actor.id, document.patientId, now);
   if (grant && emergencyScope(grant.accessLevel).documents) return { via: 'emergency', grant };
+  const share = findActiveShare(shares, actor.id, document.patientId, now);
+  if (share && emergencyScope(share.accessLevel).documents) return { via: 'share', share };
   throw accessDenied();
 }
 
@@ -111,13 +134,28 @@ export function validateEmergencyRequest(
 ): string | null {
   if (typeof request.patientId !== 'string' || request.patientId.trim() === '') return 'Select a patient.';
   if (!findPatient(request.patientId)) return 'No patient has this id.';
-  if (typeof request.reason !== 'string' || request.reason.trim() === '') return 'Enter a reason for emergency access.';
-  if (request.reason.trim().length > MAX_REASON_LENGTH) {
-    return `The reason is longer than ${MAX_REASON_LENGTH} characters.`;
-  }
+  if (typeof request.reason !== 'string') return 'Enter a reason for emergency access.';
+  const reason = checkText('reason', request.reason);
+  if (reason.problem) return reason.problem;
   if (request.accessLevel !== 'basic' && request.accessLevel !== 'full') return 'Choose basic or full access.';
   if (!(EMERGENCY_DURATIONS as readonly unknown[]).includes(request.durationMinutes)) {
     return `Choose a duration of ${EMERGENCY_DURATIONS.slice(0, -1).join(', ')} or ${EMERGENCY_DURATIONS.at(-1)} minutes.`;
   }
   return null;
+}
+
+export interface ShareRequestInput {
+  doctorId: unknown;
+  accessLevel: unknown;
+  durationDays: unknown;
+  note?: unknown;
+}
+
+// null when the patient may share as asked, else a plain message.
+export function validateShareRequest(request: ShareRequestInput, isDoctor: (id: string) => boolean): string | null {
+  if (typeof request.doctorId !== 'string' || !isDoctor(request.doctorId)) return 'Choose a doctor to share with.';
+  if (request.accessLevel !== 'basic' && request.accessLevel !== 'full') return 'Choose basic or full access.';
+  if (!(SHARE_DURATIONS_DAYS as readonly unknown[]).includes(request.durationDays)) return 'Choose 1 day, 7 days, 30 days or until revoked.';
+  if (request.note !== undefined && typeof request.note !== 'string') return 'The note must be text.';
+  return checkText('note', request.note ?? '').problem;
 }

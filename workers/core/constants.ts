@@ -1,8 +1,8 @@
-// Business constants of SEED.md section 9 (and DECISIONS.md), in one place for the worker and the UI.
+// The product's constants, in one place for the worker and the UI.
 
 export const DEMO_PASSWORD = 'demo123';
 export const DIFFICULTY = 2; // leading zero hex digits of a records-chain block hash
-export const SHORT_HASH_LENGTH = 8; // screens show the first 8 hex digits (D1)
+export const SHORT_HASH_LENGTH = 8; // screens show the first 8 hex digits (docs/decisions/sha256-chain.md)
 
 export const PATIENT_RECENT_RECORDS = 5;
 export const DOCTOR_KEPT_RECORDS = 10;
@@ -12,18 +12,24 @@ export const EMERGENCY_BASIC_RECORDS = 5;
 export const EMERGENCY_DURATIONS = [15, 30, 60, 120, 240] as const; // minutes
 export const DEFAULT_EMERGENCY_DURATION = 60;
 
+export const SHARE_DURATIONS_DAYS = [1, 7, 30, 0] as const; // 0: until revoked
+export const MAX_SHARE_NOTE_LENGTH = 500; // characters of a share's note
+
 export const UPLOAD_DELAY_MS = 1000;
 export const GRANT_DELAY_MS = 1500;
 export const SUCCESS_RESET_MS = 5000;
 
 export const ACCEPTED_EXTENSIONS = ['.pdf', '.jpg', '.jpeg', '.png', '.doc', '.docx'] as const;
-export const MAX_FILE_BYTES = 10 * 1024 * 1024; // 10 MB per file (D7)
+export const MAX_FILE_BYTES = 10 * 1024 * 1024; // 10 MB per file (docs/decisions/upload-checks.md)
 export const MAX_FILES_PER_UPLOAD = 50; // files in one upload: one block, one IndexedDB write
 export const MAX_TITLE_LENGTH = 200; // characters, after trimming
 export const MAX_DESCRIPTION_LENGTH = 5000; // characters
 export const MAX_REASON_LENGTH = 1000; // characters of an emergency access reason
+export const MAX_FILE_NAME_LENGTH = 255; // characters of a file name, the usual file system limit
+export const MAX_TAMPER_TITLE_LENGTH = MAX_TITLE_LENGTH; // characters of the explorer's tamper demo title
+export const MAX_SEARCH_LENGTH = 200; // characters of a records or patient search
 
-// Hard-coded dashboard figures (SEED.md section 9)
+// Fixed sample dashboard figures (docs/decisions/true-dashboard-figures.md)
 export const NEXT_APPOINTMENT = 'Feb 15';
 export const HEALTH_SCORE = '92%';
 export const APPOINTMENTS_TODAY = 8;

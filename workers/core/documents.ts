@@ -1,4 +1,5 @@
-// Document encryption (D4: AES-256-GCM through WebCrypto), content ids (D5: CIDv0) and upload checks (D7).
+// Document encryption (AES-256-GCM through WebCrypto), content ids (CIDv0) and upload checks:
+// docs/decisions/aes-gcm-documents.md, ipfs-content-ids.md and upload-checks.md.
 import { importBytes, type ImporterOptions, type WritableStorage } from 'ipfs-unixfs-importer';
 import { fixedSize } from 'ipfs-unixfs-importer/chunker';
 import { balanced } from 'ipfs-unixfs-importer/layout';
@@ -6,6 +7,9 @@ import { ACCEPTED_EXTENSIONS, MAX_FILE_BYTES } from './constants';
 import { ledgerError } from './errors';
 import { MIME_TYPES, UNKNOWN_MIME_TYPES } from './file-types';
 import { bytesToHex, hexToBytes } from './ids';
+import { checkFileName, fileExtension, fileNameMessage, mimeEssence } from './text-input';
+
+export { fileExtension };
 
 export interface EncryptedDocument {
   stored: ArrayBuffer; // iv (12 bytes) || AES-GCM ciphertext and 16-byte tag
@@ -77,20 +81,14 @@ export async function decryptDocument(
   }
 }
 
-// Lower-case extension with its dot ('report.PDF' -> '.pdf'); '' when the name has none.
-export function fileExtension(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot < 0 || dot === name.length - 1 ? '' : name.slice(dot).toLowerCase();
-}
-
 function formatMegabytes(bytes: number): string {
   return `${bytes / (1024 * 1024)} MB`;
 }
 
-// null when the file may be stored, else the message for the user, naming the file.
+// null when the file may be stored, else the message for the user, naming the file (its name normalised).
 export function validateUploadFile(file: { name: string; type: string; bytes: ArrayBuffer }): string | null {
-  const name = typeof file.name === 'string' ? file.name : '';
-  if (name.trim() === '') return 'A file without a name cannot be uploaded';
+  const { name, problem } = checkFileName(typeof file.name === 'string' ? file.name : '');
+  if (problem) return fileNameMessage(problem);
   const extension = fileExtension(name);
   if (!(ACCEPTED_EXTENSIONS as readonly string[]).includes(extension)) {
     return `"${name}" is not an accepted file type (${ACCEPTED_EXTENSIONS.join(', ')})`;
@@ -98,7 +96,7 @@ export function validateUploadFile(file: { name: string; type: string; bytes: Ar
   const size = file.bytes?.byteLength ?? 0;
   if (size === 0) return `"${name}" is empty`;
   if (size > MAX_FILE_BYTES) return `"${name}" is larger than ${formatMegabytes(MAX_FILE_BYTES)}`;
-  const mime = (file.type ?? '').split(';')[0].trim().toLowerCase();
+  const mime = mimeEssence(typeof file.type === 'string' ? file.type : '');
   if (!UNKNOWN_MIME_TYPES.includes(mime) && !MIME_TYPES[extension].includes(mime)) {
     return `"${name}" is named ${extension} but its type is ${mime}`;
   }

@@ -9,6 +9,9 @@ import type {
   EmergencyEvent,
   EmergencyGrant,
   EmergencyRecord,
+  Share,
+  ShareEvent,
+  ShareRecord,
 } from './types';
 
 export const GENESIS_TITLE = 'Initial health assessment';
@@ -108,5 +111,38 @@ export function acknowledgementRecord(id: string, patientId: string, grantIds: s
     description: '',
     grantIds,
     timestamp,
+  };
+}
+
+function shareTitle(event: ShareEvent, share: Share, doctorName: string): string {
+  switch (event) {
+    case 'shared':
+      return `Records shared (${share.accessLevel}) with ${doctorName}`;
+    case 'revoked':
+      return `Sharing with ${doctorName} revoked`;
+    case 'read':
+      return `Shared records read by ${doctorName}`;
+  }
+}
+
+export function shareRecord(id: string, share: Share, event: ShareEvent, timestamp: string, read?: EmergencyRead): ShareRecord {
+  return {
+    id,
+    patientId: share.patientId,
+    doctorId: share.doctorId,
+    type: 'access_shared',
+    title: shareTitle(event, share, findUser(share.doctorId)?.name ?? share.doctorId),
+    description: event === 'shared' ? share.note : (read?.what ?? ''),
+    timestamp,
+    share: {
+      shareId: share.id,
+      event,
+      accessLevel: share.accessLevel,
+      durationDays: share.durationDays,
+      expiresAt: share.expiresAt ?? '',
+      note: share.note,
+      ...(read ? { read: read.what } : {}),
+      ...(read?.documentId ? { documentId: read.documentId } : {}),
+    },
   };
 }

@@ -1,19 +1,18 @@
 // The ledger's state is a fold over the verified chain: apply(state, block) for each block in order.
 // Before a block is applied it must be legal given the state before it (semantic verification): the first
 // block that is not is named with the rule it breaks, like a block whose hash does not match.
-import { emergencyScope } from './access';
+import { emergencyScope, isShareActive } from './access';
 import { checkBlock } from './chain';
 import {
   ACCEPTED_EXTENSIONS,
   EMERGENCY_DURATIONS,
-  MAX_DESCRIPTION_LENGTH,
   MAX_FILE_BYTES,
   MAX_FILES_PER_UPLOAD,
-  MAX_REASON_LENGTH,
-  MAX_TITLE_LENGTH,
+  SHARE_DURATIONS_DAYS,
 } from './constants';
 import { DOCTORS, PATIENTS } from './directory';
 import { recordProblem } from './record-format';
+import { checkFileName, checkText, fileNameMessage } from './text-input';
 import type {
   AcknowledgementRecord,
   Block,
@@ -23,6 +22,8 @@ import type {
   DocumentInfo,
   EmergencyGrant,
   EmergencyRecord,
+  Share,
+  ShareRecord,
 } from './types';
 
 export interface RecordEntry {
@@ -44,6 +45,11 @@ export interface GrantState {
   acknowledged: boolean; // the patient dismissed the alert about it
 }
 
+export interface ShareState {
+  share: Share;
+  reads: GrantRead[]; // oldest first
+}
+
 export interface LedgerState {
   height: number;
   lastTimestamp: string; // of the tip: a new block's time never goes back before it
@@ -51,6 +57,10 @@ export interface LedgerState {
   documents: Map<string, DocumentInfo & { blockIndex: number }>;
   grants: Map<string, GrantState>;
   patientGrants: Map<string, string[]>; // grant ids per patient, oldest first
+  newestGrant: Map<string, string>; // 'patient|doctor' -> that pair's newest grant: the one that may still be open
+  shares: Map<string, ShareState>;
+  patientShares: Map<string, string[]>; // share ids per patient, oldest first
+  doctorShares: Map<string, string[]>; // share ids per doctor, oldest first
 }
 
 export interface VerifiedLedger {
@@ -60,9 +70,22 @@ export interface VerifiedLedger {
 
 const CID_V0 = /^Qm[1-9A-HJ-NP-Za-km-z]{44}$/;
 const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
 
 export function emptyState(): LedgerState {
-  return { height: 0, lastTimestamp: '', records: new Map(), documents: new Map(), grants: new Map(), patientGrants: new Map() };
+  return {
+    height: 0,
+    lastTimestamp: '',
+    records: new Map(),
+    documents: new Map(),
+    grants: new Map(),
+    patientGrants: new Map(),
+    newestGrant: new Map(),
+    shares: new Map(),
+    patientShares: new Map(),
+    doctorShares: new Map(),
+  };
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
@@ -84,9 +107,9 @@ function clinicalProblem(state: LedgerState, record: ClinicalRecord, index: numb
   const patient = PATIENTS.find((candidate) => candidate.id === record.patientId);
   if (!patient) return 'an upload names no listed patient';
   if (record.doctorId !== (patient.doctorId ?? '')) return "an upload names a doctor other than the patient's";
-  const title = record.title.trim();
-  if (title === '' || title !== record.title || title.length > MAX_TITLE_LENGTH) return 'an upload has no valid title';
-  if (record.description.length > MAX_DESCRIPTION_LENGTH) return 'an upload description is too long';
+  // the upload's own rules (text-input.ts); names and text stored before NFC was applied stay legal
+  if (record.title !== record.title.trim() || checkText('title', record.title).problem) return 'an upload has no valid title';
+  if (checkText('description', record.description).problem) return 'an upload has no valid description';
   if (record.files.length === 0 || record.files.length > MAX_FILES_PER_UPLOAD) {
     return `an upload must hold 1 to ${MAX_FILES_PER_UPLOAD} files`;
   }
@@ -96,6 +119,8 @@ function clinicalProblem(state: LedgerState, record: ClinicalRecord, index: numb
       return `document ${file.documentId} is already named by another record`;
     }
     seen.add(file.documentId);
+    const name = checkFileName(file.name).problem;
+    if (name) return fileNameMessage(name);
     if (!(ACCEPTED_EXTENSIONS as readonly string[]).includes(extensionOf(file.name))) return `"${file.name}" is not an accepted file type`;
     if (file.size < 1 || file.size > MAX_FILE_BYTES) return `"${file.name}" has a size outside 1 byte to 10 MB`;
     if (!CID_V0.test(file.cid)) return `"${file.name}" has no valid content id`;
@@ -111,17 +136,15 @@ function emergencyProblem(state: LedgerState, record: EmergencyRecord, at: numbe
   if (details.event === 'granted') {
     if (known) return `grant ${details.grantId} was already granted`;
     if (!(EMERGENCY_DURATIONS as readonly number[]).includes(details.durationMinutes)) return 'a grant has a duration that is not offered';
-    const reason = details.reason.trim();
-    if (reason === '' || reason !== details.reason || reason.length > MAX_REASON_LENGTH) return 'a grant has no valid reason';
+    if (details.reason !== details.reason.trim() || checkText('reason', details.reason).problem) return 'a grant has no valid reason';
     if (Date.parse(record.emergencyAccessExpiry) !== at + details.durationMinutes * MINUTE_MS) {
       return 'a grant expiry does not match its start and duration';
     }
     if (details.read !== undefined || details.documentId !== undefined) return 'a grant names a read';
-    for (const id of state.patientGrants.get(record.patientId) ?? []) {
-      const other = state.grants.get(id);
-      if (other && other.grant.doctorId === record.doctorId && !other.closedBy && at < Date.parse(other.grant.expiresAt)) {
-        return 'a grant opens while the same doctor holds an open grant on the patient';
-      }
+    // an older grant of the pair was closed, or had expired by the time this newest one was granted
+    const newest = state.grants.get(state.newestGrant.get(`${record.patientId}|${record.doctorId}`) ?? '');
+    if (newest && !newest.closedBy && at < Date.parse(newest.grant.expiresAt)) {
+      return 'a grant opens while the same doctor holds an open grant on the patient';
     }
     return null;
   }
@@ -142,16 +165,52 @@ function emergencyProblem(state: LedgerState, record: EmergencyRecord, at: numbe
   if (details.event === 'expired') return expired ? null : 'an expiry is recorded before the grant expires';
   if (expired) return `${details.event === 'read' ? 'a read' : 'an end'} lies after the grant expired`;
   if (details.event === 'ended') return details.read === undefined && details.documentId === undefined ? null : 'an end names a read';
-  if (typeof details.read !== 'string') return 'a read does not say what was read';
-  if (details.documentId === undefined) {
-    return details.read === emergencyScope(grant.accessLevel).read ? null : 'a read names more than its grant level covers';
-  }
-  if (!emergencyScope(grant.accessLevel).documents) return 'a document read lies outside a basic grant';
-  const document = state.documents.get(details.documentId);
-  if (!document || document.patientId !== grant.patientId || document.deletedAt) {
+  return readProblem(state, grant, details);
+}
+
+// A read under a grant or a share covers no more than its level: the level's overview, or one stored document
+// of the patient under full access.
+function readProblem(state: LedgerState, access: { patientId: string; accessLevel: 'basic' | 'full' }, read: { read?: string; documentId?: string }): string | null {
+  if (typeof read.read !== 'string') return 'a read does not say what was read';
+  const scope = emergencyScope(access.accessLevel);
+  if (read.documentId === undefined) return read.read === scope.read ? null : 'a read names more than its level covers';
+  if (!scope.documents) return 'a document read lies outside basic access';
+  const document = state.documents.get(read.documentId);
+  if (!document || document.patientId !== access.patientId || document.deletedAt) {
     return "a read names a document that is not one of the patient's stored documents";
   }
   return null;
+}
+
+function shareProblem(state: LedgerState, record: ShareRecord, at: number): string | null {
+  const details = record.share;
+  if (!DOCTORS.some((doctor) => doctor.id === record.doctorId)) return 'a share names no listed doctor';
+  if (!PATIENTS.some((patient) => patient.id === record.patientId)) return 'a share names no listed patient';
+  const known = state.shares.get(details.shareId);
+  if (details.event === 'shared') {
+    if (known) return `share ${details.shareId} was already made`;
+    if (!(SHARE_DURATIONS_DAYS as readonly number[]).includes(details.durationDays)) return 'a share has a duration that is not offered';
+    const expiresAt = details.durationDays === 0 ? '' : new Date(at + details.durationDays * DAY_MS).toISOString();
+    if (details.expiresAt !== expiresAt) return 'a share expiry does not match its start and duration';
+    if (details.note !== details.note.trim() || checkText('note', details.note).problem) return 'a share has no valid note';
+    return details.read === undefined && details.documentId === undefined ? null : 'a share names a read';
+  }
+  if (!known) return `${details.event} names share ${details.shareId}, which was never made`;
+  const { share } = known;
+  if (
+    share.doctorId !== record.doctorId ||
+    share.patientId !== record.patientId ||
+    share.accessLevel !== details.accessLevel ||
+    share.durationDays !== details.durationDays ||
+    (share.expiresAt ?? '') !== details.expiresAt ||
+    share.note !== details.note
+  ) {
+    return `${details.event} does not match share ${details.shareId} (doctor, patient, level, duration or note)`;
+  }
+  if (share.revokedAt !== undefined) return `${details.event} names share ${details.shareId}, which was revoked`;
+  if (details.event === 'revoked') return details.read === undefined && details.documentId === undefined ? null : 'a revoke names a read';
+  if (!isShareActive(share, at)) return 'a read lies after the share expired';
+  return readProblem(state, share, details);
 }
 
 function deletionProblem(state: LedgerState, record: DeletionRecord): string | null {
@@ -193,6 +252,8 @@ export function ruleProblem(state: LedgerState, block: Block, index: number): st
       return deletionProblem(state, record);
     case 'access_acknowledged':
       return acknowledgementProblem(state, record);
+    case 'access_shared':
+      return shareProblem(state, record, at);
   }
 }
 
@@ -236,8 +297,37 @@ export function apply(state: LedgerState, block: Block, index: number): LedgerSt
         if (known) known.acknowledged = true;
       }
       break;
+    case 'access_shared':
+      applyShare(state, record);
+      break;
   }
   return state;
+}
+
+function applyShare(state: LedgerState, record: ShareRecord): void {
+  const details = record.share;
+  if (details.event === 'shared') {
+    push(state.patientShares, record.patientId, details.shareId);
+    push(state.doctorShares, record.doctorId, details.shareId);
+    state.shares.set(details.shareId, {
+      share: {
+        id: details.shareId,
+        patientId: record.patientId,
+        doctorId: record.doctorId,
+        accessLevel: details.accessLevel,
+        durationDays: details.durationDays,
+        note: details.note,
+        createdAt: record.timestamp,
+        expiresAt: details.expiresAt === '' ? null : details.expiresAt,
+      },
+      reads: [],
+    });
+    return;
+  }
+  const known = state.shares.get(details.shareId);
+  if (!known) return;
+  if (details.event === 'revoked') known.share = { ...known.share, revokedAt: record.timestamp };
+  else known.reads.push({ at: record.timestamp, what: details.read ?? '', ...(details.documentId ? { documentId: details.documentId } : {}) });
 }
 
 function applyEmergency(state: LedgerState, record: EmergencyRecord, entry: RecordEntry): void {
@@ -245,6 +335,7 @@ function applyEmergency(state: LedgerState, record: EmergencyRecord, entry: Reco
   if (details.event === 'granted') {
     push(state.records, record.patientId, entry); // a grant start is listed with the patient's records
     push(state.patientGrants, record.patientId, details.grantId);
+    state.newestGrant.set(`${record.patientId}|${record.doctorId}`, details.grantId);
     state.grants.set(details.grantId, {
       grant: {
         id: details.grantId,
@@ -278,12 +369,13 @@ export function project(blocks: readonly Block[]): LedgerState {
 }
 
 // Hash, link, data hash and difficulty of each block, then its legality given the state before it; stops at
-// the first failure and returns the projection of the blocks before it. Never throws on stored data.
-export function verifyLedger(blocks: readonly Block[], difficulty: number, from?: VerifiedLedger): VerifiedLedger {
+// the first failure and returns the projection of the blocks before it. Never throws on stored data. Resumes
+// from `from` (blocks already verified), and stops before `until` so a long chain can be checked in slices.
+export function verifyLedger(blocks: readonly Block[], difficulty: number, from?: VerifiedLedger, until = blocks.length): VerifiedLedger {
   const state = from?.state ?? emptyState();
   if (from?.firstInvalid) return from;
   if (blocks.length === 0) return { state, firstInvalid: { index: 0, reason: 'the stored chain has no blocks' } };
-  for (let index = state.height; index < blocks.length; index++) {
+  for (let index = state.height; index < Math.min(until, blocks.length); index++) {
     const block = blocks[index];
     const reason = checkBlock(block, index, blocks[index - 1], difficulty) ?? ruleProblem(state, block, index);
     if (reason !== null) return { state, firstInvalid: { index, reason } };

@@ -38,6 +38,17 @@ const EMERGENCY: Shape = {
   documentId: optional(nonEmpty),
 };
 
+const SHARE: Shape = {
+  shareId: nonEmpty,
+  event: oneOf('shared', 'revoked', 'read'),
+  accessLevel: oneOf('basic', 'full'),
+  durationDays: count,
+  expiresAt: (value) => value === '' || isoTime(value),
+  note: text,
+  read: optional(text),
+  documentId: optional(nonEmpty),
+};
+
 const SHAPES: Record<ChainRecord['type'], Shape> = {
   diagnosis: { ...BASE, type: text, files: listOf(shaped(FILE)) },
   prescription: { ...BASE, type: text, files: listOf(shaped(FILE)) },
@@ -51,6 +62,7 @@ const SHAPES: Record<ChainRecord['type'], Shape> = {
   },
   document_deleted: { ...BASE, type: text, documentId: nonEmpty },
   access_acknowledged: { ...BASE, type: text, grantIds: listOf(nonEmpty) },
+  access_shared: { ...BASE, type: text, share: shaped(SHARE) },
 };
 
 // Exactly the shape's keys (optional ones may be absent), each passing its check.

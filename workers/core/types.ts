@@ -1,4 +1,4 @@
-// The entities of SEED.md section 3, as plain data (they cross the worker boundary as they are).
+// The entities of the ledger (users, records, blocks, documents, grants), as plain data (they cross the worker boundary as they are).
 
 export type Role = 'patient' | 'doctor';
 
@@ -31,7 +31,7 @@ export interface Doctor extends UserBase {
 export type User = Patient | Doctor;
 
 export type ClinicalRecordType = 'diagnosis' | 'prescription' | 'test_report';
-export type RecordType = ClinicalRecordType | 'emergency_access' | 'document_deleted' | 'access_acknowledged';
+export type RecordType = ClinicalRecordType | 'emergency_access' | 'document_deleted' | 'access_acknowledged' | 'access_shared';
 export type UploadRecordType = 'prescription' | 'test_report';
 export type AccessLevel = 'basic' | 'full';
 export type EmergencyEvent = 'granted' | 'read' | 'ended' | 'expired';
@@ -92,7 +92,26 @@ export interface AcknowledgementRecord extends RecordBase {
   grantIds: string[];
 }
 
-export type ChainRecord = ClinicalRecord | EmergencyRecord | DeletionRecord | AcknowledgementRecord;
+export type ShareEvent = 'shared' | 'revoked' | 'read';
+
+// What a sharing record says about the share it belongs to: the patient shares with one listed doctor.
+export interface ShareDetails {
+  shareId: string;
+  event: ShareEvent;
+  accessLevel: AccessLevel;
+  durationDays: number; // 0: until revoked
+  expiresAt: string; // ISO 8601, '' when until revoked
+  note: string;
+  read?: string; // for 'read' events: what was read
+  documentId?: string; // for a read of one document
+}
+
+export interface ShareRecord extends RecordBase {
+  type: 'access_shared';
+  share: ShareDetails;
+}
+
+export type ChainRecord = ClinicalRecord | EmergencyRecord | DeletionRecord | AcknowledgementRecord | ShareRecord;
 
 export interface Block {
   id: string; // the chain index as text
@@ -135,4 +154,17 @@ export interface EmergencyGrant {
   createdAt: string; // ISO 8601
   endedAt?: string; // set by End Emergency Session
   isActive: boolean; // false once ended or expired
+}
+
+// A patient's share of their records with a doctor, as the projection of its blocks says.
+export interface Share {
+  id: string;
+  patientId: string;
+  doctorId: string;
+  accessLevel: AccessLevel;
+  durationDays: number; // 0: until revoked
+  note: string;
+  createdAt: string; // ISO 8601
+  expiresAt: string | null; // null: until revoked
+  revokedAt?: string;
 }

@@ -4,29 +4,19 @@ import { accessDenied, assertGrantUsable, emergencyScope, findActiveGrant, isGra
 import { DOCTOR_KEPT_RECORDS } from '../core/constants';
 import { PATIENTS } from '../core/directory';
 import { acknowledgementRecord, emergencyRecord, iso, type EmergencyRead } from '../core/ledger-records';
-import type { LedgerState } from '../core/projection';
+import { checkText, foldForSearch } from '../core/text-input';
 import type { EmergencyGrant, User } from '../core/types';
 import { fail, sleep, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
-import { accessHistoryOf, grantsOf, isClinical, newestRecords, patientById, recordView } from './views';
+import { accessHistoryOf, grantsOf, isClinical, newestRecords, patientById, readJustLogged, recordView } from './views';
 
-export const EMERGENCY_READ_REPEAT_MS = 60_000; // the same read of the same grant is logged once a minute
-
-// The same read of the same grant within the last minute is one entry (a re-render is not a new read). By the
-// device clock: moved back, a read is never a repeat of one logged "later".
-function readJustLogged(state: LedgerState, grantId: string, read: EmergencyRead, now: number): boolean {
-  const last = state.grants.get(grantId)?.reads.at(-1);
-  if (!last || last.what !== read.what) return false;
-  const age = now - Date.parse(last.at);
-  return age >= 0 && age < EMERGENCY_READ_REPEAT_MS;
-}
 
 export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>) {
   // Break-the-glass reads are recorded before the data is handed out: no record, no read.
   async function logRead(signedIn: User, grantId: string, read: EmergencyRead): Promise<void> {
     await store.write('The emergency read could not be recorded', ({ verified: { state } }, at) => {
       const grant = assertGrantUsable(signedIn, state.grants.get(grantId)?.grant, at);
-      if (readJustLogged(state, grantId, read, deps.now())) return { result: () => undefined };
+      if (readJustLogged(state.grants.get(grantId)?.reads.at(-1), read, deps.now())) return { result: () => undefined };
       return { records: [emergencyRecord(deps.randomId(), grant, 'read', iso(at), read)], result: () => undefined };
     });
   }
@@ -59,8 +49,10 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
     async searchPatients(query) {
       const signedIn = await enter();
       requireRole(signedIn, 'doctor');
-      const wanted = typeof query === 'string' ? query.trim().toLowerCase() : '';
-      return structuredClone(PATIENTS.filter((p) => p.name.toLowerCase().includes(wanted) || p.id.toLowerCase().includes(wanted)));
+      const checked = checkText('search', typeof query === 'string' ? query : '');
+      if (checked.problem) fail('ValidationError', checked.problem);
+      const wanted = foldForSearch(checked.text);
+      return structuredClone(PATIENTS.filter((p) => foldForSearch(p.name).includes(wanted) || foldForSearch(p.id).includes(wanted)));
     },
 
     async requestEmergencyAccess(request: EmergencyRequest) {
@@ -82,7 +74,7 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
           patientId: request.patientId,
           doctorId: signedIn.id,
           accessLevel: request.accessLevel,
-          reason: request.reason.trim(),
+          reason: checkText('reason', request.reason).text, // as validateEmergencyRequest accepted it
           durationMinutes: request.durationMinutes,
           expiresAt: iso(at + request.durationMinutes * 60_000),
           createdAt: iso(at),

@@ -3,24 +3,30 @@ import { transfer } from 'comlink';
 import type { DocumentContent, LedgerService, RecordQuery } from '../api';
 import { assertCanDelete, assertCanReadPatient, documentAccess, requireRole } from '../core/access';
 import { PATIENT_RECENT_RECORDS } from '../core/constants';
-import { decryptDocument, encryptDocument, fileExtension } from '../core/documents';
-import { MIME_TYPES } from '../core/file-types';
+import { decryptDocument, encryptDocument } from '../core/documents';
 import { deletionRecord, iso, type EmergencyRead } from '../core/ledger-records';
 import type { LedgerState } from '../core/projection';
+import { checkText, foldForSearch } from '../core/text-input';
 import type { ClinicalRecord, DocumentInfo, User } from '../core/types';
 import { validateUpload } from '../core/upload-request';
 import { fail, sleep, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
 import { accessHistoryOf, blockSummary, documentView, grantsOf, newestRecords, recordView } from './views';
 
-export type LogEmergencyRead = (signedIn: User, grantId: string, read: EmergencyRead) => Promise<void>;
+// Logs a read under a grant or a share on the chain (the emergency and sharing modules, through the root).
+export type LogRead = (signedIn: User, accessId: string, read: EmergencyRead) => Promise<void>;
 
 function storedDocument(state: LedgerState, documentId: unknown): DocumentInfo {
   const document = typeof documentId === 'string' ? state.documents.get(documentId) : undefined;
   return document ?? fail('NotFoundError', 'This document does not exist.');
 }
 
-export function createRecords(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>, logRead: LogEmergencyRead) {
+export function createRecords(
+  deps: LedgerDeps,
+  store: LedgerStore,
+  enter: () => Promise<User>,
+  logRead: { emergency: LogRead; share: LogRead },
+) {
   const api: Pick<LedgerService, 'patientOverview' | 'listRecords' | 'upload' | 'readDocument' | 'deleteDocument'> = {
     async patientOverview() {
       const signedIn = await enter();
@@ -33,9 +39,7 @@ export function createRecords(deps: LedgerDeps, store: LedgerStore, enter: () =>
         totalRecords: records.length,
         lastUpload: lastUpload ? lastUpload.record.timestamp : null,
         recent: records.slice(0, PATIENT_RECENT_RECORDS).map((entry) => recordView(state, entry, true)),
-        newEmergencyAccesses: accessHistoryOf(state, signedIn.id, store.clock()).filter(
-          (entry) => !state.grants.get(entry.grantId)?.acknowledged,
-        ),
+        newEmergencyAccesses: accessHistoryOf(state, signedIn.id, store.clock(), (known) => !known.acknowledged),
       };
     },
 
@@ -43,12 +47,14 @@ export function createRecords(deps: LedgerDeps, store: LedgerStore, enter: () =>
       const signedIn = await enter();
       assertCanReadPatient(signedIn, patientId);
       const state = store.state();
-      const search = typeof query?.search === 'string' ? query.search.trim().toLowerCase() : '';
+      const checked = checkText('search', typeof query?.search === 'string' ? query.search : '');
+      if (checked.problem) fail('ValidationError', checked.problem);
+      const search = foldForSearch(checked.text);
       return newestRecords(state, patientId)
         .filter(({ record }) => !query?.type || record.type === query.type)
         .filter(
           ({ record }) =>
-            search === '' || record.title.toLowerCase().includes(search) || record.description.toLowerCase().includes(search),
+            search === '' || foldForSearch(record.title).includes(search) || foldForSearch(record.description).includes(search),
         )
         .map((entry) => recordView(state, entry, true));
     },
@@ -72,7 +78,7 @@ export function createRecords(deps: LedgerDeps, store: LedgerStore, enter: () =>
           files: files.map((file, i) => ({
             documentId: ids[i],
             name: file.name,
-            type: file.type || MIME_TYPES[fileExtension(file.name)]?.[0] || 'application/octet-stream',
+            type: file.type, // its lower-case essence (validateUpload)
             size: file.bytes.byteLength,
             cid: encrypted[i].ipfsHash,
           })),
@@ -93,7 +99,8 @@ export function createRecords(deps: LedgerDeps, store: LedgerStore, enter: () =>
     async readDocument(documentId) {
       const signedIn = await enter();
       const document = storedDocument(store.state(), documentId);
-      const access = documentAccess(signedIn, document, grantsOf(store.state()), store.clock());
+      const state = store.state();
+      const access = documentAccess(signedIn, document, grantsOf(state), store.clock(), [...state.shares.values()].map((known) => known.share));
       const deleted = (): never => fail('NotFoundError', `"${document.fileName}" was deleted.`);
       if (document.deletedAt) deleted();
       const key = store.current().keys.get(document.id);
@@ -104,9 +111,9 @@ export function createRecords(deps: LedgerDeps, store: LedgerStore, enter: () =>
         fail('IntegrityError', `The stored bytes of "${document.fileName}" are missing.`);
       }
       const bytes = await decryptDocument(stored, key, document.ipfsHash);
-      if (access.via === 'emergency') {
-        await logRead(signedIn, access.grant.id, { what: `document "${document.fileName}"`, documentId: document.id });
-      }
+      const read = { what: `document "${document.fileName}"`, documentId: document.id };
+      if (access.via === 'emergency') await logRead.emergency(signedIn, access.grant.id, read);
+      if (access.via === 'share') await logRead.share(signedIn, access.share.id, read);
       const content: DocumentContent = { document: documentView(store.state(), document.id) ?? document, bytes };
       return transfer(content, [bytes]); // over comlink the decrypted bytes move, they are not copied
     },

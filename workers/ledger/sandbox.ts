@@ -5,6 +5,7 @@ import { canSeeRecord } from '../core/access';
 import { createGenesisBlock, mineBlock, verifyChain, verifyChainFrom, type VerifyResult } from '../core/chain';
 import { iso } from '../core/ledger-records';
 import { mineBlockAsync } from '../core/mining';
+import { checkText } from '../core/text-input';
 import type { Block, ClinicalRecord, User } from '../core/types';
 import { fail, isIndex, sleep, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
@@ -139,8 +140,10 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       const box = (sandbox ??= sandboxCopy());
       const at = sandboxBlockIndex(box, index);
       if (typeof title !== 'string') fail('ValidationError', 'The new title must be text.');
+      const checked = checkText('tamperTitle', title);
+      if (checked.problem) fail('ValidationError', checked.problem);
       const block = box.blocks[at];
-      box.blocks[at] = { ...block, data: { ...block.data, title } }; // not re-mined: verification must notice
+      box.blocks[at] = { ...block, data: { ...block.data, title: checked.text } }; // not re-mined: verification must notice
       box.tampered.add(at);
       box.verification = null;
       return sandboxStatus(box);

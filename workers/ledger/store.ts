@@ -18,6 +18,21 @@ import {
 import { fail, type LedgerDeps } from './deps';
 
 const WRITE_ATTEMPTS = 4; // another tab writing first makes a write start over on fresh state
+const VERIFY_SLICE = 5000; // blocks verified between yields: a long chain never silences the worker for seconds
+
+// A macrotask, so messages (a watchdog's probe, a cancel) are answered while a long chain is verified.
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+async function verifyInSlices(blocks: readonly Block[], difficulty: number): Promise<VerifiedLedger> {
+  let verified = verifyLedger(blocks, difficulty, undefined, VERIFY_SLICE);
+  while (!verified.firstInvalid && verified.state.height < blocks.length) {
+    await nextTask();
+    verified = verifyLedger(blocks, difficulty, verified, verified.state.height + VERIFY_SLICE);
+  }
+  return verified;
+}
 
 export interface Snapshot {
   blocks: Block[];
@@ -54,7 +69,8 @@ export function kindsOf(records: readonly ChainRecord[]): ChangeKind[] {
     if (record.type === 'emergency_access') {
       kinds.add(record.emergency.event === 'read' ? 'access' : 'grants');
       if (record.emergency.event === 'granted') kinds.add('records'); // a grant start is listed with the records
-    } else kinds.add(record.type === 'access_acknowledged' ? 'access' : 'records');
+    } else if (record.type === 'access_shared') kinds.add(record.share.event === 'read' ? 'access' : 'grants');
+    else kinds.add(record.type === 'access_acknowledged' ? 'access' : 'records');
   }
   return [...kinds];
 }
@@ -107,7 +123,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
   let snapshot: Snapshot | null = null;
   let loading: Promise<void> | null = null;
 
-  function toSnapshot(stored: StoredState, previous: Snapshot | null): Snapshot {
+  async function toSnapshot(stored: StoredState, previous: Snapshot | null): Promise<Snapshot> {
     const revision = storedRevision(stored.meta[REVISION_KEY]);
     const keys = new Map(stored.documents.map((row) => [row?.id, row?.encryptionKey]));
     const base = { blocks: stored.blocks, keys, revision };
@@ -119,7 +135,8 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     const extends_ =
       previous && !previous.invalid && previous.blocks.length <= stored.blocks.length &&
       stored.blocks[previous.blocks.length - 1]?.hash === previous.blocks.at(-1)?.hash;
-    const verified = verifyLedger(stored.blocks, difficulty, extends_ ? previous.verified : undefined);
+    // Resumed in one go: the shared state must never be seen half-advanced. A whole chain is checked in slices.
+    const verified = extends_ ? verifyLedger(stored.blocks, difficulty, previous.verified) : await verifyInSlices(stored.blocks, difficulty);
     const invalid = verified.firstInvalid ?? offChainProblem(verified.state, keys, stored.contentIds);
     return { ...base, verified, ...(invalid ? { invalid } : {}) };
   }
@@ -143,7 +160,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     for (let attempt = 1; ; attempt++) {
       const stored = await storage.load();
       const empty = stored.blocks.length + stored.documents.length + stored.contentIds.length === 0;
-      if (!empty) return setSnapshot(toSnapshot(stored, null));
+      if (!empty) return setSnapshot(await toSnapshot(stored, null));
       try {
         await storage.commit(freshWrite(storedRevision(stored.meta[REVISION_KEY])));
       } catch (error) {
@@ -165,7 +182,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
   async function refreshIfStale(): Promise<boolean> {
     const stored = storedRevision(await storage.readMeta(REVISION_KEY));
     if (stored === current().revision) return false;
-    setSnapshot(toSnapshot(await storage.load(), current()));
+    setSnapshot(await toSnapshot(await storage.load(), current()));
     return true;
   }
 
@@ -262,7 +279,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
           const expected = storedRevision(await storage.readMeta(REVISION_KEY));
           try {
             await storage.commit(freshWrite(expected));
-            return setSnapshot(toSnapshot(await storage.load(), null));
+            return setSnapshot(await toSnapshot(await storage.load(), null));
           } catch (error) {
             if (!isConflict(error)) throw storageError('The reset was not saved', error);
             if (tries >= WRITE_ATTEMPTS) throw storageError('The reset was not saved', error);

@@ -1,12 +1,22 @@
 // What crosses to the UI, built from the projection: plain copies, never the state itself.
 import type { AccessHistoryEntry, BlockSummary, BlocksPage, DocumentView, RecordView } from '../api';
 import { PATIENTS, findUser } from '../core/directory';
-import type { LedgerState, RecordEntry } from '../core/projection';
+import type { EmergencyRead } from '../core/ledger-records';
+import type { GrantRead, GrantState, LedgerState, RecordEntry } from '../core/projection';
 import type { Block, EmergencyGrant, Patient } from '../core/types';
 import { fail, isIndex } from './deps';
 
 export const RESTRICTED_TITLE = 'Restricted record'; // a block summary of a record the reader may not see
 export const MAX_PAGE_SIZE = 500;
+export const EMERGENCY_READ_REPEAT_MS = 60_000; // the same read under a grant or share is logged once a minute
+
+// A repeat of the last read logged under the same grant or share, less than a minute ago by the device clock
+// (moved back, a read is never a repeat of one logged "later"): one entry, since a re-render is not a new read.
+export function readJustLogged(last: GrantRead | undefined, read: EmergencyRead, now: number): boolean {
+  if (!last || last.what !== read.what) return false;
+  const age = now - Date.parse(last.at);
+  return age >= 0 && age < EMERGENCY_READ_REPEAT_MS;
+}
 
 export function documentView(state: LedgerState, id: string): DocumentView | undefined {
   const info = state.documents.get(id);
@@ -90,9 +100,15 @@ export function pageOf(
 }
 
 // Newest grant first; a grant past its expiry that no block closed yet is shown expired: the clock decides.
-export function accessHistoryOf(state: LedgerState, patientId: string, at: number): AccessHistoryEntry[] {
+export function accessHistoryOf(
+  state: LedgerState,
+  patientId: string,
+  at: number,
+  which: (known: GrantState) => boolean = () => true,
+): AccessHistoryEntry[] {
   return (state.patientGrants.get(patientId) ?? [])
     .flatMap((id) => state.grants.get(id) ?? [])
+    .filter(which) // before building entries: a long history is mostly acknowledged
     .reverse()
     .map(({ grant, reads, closedBy }) => {
       const expired = closedBy === 'expired' || (!closedBy && at >= Date.parse(grant.expiresAt));

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
+import { MAX_SEARCH_LENGTH } from '../../../workers/core/constants';
+import { checkText } from '../../../workers/core/text-input';
 import type { Patient } from '../../../workers/core/types';
 import { Icon } from '../../components/icon';
 import { userMessage } from '../../ledger/error-message';
@@ -16,8 +18,10 @@ export function PatientSearch({ selected, onSelect }: PatientSearchProps) {
   const service = useLedger();
   const [query, setQuery] = useState('');
   const [found, setFound] = useState<{ query: string; patients: Patient[]; error?: string } | null>(null);
+  const problem = checkText('search', query).problem; // the worker's rule: said here, never sent
 
   useEffect(() => {
+    if (problem) return;
     let current = true;
     service.searchPatients(query).then(
       (patients) => current && setFound({ query, patients }),
@@ -27,9 +31,9 @@ export function PatientSearch({ selected, onSelect }: PatientSearchProps) {
     return () => {
       current = false;
     };
-  }, [service, query]);
+  }, [service, query, problem]);
 
-  const patients = found?.patients ?? [];
+  const patients = problem ? [] : (found?.patients ?? []);
 
   return (
     <fieldset className="mb-3">
@@ -48,17 +52,21 @@ export function PatientSearch({ selected, onSelect }: PatientSearchProps) {
           onChange={(event) => setQuery(event.target.value)}
           placeholder="Search patients by name or ID"
           autoComplete="off"
+          maxLength={MAX_SEARCH_LENGTH}
+          isInvalid={problem !== null}
+          aria-invalid={problem !== null || undefined}
+          aria-describedby={problem ? 'patient-search-problem' : undefined}
         />
       </InputGroup>
 
-      {found?.error ? (
-        <div className="text-danger small" role="alert">
-          {found.error}
+      {problem || found?.error ? (
+        <div className="text-danger small" role="alert" id="patient-search-problem">
+          {problem ?? found?.error}
         </div>
       ) : null}
 
       <div className="patient-results" aria-live="polite">
-        {found && !found.error && patients.length === 0 ? (
+        {found && !found.error && !problem && patients.length === 0 ? (
           <div className="empty-state py-3">No patients match “{found.query}”.</div>
         ) : null}
         {patients.map((patient) => {

@@ -6,6 +6,7 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
 import type { ChainStatus } from '../../../workers/api';
+import { checkText } from '../../../workers/core/text-input';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 import { BlockTable } from './block-table';
@@ -94,10 +95,13 @@ export function TamperDemo() {
   const height = status?.height ?? 0;
   const target = Number(index);
   const targetValid = index.trim() !== '' && Number.isInteger(target) && target >= 0 && target < height;
+  const titleCheck = checkText('tamperTitle', title); // the worker's rule, said before the call
+  const titleProblem = titleCheck.blank ? null : titleCheck.problem; // a blank title only disables the button
+  const titleReady = !titleCheck.blank && titleCheck.problem === null;
 
   const tamper = (event: FormEvent) => {
     event.preventDefault();
-    if (targetValid && title.trim()) void run('tamper', () => service.sandboxTamper(target, title.trim()), target);
+    if (targetValid && titleReady) void run('tamper', () => service.sandboxTamper(target, titleCheck.text), target);
   };
 
   return (
@@ -152,11 +156,20 @@ export function TamperDemo() {
           <Col xs={6} md={4}>
             <Form.Group controlId="tamper-title">
               <Form.Label>New record title</Form.Label>
-              <Form.Control value={title} onChange={(event) => setTitle(event.target.value)} />
+              <Form.Control
+                value={title}
+                onChange={(event) => setTitle(event.target.value)}
+                isInvalid={titleProblem !== null}
+                aria-invalid={titleProblem !== null || undefined}
+                aria-describedby={titleProblem ? 'tamper-title-problem' : undefined}
+              />
+              <Form.Control.Feedback type="invalid" id="tamper-title-problem">
+                {titleProblem}
+              </Form.Control.Feedback>
             </Form.Group>
           </Col>
           <Col xs="auto">
-            <Button type="submit" variant="danger" disabled={busy !== null || !targetValid || !title.trim()}>
+            <Button type="submit" variant="danger" disabled={busy !== null || !targetValid || !titleReady}>
               Change block data
             </Button>
           </Col>

@@ -1,5 +1,6 @@
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
+import { MAX_SEARCH_LENGTH } from '../../../workers/core/constants';
 import type { RecordType } from '../../../workers/core/types';
 import { Icon } from '../../components/icon';
 import { RECORD_TYPE_LABELS } from '../../components/record-type';
@@ -10,12 +11,13 @@ const TYPE_OPTIONS: readonly RecordType[] = ['prescription', 'test_report', 'dia
 
 interface RecordFiltersProps {
   search: string;
+  searchProblem: string | null; // the worker's message for the search text, shown before any call
   type: TypeFilter;
   onSearch: (search: string) => void;
   onType: (type: TypeFilter) => void;
 }
 
-export function RecordFilters({ search, type, onSearch, onType }: RecordFiltersProps) {
+export function RecordFilters({ search, searchProblem, type, onSearch, onType }: RecordFiltersProps) {
   return (
     <div className="record-filters" role="search" aria-label="Filter records">
       <Form.Group className="record-filter-search" controlId="record-search">
@@ -30,8 +32,17 @@ export function RecordFilters({ search, type, onSearch, onType }: RecordFiltersP
             onChange={(event) => onSearch(event.target.value)}
             placeholder="Title or description"
             autoComplete="off"
+            maxLength={MAX_SEARCH_LENGTH}
+            isInvalid={searchProblem !== null}
+            aria-invalid={searchProblem !== null || undefined}
+            aria-describedby={searchProblem ? 'record-search-problem' : undefined}
           />
         </InputGroup>
+        {searchProblem ? (
+          <div id="record-search-problem" className="invalid-feedback d-block">
+            {searchProblem}
+          </div>
+        ) : null}
       </Form.Group>
       <Form.Group className="record-filter-type" controlId="record-type-filter">
         <Form.Label className="small fw-semibold">Type</Form.Label>

@@ -2,6 +2,7 @@ import { useCallback, useDeferredValue, useEffect, useRef, useState } from 'reac
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router-dom';
+import { checkText } from '../../../workers/core/text-input';
 import { useSession } from '../../auth/use-session';
 import { LoadError } from '../../components/load-error';
 import { PageSpinner } from '../../components/page-spinner';
@@ -18,20 +19,22 @@ function countLabel(count: number): string {
   return count === 1 ? '1 record' : `${count} records`;
 }
 
-// D12: all of the patient's records, newest first, searchable, with their files; then the access history.
+// All of the patient's records, newest first, searchable, with their files; then the access history (docs/decisions/real-screens.md).
 export function RecordsPage() {
   const { user } = useSession();
   const patientId = user?.id ?? '';
   const [search, setSearch] = useState('');
   const [type, setType] = useState<TypeFilter>('');
-  const wanted = useDeferredValue(search.trim()); // typing stays responsive; the worker filters
+  const searchCheck = checkText('search', search); // the worker's rule: a refused search is said here, never sent
+  const wanted = useDeferredValue(searchCheck.problem ? null : searchCheck.text); // typing stays responsive; the worker filters
   const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
   const [deleted, setDeleted] = useState<string | null>(null);
   const deletedRef = useRef<HTMLDivElement>(null);
 
   const records = useLedgerQuery(
     useCallback(
-      (service: LedgerRemote) => service.listRecords(patientId, { search: wanted, ...(type ? { type } : {}) }),
+      (service: LedgerRemote) =>
+        wanted === null ? Promise.resolve([]) : service.listRecords(patientId, { search: wanted, ...(type ? { type } : {}) }),
       [patientId, wanted, type],
     ),
     ['records', 'grants'], // a grant adds an emergency access record to the patient's list
@@ -77,7 +80,7 @@ export function RecordsPage() {
         }
       >
         <div className="records-toolbar">
-          <RecordFilters search={search} type={type} onSearch={setSearch} onType={setType} />
+          <RecordFilters search={search} searchProblem={searchCheck.problem} type={type} onSearch={setSearch} onType={setType} />
           <p className="records-count" aria-live="polite">
             {records.data ? countLabel(records.data.length) : ''}
           </p>

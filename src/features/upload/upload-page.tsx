@@ -13,6 +13,7 @@ import {
   MAX_TITLE_LENGTH,
   SUCCESS_RESET_MS,
 } from '../../../workers/core/constants';
+import { checkText } from '../../../workers/core/text-input';
 import type { UploadRecordType } from '../../../workers/core/types';
 import { Icon } from '../../components/icon';
 import { LengthNote } from '../../components/length-note';
@@ -22,6 +23,7 @@ import { checkFile, fileKey, tooManyFiles, type FileRejection } from './check-fi
 import { FileDropZone } from './file-drop-zone';
 import { SelectedFileList, type SelectedFile } from './selected-file-list';
 import { UploadSuccess } from './upload-success';
+import { usePageFileDrop } from './use-page-file-drop';
 
 const UPLOAD_FAILED = 'Upload failed. Please try again.';
 
@@ -38,12 +40,17 @@ export function UploadPage() {
   const inFlight = useRef(false); // a second click before React re-renders must not upload twice
   const errorRef = useRef<HTMLDivElement>(null);
 
-  // Limits count what is stored (trimmed), as the worker does; the fields keep every character typed.
-  const titleLength = title.trim().length;
-  const descriptionLength = description.trim().length;
+  // The worker's rules (text-input.ts) on what is stored (normalised, trimmed); the fields keep every character typed.
+  const titleCheck = checkText('title', title);
+  const descriptionCheck = checkText('description', description);
+  const titleLength = titleCheck.text.length;
+  const descriptionLength = descriptionCheck.text.length;
+  const titleProblem = titleCheck.blank ? null : titleCheck.problem; // a blank title is the hint's business
+  const descriptionProblem = descriptionCheck.problem;
   const tooLong = titleLength > MAX_TITLE_LENGTH || descriptionLength > MAX_DESCRIPTION_LENGTH;
-  const complete = files.length > 0 && titleLength > 0;
-  const canUpload = complete && !tooLong && !uploading;
+  const complete = files.length > 0 && !titleCheck.blank;
+  const refused = titleProblem !== null || descriptionProblem !== null;
+  const canUpload = complete && !refused && !uploading;
 
   const reset = useCallback(() => {
     setRecordType('prescription');
@@ -81,9 +88,11 @@ export function UploadPage() {
     setFiles(next);
   };
 
+  usePageFileDrop(!uploading && !result, addFiles);
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (inFlight.current || !complete || tooLong) return;
+    if (inFlight.current || !complete || refused) return;
     inFlight.current = true;
     setUploading(true);
     setError(null);
@@ -91,9 +100,9 @@ export function UploadPage() {
       const inputs: FileInput[] = await Promise.all(
         files.map(async ({ file }) => ({ name: file.name, type: file.type, bytes: await file.arrayBuffer() })),
       );
-      const description_ = description.trim();
+      const description_ = descriptionCheck.text;
       const request = {
-        title: title.trim(),
+        title: titleCheck.text,
         ...(description_ ? { description: description_ } : {}),
         type: recordType,
         files: inputs,
@@ -167,13 +176,13 @@ export function UploadPage() {
                   value={title}
                   onChange={(event) => setTitle(event.target.value)}
                   required
-                  isInvalid={titleLength > MAX_TITLE_LENGTH}
-                  aria-invalid={titleLength > MAX_TITLE_LENGTH || undefined}
+                  isInvalid={titleProblem !== null}
+                  aria-invalid={titleProblem !== null || undefined}
                   aria-describedby="upload-title-limit upload-title-count"
                   disabled={uploading}
                   placeholder="e.g. Blood test results, March"
                 />
-                <LengthNote id="upload-title" what="title" length={titleLength} max={MAX_TITLE_LENGTH} />
+                <LengthNote id="upload-title" what="title" length={titleLength} max={MAX_TITLE_LENGTH} problem={titleProblem} />
               </Form.Group>
 
               <Form.Group className="mb-3" controlId="upload-description">
@@ -185,12 +194,18 @@ export function UploadPage() {
                   rows={3}
                   value={description}
                   onChange={(event) => setDescription(event.target.value)}
-                  isInvalid={descriptionLength > MAX_DESCRIPTION_LENGTH}
-                  aria-invalid={descriptionLength > MAX_DESCRIPTION_LENGTH || undefined}
+                  isInvalid={descriptionProblem !== null}
+                  aria-invalid={descriptionProblem !== null || undefined}
                   aria-describedby="upload-description-limit upload-description-count"
                   disabled={uploading}
                 />
-                <LengthNote id="upload-description" what="description" length={descriptionLength} max={MAX_DESCRIPTION_LENGTH} />
+                <LengthNote
+                  id="upload-description"
+                  what="description"
+                  length={descriptionLength}
+                  max={MAX_DESCRIPTION_LENGTH}
+                  problem={descriptionProblem}
+                />
               </Form.Group>
 
               {error ? (
@@ -214,7 +229,11 @@ export function UploadPage() {
                 </Button>
                 {!uploading && !canUpload ? (
                   <span className="small text-body-secondary">
-                    {complete ? 'Shorten the title or description to upload.' : 'Add at least one file and a title to upload.'}
+                    {!complete
+                      ? 'Add at least one file and a title to upload.'
+                      : tooLong
+                        ? 'Shorten the title or description to upload.'
+                        : 'Correct the title or description to upload.'}
                   </span>
                 ) : null}
               </div>

@@ -1,0 +1,112 @@
+// Patient sharing: a patient shares their records with a listed doctor for a while, and revokes it; the doctor
+// reads under the share as under an emergency grant of the same level, every read logged on the chain.
+import type { LedgerService, ShareEntry, ShareRequest } from '../api';
+import { accessDenied, emergencyScope, isShareActive, requireRole, validateShareRequest } from '../core/access';
+import { DOCTORS, findUser } from '../core/directory';
+import { checkText } from '../core/text-input';
+import { iso, shareRecord, type EmergencyRead } from '../core/ledger-records';
+import type { LedgerState } from '../core/projection';
+import type { Share, User } from '../core/types';
+import { fail, type LedgerDeps } from './deps';
+import type { LedgerStore } from './store';
+import { isClinical, newestRecords, patientById, readJustLogged, recordView } from './views';
+
+const DAY_MS = 24 * 60 * 60_000;
+
+function sharesOf(state: LedgerState, ids: readonly string[] | undefined): Share[] {
+  return (ids ?? []).flatMap((id) => state.shares.get(id)?.share ?? []).reverse(); // newest first
+}
+
+// The doctor's own share, in force at `at`: anything else reads as no access at all.
+function usableShare(signedIn: User, state: LedgerState, shareId: unknown, at: number): Share {
+  const share = typeof shareId === 'string' ? state.shares.get(shareId)?.share : undefined;
+  if (!share || signedIn.role !== 'doctor' || share.doctorId !== signedIn.id || !isShareActive(share, at)) throw accessDenied();
+  return share;
+}
+
+export function createSharing(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>) {
+  // Reads under a share are on the chain before the data leaves the worker; the same read once a minute.
+  async function logShareRead(signedIn: User, shareId: string, read: EmergencyRead): Promise<void> {
+    await store.write('The shared read could not be recorded', ({ verified: { state } }, at) => {
+      const share = usableShare(signedIn, state, shareId, at);
+      if (readJustLogged(state.shares.get(shareId)?.reads.at(-1), read, deps.now())) return { result: () => undefined };
+      return { records: [shareRecord(deps.randomId(), share, 'read', iso(at), read)], result: () => undefined };
+    });
+  }
+
+  const api: Pick<LedgerService, 'shareRecords' | 'revokeShare' | 'myShares' | 'sharedWithMe' | 'sharedView'> = {
+    async shareRecords(request: ShareRequest) {
+      const signedIn = await enter();
+      requireRole(signedIn, 'patient');
+      store.assertWritable();
+      const problem = validateShareRequest(request ?? {}, (id) => DOCTORS.some((doctor) => doctor.id === id));
+      if (problem) fail('ValidationError', problem);
+      return store.write('The share was not saved', (_snapshot, at) => {
+        const share: Share = {
+          id: deps.randomId(),
+          patientId: signedIn.id,
+          doctorId: request.doctorId,
+          accessLevel: request.accessLevel,
+          durationDays: request.durationDays,
+          note: checkText('note', request.note ?? '').text, // NFC, trimmed: as the chain's rule wants it
+          createdAt: iso(at),
+          expiresAt: request.durationDays === 0 ? null : iso(at + request.durationDays * DAY_MS),
+        };
+        return { records: [shareRecord(deps.randomId(), share, 'shared', share.createdAt)], result: () => ({ ...share }) };
+      });
+    },
+
+    async revokeShare(shareId) {
+      const signedIn = await enter();
+      requireRole(signedIn, 'patient');
+      return store.write('Revoking the share was not saved', ({ verified: { state } }, at) => {
+        const known = typeof shareId === 'string' ? state.shares.get(shareId) : undefined;
+        if (!known || known.share.patientId !== signedIn.id) fail('NotFoundError', 'This share no longer exists.');
+        if (known.share.revokedAt !== undefined) return { result: () => ({ ...known.share }) }; // a second click
+        return {
+          records: [shareRecord(deps.randomId(), known.share, 'revoked', iso(at))],
+          result: () => ({ ...(store.state().shares.get(known.share.id)?.share ?? known.share) }),
+        };
+      });
+    },
+
+    async myShares() {
+      const signedIn = await enter();
+      requireRole(signedIn, 'patient');
+      const state = store.state();
+      const at = store.clock();
+      return sharesOf(state, state.patientShares.get(signedIn.id)).map(
+        (share): ShareEntry => ({
+          share: { ...share },
+          doctorName: findUser(share.doctorId)?.name ?? share.doctorId,
+          status: share.revokedAt !== undefined ? 'revoked' : isShareActive(share, at) ? 'active' : 'expired',
+          reads: (state.shares.get(share.id)?.reads ?? []).map(({ at: readAt, what }) => ({ at: readAt, what })),
+        }),
+      );
+    },
+
+    async sharedWithMe() {
+      const signedIn = await enter();
+      requireRole(signedIn, 'doctor');
+      const state = store.state();
+      const at = store.clock();
+      return sharesOf(state, state.doctorShares.get(signedIn.id))
+        .filter((share) => isShareActive(share, at))
+        .map((share) => ({ share: { ...share }, patient: structuredClone(patientById(share.patientId)) }));
+    },
+
+    async sharedView(shareId) {
+      const signedIn = await enter();
+      const share = usableShare(signedIn, store.state(), shareId, store.clock());
+      const scope = emergencyScope(share.accessLevel);
+      await logShareRead(signedIn, share.id, { what: scope.read });
+      const state = store.state();
+      const records = newestRecords(state, share.patientId)
+        .filter(isClinical)
+        .slice(0, scope.records)
+        .map((entry) => recordView(state, entry, scope.documents));
+      return { share: { ...share }, patient: structuredClone(patientById(share.patientId)), records, documentsReadable: scope.documents };
+    },
+  };
+  return { api, logShareRead };
+}
