@@ -3,7 +3,7 @@
 // `npm run bench -- --core` runs the Node part only, `-- --browser` the browser part only.
 // The TypeScript benches are loaded through Vite's module runner with js-sha256 aliased to its browser
 // source: under Node the package resolves to a node:crypto wrapper, which is not what the browser runs.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
 import { formatBrowserTable, runBrowserBench } from './browser-bench.mjs';
@@ -39,5 +39,8 @@ if (only !== 'core') {
   console.log('\n' + formatBrowserTable(browser, coreNodeRate) + '\n');
 }
 
-await writeFile(new URL('./results/bench.json', import.meta.url), JSON.stringify({ core: report, browser }, null, 2) + '\n');
+// A run of one part keeps the other part's figures from the last run (each says when it ran).
+const benchJson = new URL('./results/bench.json', import.meta.url);
+const previous = only === 'both' ? {} : await readFile(benchJson, 'utf8').then(JSON.parse, () => ({}));
+await writeFile(benchJson, JSON.stringify({ core: report ?? previous.core ?? null, browser: browser ?? previous.browser ?? null }, null, 2) + '\n');
 console.log('Written: tests/bench/results/bench.json');
