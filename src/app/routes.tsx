@@ -14,13 +14,14 @@ export interface AppRoute {
   lazy?: () => Promise<ComponentType>;
 }
 
-// Every route of SEED.md section 2 (profile, records and patients are real screens: D12); any other path redirects to / (see router.tsx).
+// Every route of the app (profile, records and patients are real screens: docs/decisions/real-screens.md); any other path redirects to / (see router.tsx).
 export const APP_ROUTES: readonly AppRoute[] = [
   { path: '/', access: 'guest', title: 'Sign In', element: <LoginPage /> },
   { path: '/patient/dashboard', access: 'patient', title: 'Dashboard', lazy: () => import('../features/patient-dashboard/patient-dashboard-page').then((m) => m.PatientDashboardPage) },
   { path: '/patient/profile', access: 'patient', title: 'My Profile', lazy: () => import('../features/profile/profile-page').then((m) => m.ProfilePage) },
   { path: '/patient/records', access: 'patient', title: 'Medical Records', lazy: () => import('../features/records/records-page').then((m) => m.RecordsPage) },
   { path: '/patient/upload', access: 'patient', title: 'Upload Documents', lazy: () => import('../features/upload/upload-page').then((m) => m.UploadPage) },
+  { path: '/patient/sharing', access: 'patient', title: 'Sharing', lazy: () => import('../features/sharing/sharing-page').then((m) => m.SharingPage) },
   { path: '/patient/blockchain', access: 'patient', title: 'Blockchain Explorer', lazy: () => import('../features/explorer/explorer-page').then((m) => m.ExplorerPage) },
   { path: '/patient/mining-lab', access: 'patient', title: 'Mining Lab', lazy: () => import('../features/mining-lab/mining-lab-page').then((m) => m.MiningLabPage) },
   { path: '/doctor/dashboard', access: 'doctor', title: 'Dashboard', lazy: () => import('../features/doctor-dashboard/doctor-dashboard-page').then((m) => m.DoctorDashboardPage) },

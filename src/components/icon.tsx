@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-// Line icons after Feather (MIT); decorative only, so always hidden from assistive technology.
+// Line icons after Feather (MIT, its notice is in LICENSE); decorative only, so always hidden from assistive technology.
 const PATHS = {
   shield: <path d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z" />,
   grid: (
@@ -124,6 +124,15 @@ const PATHS = {
     </>
   ),
   droplet: <path d="M12 2.69l5.66 5.66a8 8 0 1 1-11.31 0z" />,
+  share: (
+    <>
+      <circle cx="18" cy="5" r="3" />
+      <circle cx="6" cy="12" r="3" />
+      <circle cx="18" cy="19" r="3" />
+      <line x1="8.59" y1="13.51" x2="15.42" y2="17.49" />
+      <line x1="15.41" y1="6.51" x2="8.59" y2="10.49" />
+    </>
+  ),
 } satisfies Record<string, ReactNode>;
 
 export type IconName = keyof typeof PATHS;

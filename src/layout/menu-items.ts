@@ -8,12 +8,13 @@ export interface MenuItem {
   roles: readonly Role[];
 }
 
-// The side menu, per role, with the exact labels of SEED.md.
+// The side menu, per role, with its exact labels.
 export const MENU_ITEMS: readonly MenuItem[] = [
   { label: 'Dashboard', path: '/patient/dashboard', icon: 'grid', roles: ['patient'] },
   { label: 'My Profile', path: '/patient/profile', icon: 'user', roles: ['patient'] },
   { label: 'Medical Records', path: '/patient/records', icon: 'file', roles: ['patient'] },
   { label: 'Upload Documents', path: '/patient/upload', icon: 'upload', roles: ['patient'] },
+  { label: 'Sharing', path: '/patient/sharing', icon: 'share', roles: ['patient'] },
   { label: 'Blockchain Explorer', path: '/patient/blockchain', icon: 'box', roles: ['patient'] },
   { label: 'Mining Lab', path: '/patient/mining-lab', icon: 'activity', roles: ['patient'] },
   { label: 'Dashboard', path: '/doctor/dashboard', icon: 'grid', roles: ['doctor'] },

@@ -116,6 +116,37 @@ describe('no axe violation of any impact on any screen or state, at desktop and 
     log.expectClean();
   });
 
+  test('sharing: none, a missing doctor, an active share, the shared records for the doctor, revoked', async ({ page }) => {
+    const log = a11yLog(page);
+    await login(page, 'patient');
+    await uploadRecord(page, 'Holter report', [pdfFile('holter.pdf')]);
+    await goTo(page, 'Sharing', 'Sharing');
+    await log.scan('sharing, no shares');
+    await page.getByRole('button', { name: 'Share records' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Choose a doctor to share with.' }).waitFor();
+    await log.scan('sharing with a missing doctor');
+    await page.getByLabel('Doctor', { exact: true }).selectOption({ label: 'Dr. James Wilson (Emergency Medicine)' });
+    await page.getByRole('radio', { name: /Full/ }).check();
+    await page.getByLabel(/Note for the doctor/).fill('Second opinion on my palpitations');
+    await page.getByRole('button', { name: 'Share records' }).click();
+    await page.getByRole('status').filter({ hasText: 'Shared with Dr. James Wilson' }).waitFor({ timeout: 15_000 });
+    await log.scan('sharing, a share active');
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await login(page, 'doctor', 'james.wilson@medledger.demo');
+    await goTo(page, 'My Patients', 'My Patients');
+    const shared = section(page, 'Shared with me');
+    await shared.getByRole('button', { name: 'Open shared records of Sarah Johnson' }).click();
+    await recordItem(section(page, 'Complete History'), 'Holter report').waitFor();
+    await log.scan('my patients, shared records open');
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await login(page, 'patient');
+    await goTo(page, 'Sharing', 'Sharing');
+    await page.getByRole('button', { name: 'Revoke the share with Dr. James Wilson' }).click();
+    await section(page, 'Past Shares').locator('.share-reads li').first().waitFor({ timeout: 15_000 });
+    await log.scan('sharing, revoked with its access log');
+    log.expectClean();
+  });
+
   test('explorer (records chain, tamper demo with a broken block) and mining lab (idle, after a run)', async ({ page }) => {
     const log = a11yLog(page);
     await login(page, 'patient');

@@ -30,7 +30,15 @@ async function unstyledBootstrapClasses(page: Page): Promise<string[]> {
 }
 
 const SCREENS = {
-  patient: ['/patient/dashboard', '/patient/profile', '/patient/records', '/patient/upload', '/patient/blockchain', '/patient/mining-lab'],
+  patient: [
+    '/patient/dashboard',
+    '/patient/profile',
+    '/patient/records',
+    '/patient/upload',
+    '/patient/sharing',
+    '/patient/blockchain',
+    '/patient/mining-lab',
+  ],
   doctor: ['/doctor/dashboard', '/doctor/profile', '/doctor/patients', '/doctor/emergency', '/doctor/blockchain', '/doctor/mining-lab'],
 } as const;
 
@@ -62,6 +70,7 @@ function menuLabel(path: string): string {
     profile: 'My Profile',
     records: 'Medical Records',
     upload: 'Upload Documents',
+    sharing: 'Sharing',
     patients: 'My Patients',
     emergency: 'SOS Emergency',
     blockchain: 'Blockchain Explorer',

@@ -1,4 +1,4 @@
-// SEED.md section 2 with D12 (profile, records and patients are real screens): every route, the fallback
+// Every route of the app (profile, records and patients are real screens, docs/decisions/real-screens.md): every route, the fallback
 // to /, the session guard and the role guard.
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';
@@ -10,6 +10,7 @@ const PATIENT_SCREENS = [
   { path: '/patient/profile', heading: /^My Profile$/, region: 'Health Details' },
   { path: '/patient/records', heading: /^Medical Records$/, region: 'Your Records' },
   { path: '/patient/upload', heading: /^Upload Medical Documents$/, form: 'Upload medical documents' },
+  { path: '/patient/sharing', heading: /^Sharing$/, form: 'Share records' },
 ];
 
 const DOCTOR_SCREENS = [
@@ -67,6 +68,7 @@ describe('routes and guards', () => {
       ['My Profile', '/patient/profile'],
       ['Medical Records', '/patient/records'],
       ['Upload Documents', '/patient/upload'],
+      ['Sharing', '/patient/sharing'],
     ]) {
       await menu.getByRole('link', { name: label, exact: true }).click();
       await page.waitForURL((url) => url.pathname === path);

@@ -4,12 +4,12 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { findUser } from '../../../workers/core/directory';
 import type { EmergencyGrant } from '../../../workers/core/types';
+import { accessLevelText } from '../../components/access-levels';
 import { Countdown } from '../../components/countdown';
 import { formatDateTime } from '../../components/format';
 import { Icon } from '../../components/icon';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
-import { ACCESS_LEVELS } from './emergency-options';
 import { GrantedRecords } from './granted-records';
 
 interface ActiveGrantPanelProps {
@@ -27,7 +27,6 @@ export function ActiveGrantPanel({ grant, onEnded, onExpired }: ActiveGrantPanel
   const headingRef = useRef<HTMLHeadingElement>(null);
   const errorRef = useRef<HTMLDivElement>(null);
   const patient = findUser(grant.patientId);
-  const level = ACCESS_LEVELS.find((option) => option.value === grant.accessLevel);
 
   useEffect(() => {
     headingRef.current?.focus();
@@ -74,9 +73,7 @@ export function ActiveGrantPanel({ grant, onEnded, onExpired }: ActiveGrantPanel
             </div>
             <div>
               <dt>Access Level</dt>
-              <dd>
-                {level?.label ?? grant.accessLevel}: {level?.description}
-              </dd>
+              <dd>{accessLevelText(grant.accessLevel)}</dd>
             </div>
             <div>
               <dt>Expires</dt>

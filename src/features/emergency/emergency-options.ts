@@ -1,10 +1,4 @@
 import { EMERGENCY_DURATIONS } from '../../../workers/core/constants';
-import type { AccessLevel } from '../../../workers/core/types';
-
-export const ACCESS_LEVELS: readonly { value: AccessLevel; label: string; description: string }[] = [
-  { value: 'basic', label: 'Basic', description: 'basic info and recent records' },
-  { value: 'full', label: 'Full', description: 'complete history' },
-];
 
 export function durationLabel(minutes: number): string {
   if (minutes < 60) return `${minutes} minutes`;

@@ -10,12 +10,14 @@ import {
   MAX_REASON_LENGTH,
 } from '../../../workers/core/constants';
 import { PATIENTS } from '../../../workers/core/directory';
+import { checkText } from '../../../workers/core/text-input';
 import type { AccessLevel, EmergencyGrant, Patient } from '../../../workers/core/types';
+import { AccessLevelField } from '../../components/access-level-field';
 import { Icon } from '../../components/icon';
 import { LengthNote } from '../../components/length-note';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
-import { ACCESS_LEVELS, DURATION_OPTIONS } from './emergency-options';
+import { DURATION_OPTIONS } from './emergency-options';
 import { PatientSearch } from './patient-search';
 
 const GRANT_FAILED = 'Emergency access could not be granted. Please try again.';
@@ -37,20 +39,22 @@ export function GrantForm({ onGranted }: { onGranted: (grant: EmergencyGrant) =>
     if (error) errorRef.current?.focus();
   }, [error]);
 
-  const reasonLength = reason.trim().length; // the worker's limit counts the trimmed reason
+  const reasonCheck = checkText('reason', reason); // the worker's rule, on the normalised, trimmed reason
+  const reasonLength = reasonCheck.text.length;
   const reasonTooLong = reasonLength > MAX_REASON_LENGTH;
-  const canGrant = patient !== null && reasonLength > 0 && !reasonTooLong && !busy;
+  const reasonProblem = reasonCheck.blank ? null : reasonCheck.problem; // a blank reason is the hint's business
+  const canGrant = patient !== null && !reasonCheck.blank && reasonProblem === null && !busy;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (inFlight.current || !patient || reasonLength === 0 || reasonTooLong) return;
+    if (inFlight.current || !patient || reasonCheck.blank || reasonProblem !== null) return;
     inFlight.current = true;
     setBusy(true);
     setError(null);
     try {
       const grant = await service.requestEmergencyAccess({
         patientId: patient.id,
-        reason: reason.trim(),
+        reason: reasonCheck.text,
         accessLevel: level,
         durationMinutes: duration,
       });
@@ -77,46 +81,18 @@ export function GrantForm({ onGranted }: { onGranted: (grant: EmergencyGrant) =>
                 as="textarea"
                 rows={3}
                 required
-                isInvalid={reasonTooLong}
-                aria-invalid={reasonTooLong || undefined}
+                isInvalid={reasonProblem !== null}
+                aria-invalid={reasonProblem !== null || undefined}
                 aria-describedby="emergency-reason-limit emergency-reason-count"
                 value={reason}
                 onChange={(event) => setReason(event.target.value)}
                 placeholder="e.g. Unconscious patient admitted to the ER, allergy check needed"
               />
-              <LengthNote id="emergency-reason" what="reason" length={reasonLength} max={MAX_REASON_LENGTH} />
+              <LengthNote id="emergency-reason" what="reason" length={reasonLength} max={MAX_REASON_LENGTH} problem={reasonProblem} />
             </Form.Group>
 
             <div className="row g-3 mb-3">
-              <fieldset className="col-md-7">
-                <legend className="form-label fs-6">Access level</legend>
-                <div className="option-cards">
-                  {ACCESS_LEVELS.map((option) => (
-                    <label
-                      key={option.value}
-                      className={`option-card${level === option.value ? ' is-selected' : ''}`}
-                      htmlFor={`access-level-${option.value}`}
-                    >
-                      <input
-                        className="form-check-input"
-                        type="radio"
-                        name="access-level"
-                        id={`access-level-${option.value}`}
-                        value={option.value}
-                        checked={level === option.value}
-                        onChange={() => setLevel(option.value)}
-                        aria-describedby={`access-level-${option.value}-description`}
-                      />
-                      <span>
-                        <span className="option-card-title">{option.label}</span>
-                        <span className="option-card-text" id={`access-level-${option.value}-description`}>
-                          {option.description}
-                        </span>
-                      </span>
-                    </label>
-                  ))}
-                </div>
-              </fieldset>
+              <AccessLevelField name="access-level" value={level} onChange={setLevel} className="col-md-7" />
               <Form.Group className="col-md-5" controlId="emergency-duration">
                 <Form.Label>Duration</Form.Label>
                 <Form.Select value={duration} onChange={(event) => setDuration(Number(event.target.value))}>
@@ -150,7 +126,11 @@ export function GrantForm({ onGranted }: { onGranted: (grant: EmergencyGrant) =>
             </Button>
             {!busy && !canGrant ? (
               <span className="small text-body-secondary">
-                {reasonTooLong ? 'Shorten the reason to continue.' : 'Select a patient and enter a reason to continue.'}
+                {reasonTooLong
+                  ? 'Shorten the reason to continue.'
+                  : reasonProblem
+                    ? 'Correct the reason to continue.'
+                    : 'Select a patient and enter a reason to continue.'}
               </span>
             ) : null}
           </div>

@@ -8,9 +8,11 @@ import type { LedgerRemote } from '../../ledger/ledger-context';
 import { useLedgerQuery } from '../../ledger/use-ledger-query';
 import { OtherPatients } from './other-patients';
 import { PatientRecordsCard } from './patient-records-card';
+import { SharedWithMe } from './shared-with-me';
 import './my-patients.css';
 
-// The doctor's own patients with their records (D12); everyone else only through SOS emergency access.
+// The doctor's own patients with their records (docs/decisions/real-screens.md); everyone else only through a patient's
+// share or SOS emergency access.
 export function MyPatientsPage() {
   const { user } = useSession();
   // Only its patient list is shown here, which comes from the user directory, not from the chain.
@@ -47,6 +49,10 @@ export function MyPatientsPage() {
           ))}
         </div>
       )}
+
+      <div className="mt-4">
+        <SharedWithMe />
+      </div>
 
       <div className="mt-4">
         <OtherPatients doctor={doctor} />

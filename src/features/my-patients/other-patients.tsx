@@ -14,8 +14,8 @@ export function OtherPatients({ doctor }: { doctor: Doctor }) {
   return (
     <SectionCard title="Other Patients" icon="alert" flush>
       <p className="other-patients-note">
-        Their records open only through an SOS emergency access: it is time-limited, recorded on the chain and shown to
-        the patient.
+        Their records open only when they share them with you, or through an SOS emergency access: it is time-limited, recorded on
+        the chain and shown to the patient.
       </p>
       <ListGroup variant="flush" as="ul">
         {others.map((patient) => (

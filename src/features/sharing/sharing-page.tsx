@@ -1,0 +1,17 @@
+import { ShareForm } from './share-form';
+import { ShareList } from './share-list';
+import './sharing.css';
+
+// The patient shares their records with a listed doctor for a while and revokes it; each read is on the chain.
+export function SharingPage() {
+  return (
+    <>
+      <div className="page-header">
+        <h1 className="page-title">Sharing</h1>
+        <p className="page-subtitle">Let a doctor read your records for a set time. You can revoke a share at any moment.</p>
+      </div>
+      <ShareForm />
+      <ShareList />
+    </>
+  );
+}
