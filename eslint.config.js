@@ -2,7 +2,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import js from '@eslint/js';
-import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -24,15 +23,31 @@ export const RULES = {
 };
 
 // workers/ledger/ modules that every capability module may import
-const LEDGER_SHARED = ['deps.ts', 'views.ts', 'store.ts'];
+const LEDGER_SHARED = ['deps', 'views', 'store'];
 const FEATURES = readdirSync(join(root, 'src/features'));
 // workers/ paths that are static data (and text-input's pure rules, the screens' checks before a call), imported by the app at run time
 const STATIC_DATA = 'core/(directory|constants|errors|file-types|text-input)';
 
-/** @type {(allowed: string, message: string) => import('eslint').Linter.RuleEntry} */
-const workersFromSrc = (allowed, message) => [
-  'error',
-  { patterns: [{ regex: String.raw`(^|/)workers/(?!${allowed}$)`, allowTypeImports: true, message }] },
+// One typescript-eslint no-restricted-imports entry per group of files (a later entry for the same files
+// replaces an earlier one, so each group lists every rule that applies to it). Patterns match the import
+// as written; `import type` passes where allowTypeImports is set.
+/** @typedef {{ regex: string, message: string, allowTypeImports?: boolean }} Pattern */
+/** @type {(...patterns: Pattern[]) => import('eslint').Linter.RuleEntry} */
+const restrict = (...patterns) => ['error', { patterns }];
+
+/** @type {(allowed: string, message: string) => Pattern} */
+const workersFromSrc = (allowed, message) => ({ regex: String.raw`(^|/)workers/(?!${allowed}$)`, allowTypeImports: true, message });
+/** @type {(feature: string) => Pattern} */
+const otherFeature = (feature) => ({ regex: String.raw`^\.\./(?!\.\./|${feature}(/|$))`, message: RULES.featuresImportFeatures });
+const workerToSrc = { regex: String.raw`^(\.\./)+src/`, message: RULES.workersImportSrc };
+const coreImpure = [
+  { regex: String.raw`^\.\./(storage|ledger)(/|$)`, message: RULES.coreIsPure },
+  { regex: String.raw`^\.\./(service|ledger\.worker|comlink-guard)$`, message: RULES.coreIsPure },
+  { regex: '^(comlink|react|react-dom)(/|$)', message: RULES.coreIsPure },
+];
+const otherCapability = [
+  { regex: String.raw`^\./(?!(${LEDGER_SHARED.join('|')})$)`, message: RULES.capabilitiesImportCapabilities },
+  { regex: String.raw`^\.\./(service|ledger\.worker)$`, message: RULES.capabilitiesImportCapabilities },
 ];
 
 export default tseslint.config(
@@ -44,62 +59,28 @@ export default tseslint.config(
       ecmaVersion: 2022,
       globals: { ...globals.browser, ...globals.node, ...globals.worker },
     },
-    plugins: { 'react-hooks': reactHooks, 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })] },
+    plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          basePath: root,
-          zones: [
-            { target: 'workers', from: 'src', message: RULES.workersImportSrc },
-            {
-              target: 'workers/core',
-              from: [
-                'workers/storage',
-                'workers/ledger',
-                'workers/service.ts',
-                'workers/ledger.worker.ts',
-                'workers/comlink-guard.ts',
-                'node_modules/comlink',
-                'node_modules/react',
-                'node_modules/react-dom',
-              ],
-              message: RULES.coreIsPure,
-            },
-            {
-              target: 'workers/ledger',
-              from: ['workers/ledger', 'workers/service.ts', 'workers/ledger.worker.ts'],
-              except: LEDGER_SHARED.map((name) => `./${name}`),
-              message: RULES.capabilitiesImportCapabilities,
-            },
-            ...FEATURES.map((feature) => ({
-              target: `src/features/${feature}`,
-              from: 'src/features',
-              except: [`./${feature}`],
-              message: RULES.featuresImportFeatures,
-            })),
-          ],
-        },
-      ],
     },
   },
   // src/ runs the worker's code only through the worker; `import type` is always allowed
-  {
-    files: ['src/**/*.{ts,tsx}'],
-    rules: { '@typescript-eslint/no-restricted-imports': workersFromSrc(STATIC_DATA, RULES.srcImportsWorkers) },
-  },
-  {
-    files: ['src/features/mining-lab/**/*.{ts,tsx}'],
+  { files: ['src/**/*.{ts,tsx}'], rules: { '@typescript-eslint/no-restricted-imports': restrict(workersFromSrc(STATIC_DATA, RULES.srcImportsWorkers)) } },
+  ...FEATURES.map((feature) => ({
+    files: [`src/features/${feature}/**/*.{ts,tsx}`],
     rules: {
-      '@typescript-eslint/no-restricted-imports': workersFromSrc(
-        `(${STATIC_DATA}|core/(chain|nonce-search))`,
-        RULES.miningLabImportsWorkers,
+      '@typescript-eslint/no-restricted-imports': restrict(
+        feature === 'mining-lab'
+          ? workersFromSrc(`(${STATIC_DATA}|core/(chain|nonce-search))`, RULES.miningLabImportsWorkers)
+          : workersFromSrc(STATIC_DATA, RULES.srcImportsWorkers),
+        otherFeature(feature),
       ),
     },
-  },
+  })),
+  { files: ['workers/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': restrict(workerToSrc) } },
+  { files: ['workers/core/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': restrict(workerToSrc, ...coreImpure) } },
+  { files: ['workers/ledger/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': restrict(workerToSrc, ...otherCapability) } },
   // type-aware: a promise is awaited, returned or marked `void` on purpose, and only thenables are awaited
   {
     files: ['src/**/*.{ts,tsx}', 'workers/**/*.ts'],

@@ -32,8 +32,9 @@ async function lintFixture(name: string): Promise<{ ruleId: string | null; line:
 }
 
 const endingWith = (text: string) => expect.stringMatching(new RegExp(`${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
-const IMPORT_PATHS = 'import-x/no-restricted-paths';
+// every import rule is one typescript-eslint rule, with a pattern and a message per rule
 const SRC_IMPORTS = '@typescript-eslint/no-restricted-imports';
+const IMPORT_PATHS = SRC_IMPORTS;
 
 describe('import rules, each broken once by a fixture', { timeout: 60_000 }, () => {
   it('refuses worker code imported into src/, and lets types and static data through', async () => {
