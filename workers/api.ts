@@ -2,6 +2,7 @@
 // Every argument and result is plain data or an ArrayBuffer; errors cross as Error with a fixed `name`
 // (see core/errors.ts). The service keeps its own signed-in actor: every call is checked against it.
 import type { ProxyMarked } from 'comlink';
+import type { ANCHOR_FORMAT, ANCHOR_VERSION, PeerName } from './core/constants';
 import type {
   AccessLevel,
   Block,
@@ -64,6 +65,7 @@ export interface BlockSummary {
   type: RecordType;
   title: string;
   patientId: string;
+  problem?: string; // sandbox pages: the check this block fails by itself (its hash, data, difficulty or link to the block before)
 }
 
 export interface BlocksPage {
@@ -179,6 +181,64 @@ export interface MiningResult extends MiningProgress {
   cancelled: boolean;
 }
 
+export type { PeerName };
+
+// One live edit of a sandbox block, sent as the user types: only the fields given change. `seq` orders the
+// edits of a block: one older than an edit already applied is answered stale, not computed.
+export interface SandboxEdit {
+  peer: PeerName;
+  index: number;
+  seq: number;
+  title?: string;
+  description?: string;
+}
+
+// A sandbox block as its editor shows it.
+export interface SandboxBlock extends BlockSummary {
+  description: string; // '' when the reader may not see the record
+  dataHash: string;
+  restricted: boolean; // the reader may not see this record: its title and description stay hidden until typed over
+}
+
+export type SandboxEditResult =
+  { stale: true; seq: number } | { stale: false; seq: number; block: SandboxBlock; next?: BlockSummary; status: ChainStatus };
+
+export interface RemineResult extends MiningResult {
+  from: number; // the first block re-mined
+  status: ChainStatus;
+}
+
+export interface PeerReport {
+  peer: PeerName;
+  status: ChainStatus; // the copy's own verification
+  tipHash: string;
+  differsFrom?: number; // the first block whose hash is not the one the majority holds (a missing or extra block counts)
+}
+
+export interface PeersReport {
+  peers: PeerReport[];
+  noMajorityFrom?: number; // from this block on, no two copies hold the same block
+}
+
+// The records chain's tip kept outside the device (docs/decisions/chain-anchor.md).
+export interface ChainAnchor {
+  format: typeof ANCHOR_FORMAT;
+  version: typeof ANCHOR_VERSION;
+  savedAt: string; // ISO 8601
+  height: number; // blocks, genesis included: the tip is block height - 1
+  tipHash: string;
+  fingerprints: string; // the last 8 hex digits of the hash of every block 0 .. height - 1, in order
+}
+
+export interface AnchorCheck {
+  anchor: { height: number; tipHash: string; savedAt: string };
+  height: number; // today's chain
+  unchanged: boolean; // today's block height - 1 of the anchor has the anchor's tip hash
+  addedSince: number; // blocks after the anchor's tip today (0 when changed)
+  firstDifferent?: number; // when changed: the first block whose hash differs from the anchor's, or that is gone
+  missing?: boolean; // today's chain ends before the anchor's tip
+}
+
 // What a change touched, so a screen refetches only what it shows. Every change adds blocks ('chain').
 export type ChangeKind =
   | 'chain' // blocks were added: height, tip, verification
@@ -234,11 +294,18 @@ export interface LedgerService {
   resetDemoData(): Promise<void>;
   onChange(listener: ChangeListener): Promise<Unsubscribe>; // called after any change, from this tab or another
 
-  // sandbox (explorer and mining lab): a copy of the chain, never the real records
+  // anchor: the records chain's tip, kept elsewhere by the user and compared later (only reads the chain)
+  saveAnchor(): Promise<ChainAnchor>;
+  checkAnchor(anchor: string): Promise<AnchorCheck>; // the anchor's JSON as the user gave it
+
+  // sandbox (explorer and mining lab): three peers' copies of the chain, never the real records; peer A when none is named
   sandboxReset(blocks: number): Promise<BlocksPage>;
-  sandboxPage(offset: number, limit: number): Promise<BlocksPage & { status: ChainStatus }>;
-  sandboxTamper(index: number, title: string): Promise<ChainStatus>;
-  sandboxRemine(index: number): Promise<ChainStatus>;
+  sandboxPage(offset: number, limit: number, peer?: PeerName): Promise<BlocksPage & { status: ChainStatus }>;
+  sandboxBlock(index: number, peer?: PeerName): Promise<SandboxBlock>;
+  sandboxEdit(edit: SandboxEdit): Promise<SandboxEditResult>; // recomputes the block's data hash and hash with its nonce
+  sandboxRemine(index: number, peer?: PeerName): Promise<ChainStatus>;
+  sandboxRemineFrom(jobId: string, index: number, peer: PeerName, onProgress: ProgressListener): Promise<RemineResult>; // to the tip
+  sandboxPeers(): Promise<PeersReport>;
   mineSandbox(jobId: string, difficulty: number, blocks: number, onProgress: ProgressListener): Promise<MiningResult>;
   cancelJob(jobId: string): Promise<boolean>;
 }

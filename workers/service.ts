@@ -2,6 +2,7 @@
 // Modules never import each other; what one needs of another is handed over here.
 import type { LedgerService } from './api';
 import { dueExpiryRecords } from './core/ledger-records';
+import { createAnchors } from './ledger/anchor';
 import { createChainView } from './ledger/chain-view';
 import { createChanges } from './ledger/changes';
 import type { LedgerDeps } from './ledger/deps';
@@ -30,6 +31,7 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
   const service: LedgerService = {
     ...session.api,
     ...createChainView(store, session.enter),
+    ...createAnchors(deps, store, session.enter),
     ...createRecords(deps, store, session.enter, { emergency: emergency.logRead, share: sharing.logShareRead }),
     ...emergency.api,
     ...sharing.api,

@@ -442,6 +442,175 @@ async function explorerScroll(context, baseUrl, height) {
   return { height, scrolledPx: scrolled, rowsInPage, ...recorded };
 }
 
+// A probe for the next keystroke in the page: the keydown's time, then the frame that paints block `index`'s row
+// with the worker's answer (the typed title, with the new hash), and the frame that first paints the row and
+// every later rendered row invalid. "Painted": a message posted from the next requestAnimationFrame after the
+// DOM change runs once that frame is painted. Frames are counted from the keydown (1: the next frame).
+function armKeystrokeProbe({ index, expectedTitle }) {
+  const root = document.querySelector('#explorer-tabs-tabpane-tamper');
+  const probe = { done: false };
+  window.__keystroke = probe;
+  let frames = 0;
+  let keydownFrame = 0;
+  let keydownAt = 0;
+  let counting = true;
+  const tick = () => {
+    frames += 1;
+    if (counting) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  const rows = () => [...root.querySelectorAll('tr[data-block-index]')];
+  const rowOf = (at) => root.querySelector(`tr[data-block-index="${at}"]`);
+  const watchers = [
+    { name: 'invalid', reached: () => rows().every((row) => Number(row.dataset.blockIndex) < index || row.dataset.valid === 'false') },
+    { name: 'hash', reached: () => rowOf(index)?.querySelector('td.explorer-title')?.getAttribute('title') === expectedTitle },
+  ];
+  let painted = 0;
+  const paintedAfter = (name) => {
+    const committedMs = performance.now() - keydownAt;
+    requestAnimationFrame(() => {
+      const frame = frames - keydownFrame;
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        channel.port1.close();
+        probe[name] = { committedMs, ms: performance.now() - keydownAt, frame };
+        painted += 1;
+        if (painted === watchers.length) {
+          counting = false;
+          probe.done = true;
+        }
+      };
+      channel.port2.postMessage(null);
+    });
+  };
+  const check = () => {
+    for (const watcher of watchers) {
+      if (watcher.seen || !watcher.reached()) continue;
+      watcher.seen = true;
+      paintedAfter(watcher.name);
+    }
+    if (watchers.every((watcher) => watcher.seen)) observer.disconnect();
+  };
+  const observer = new MutationObserver(check);
+  document.addEventListener(
+    'keydown',
+    () => {
+      keydownAt = performance.now();
+      keydownFrame = frames;
+      observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+      queueMicrotask(check);
+    },
+    { capture: true, once: true },
+  );
+}
+
+// The explorer's live sandbox chain over a 10,000-block demo chain: block 0 opened, each keystroke in its title
+// timed from the keydown to the painted row (the worker recomputes the block's data hash and hash; every later
+// block turns invalid); then, when `remine` is set, Re-mine from here over all 10,000 blocks at difficulty 2.
+async function sandboxLive(browser, baseUrl, { keys, remine }) {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.addInitScript(installRecorder);
+  await signIn(page, baseUrl);
+  await page.goto(`${baseUrl}/patient/blockchain`);
+  await page.getByRole('tab', { name: 'Tamper demo' }).click();
+  const panel = page.locator('#explorer-tabs-tabpane-tamper');
+  await panel.getByLabel('Sandbox chain', { exact: true }).selectOption({ label: 'Demo chain, 10,000 blocks' });
+  const resetAt = Date.now();
+  await panel.getByRole('button', { name: 'Reset sandbox' }).click();
+  await panel.getByText('The sandbox is a demo chain of 10,000 blocks.').waitFor({ timeout: 600_000 });
+  const buildMs = Date.now() - resetAt;
+  await panel.getByLabel('Block number').fill('0');
+  await panel.getByRole('button', { name: 'Open block', exact: true }).click();
+  const editor = panel.locator('[data-editor-index="0"]');
+  const title = editor.getByLabel('Title');
+  await title.click();
+  await title.press('End');
+  let text = await title.inputValue();
+  await page.waitForTimeout(300);
+  const samples = [];
+  for (let i = 0; i < keys; i++) {
+    const key = 'abcdefghijklmnopqrstuvwxyz'[i % 26];
+    text += key;
+    await page.evaluate(armKeystrokeProbe, { index: 0, expectedTitle: text });
+    await page.keyboard.press(key);
+    await page.waitForFunction(() => window.__keystroke.done, null, { timeout: 30_000, polling: 'raf' });
+    samples.push(await page.evaluate(() => window.__keystroke));
+  }
+  const invalidShown = (await panel.locator('[data-chain-valid]').getAttribute('data-chain-valid')) === 'false';
+  const hashMs = samples.map((sample) => sample.hash.ms);
+  const keystrokes = {
+    keys: samples.length,
+    buildMs,
+    invalidShown,
+    hashMedianMs: median(hashMs),
+    hashWorstMs: Math.max(...hashMs),
+    hashCommitMedianMs: median(samples.map((sample) => sample.hash.committedMs)),
+    hashFrames: samples.map((sample) => sample.hash.frame),
+    firstInvalidMs: samples[0].invalid.ms,
+    firstInvalidFrame: samples[0].invalid.frame,
+  };
+  console.log(
+    `[bench] live chain, 10,000 blocks: new hash painted after ${ms(keystrokes.hashMedianMs)} (median), ${ms(keystrokes.hashWorstMs)} (worst) ` +
+      `of ${samples.length} keys; frames ${keystrokes.hashFrames.join(' ')}`,
+  );
+  let remined = null;
+  if (remine) {
+    const cdp = await context.newCDPSession(page);
+    const status = panel.locator('p[role="status"][data-remine-ms]');
+    let recorded;
+    let wallMs = 0;
+    const traced = await traceMainThread(cdp, new URL(page.url()).origin, async () => {
+      await page.evaluate(() => window.__benchRecorder.start());
+      const started = Date.now();
+      // Enter on the focused button: a mouse click through Playwright runs its hit-target checks on the main thread
+      await editor.getByRole('button', { name: 'Re-mine from here' }).press('Enter', { noWaitAfter: true });
+      await status.waitFor({ timeout: 600_000 });
+      await panel.locator('[data-chain-valid="true"]').waitFor({ timeout: 60_000 });
+      wallMs = Date.now() - started;
+      recorded = await page.evaluate(() => window.__benchRecorder.stop());
+    });
+    const figures = await status.evaluate((p) => ({ ...p.dataset }));
+    const elapsedMs = Number(figures.remineMs);
+    const attempts = Number(figures.remineAttempts);
+    remined = {
+      blocks: Number(figures.remineBlocks),
+      attempts,
+      elapsedMs,
+      hashesPerSecond: (attempts * 1000) / elapsedMs,
+      wallMs,
+      ...recorded,
+      ...traced,
+    };
+    console.log(
+      `[bench] re-mine from block 0: ${remined.blocks.toLocaleString('en-US')} blocks in ${(elapsedMs / 1000).toFixed(2)} s (worker), ` +
+        `${rate(remined.hashesPerSecond)}, longest main-thread task ${ms(remined.longestTaskMs)} (wall), ${ms(remined.longestTaskCpuMs)} (CPU)`,
+    );
+  }
+  await context.close();
+  return { keystrokes, remine: remined };
+}
+
+// The live chain part: in the default Chromium, and the keystrokes again with Chromium's deferral of renderer
+// tasks after input turned off (DeferRendererTasksAfterInput holds the worker's reply until after the next frame).
+async function sandboxScenarios(baseUrl, executablePath) {
+  const keys = option('BENCH_KEYSTROKES', 20);
+  const result = {};
+  for (const [name, extra] of [
+    ['default', []],
+    ['noDeferral', ['--disable-features=DeferRendererTasksAfterInput']],
+  ]) {
+    const browser = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS, ...extra] });
+    try {
+      console.log(`[bench] live sandbox chain${extra.length ? ' (DeferRendererTasksAfterInput off)' : ''}…`);
+      result[name] = await sandboxLive(browser, baseUrl, { keys, remine: name === 'default' });
+    } finally {
+      await browser.close();
+    }
+  }
+  return result;
+}
+
 // The ledger service loading the stored chain in fresh workers: `runs` times, once when a run is slow.
 async function serviceLoad(bench, height, runs) {
   const each = [];
@@ -576,6 +745,7 @@ export async function runBrowserBench({ skipAppBuild = false } = {}) {
     await bench.page.close();
     for (let i = 0; i < loads; i++) dashboard.large.push(await dashboardLoad(context, baseUrl, dashboardHeight));
     const scroll = await explorerScroll(context, baseUrl, dashboardHeight);
+    const sandbox = await sandboxScenarios(baseUrl, executablePath);
 
     const hugeHeight = option('BENCH_HUGE_BLOCKS', 100000);
     console.log(`[bench] ${hugeHeight.toLocaleString('en-US')} blocks: mining them and writing them into IndexedDB…`);
@@ -624,9 +794,30 @@ export async function runBrowserBench({ skipAppBuild = false } = {}) {
       serviceLoads,
       dashboard: { small: summarizeLoads(dashboard.small), large: summarizeLoads(dashboard.large), huge: summarizeLoads(dashboard.huge) },
       scroll,
+      sandbox,
     };
   } finally {
     await browser.close();
+    await server.close();
+  }
+}
+
+// The live sandbox chain part alone (`npm run bench -- --sandbox`): the app build and Chromium, nothing else.
+export async function runSandboxBench({ skipAppBuild = false } = {}) {
+  const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (!existsSync(executablePath)) {
+    throw new Error(`Chromium not found at ${executablePath}: install it with \`apt-get install chromium\` or set CHROMIUM_PATH`);
+  }
+  process.env.NODE_ENV = 'production';
+  if (!skipAppBuild || !existsSync(join(distDir, 'index.html'))) {
+    console.log('[bench] building the app (vite build)…');
+    await build({ root, mode: 'production', logLevel: 'warn', build: { outDir: distDir, emptyOutDir: true } });
+  }
+  const server = await preview({ root, logLevel: 'warn', build: { outDir: distDir }, preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false } });
+  try {
+    const sandbox = await sandboxScenarios(`http://127.0.0.1:${server.httpServer.address().port}`, executablePath);
+    return { when: new Date().toISOString(), cpus: cpus().length, loadAverage: loadavg(), sandbox };
+  } finally {
     await server.close();
   }
 }
@@ -639,6 +830,7 @@ export const GOALS = {
   firstLoadGzipKb: 100,
   verifyLedgerMs: 150, // verify + project 10,000 blocks in a browser worker
   serviceLoadMs: 1500, // 100,000 stored blocks: the ledger service's creation to its first answer
+  keystrokeMs: 16, // live sandbox chain: keydown to the painted row with the new hash, median and worst
 };
 
 const PLACES = { worker: 'ledger worker', parallel: 'parallel workers', main: 'main thread' };
@@ -735,6 +927,8 @@ export function formatBrowserTable(results, coreNodeRate) {
   lines.push(`| JS + CSS | ${bundle.page.files.length} | ${kb(bundle.page.raw)} | ${kb(bundle.page.gzip)} |`);
   lines.push(`| ledger worker (starts on the login screen, off the main thread) | ${bundle.worker.files.length} | ${kb(bundle.worker.raw)} | ${kb(bundle.worker.gzip)} |`);
 
+  if (results.sandbox) lines.push('', formatSandboxTable(results.sandbox, { goals: false }));
+
   const workerRuns = results.mining.filter((run) => run.place !== 'main' && run.difficulty === 5);
   const mainRuns = results.mining.filter((run) => run.place === 'main' && run.difficulty === 5);
   const worst = (runs, key) => Math.max(...runs.map((run) => run[key]));
@@ -772,6 +966,55 @@ export function formatBrowserTable(results, coreNodeRate) {
   lines.push(
     `| the same by wall time (PerformanceObserver long tasks, worst of ${huge.loads}) | ${huge.worstLongestTaskMs > 0 ? `longest ${ms(huge.worstLongestTaskMs)}` : 'no long task'}${hugeShown} | ${verdict(!huge.failure && huge.worstLongestTaskMs <= GOALS.longTaskMs)} |`,
   );
+  if (results.sandbox) lines.push(...sandboxGoalLines(results.sandbox));
+  return lines.join('\n');
+}
+
+function sandboxGoalLines(sandbox) {
+  const { keystrokes, remine } = sandbox.default;
+  const lines = [
+    `| live sandbox chain, 10,000 blocks: keystroke to the painted row with the new hash < 16 ms (median and worst) | median ${ms(keystrokes.hashMedianMs)}, worst ${ms(keystrokes.hashWorstMs)} ` +
+      `(with DeferRendererTasksAfterInput off: ${ms(sandbox.noDeferral.keystrokes.hashMedianMs)}, ${ms(sandbox.noDeferral.keystrokes.hashWorstMs)}) | ` +
+      `${verdict(keystrokes.hashMedianMs < GOALS.keystrokeMs && keystrokes.hashWorstMs < GOALS.keystrokeMs)} |`,
+    `| the same key: the edited block and every later one shown invalid in the next frame | frame ${keystrokes.firstInvalidFrame} after the key (${ms(keystrokes.firstInvalidMs)}) | ${verdict(keystrokes.firstInvalidFrame === 1)} |`,
+  ];
+  if (remine) {
+    lines.push(
+      `| re-mine of all 10,000 sandbox blocks at difficulty 2 in the worker: no main-thread task over 50 ms | ${ms(remine.longestTaskMs)} (wall), ${ms(remine.longestTaskCpuMs)} by CPU; ` +
+        `${(remine.elapsedMs / 1000).toFixed(2)} s at ${rate(remine.hashesPerSecond)} | ${verdict(remine.longestTaskMs <= GOALS.longTaskMs && remine.longestTaskCpuMs <= GOALS.longTaskMs)} |`,
+    );
+  }
+  return lines;
+}
+
+// The live sandbox chain's tables; with `goals`, its own goal table too (the --sandbox run).
+export function formatSandboxTable(sandbox, { goals = true } = {}) {
+  const lines = [
+    '| Live sandbox chain, 10,000 blocks, block 0 edited: keystroke to the painted row (new hash from the worker) | Keys | Median | Worst | In the DOM after (median) | Painted in frame (per key) | Shown invalid (first key) |',
+    '|---|---:|---:|---:|---:|---|---:|',
+  ];
+  for (const [name, label] of [
+    ['default', 'Chromium as shipped'],
+    ['noDeferral', 'DeferRendererTasksAfterInput off'],
+  ]) {
+    const run = sandbox[name]?.keystrokes;
+    if (!run) continue;
+    lines.push(
+      `| ${label} | ${run.keys} | ${ms(run.hashMedianMs)} | ${ms(run.hashWorstMs)} | ${ms(run.hashCommitMedianMs)} | ${run.hashFrames.join(' ')} | ` +
+        `frame ${run.firstInvalidFrame} (${ms(run.firstInvalidMs)}) |`,
+    );
+  }
+  const { remine } = sandbox.default;
+  if (remine) {
+    lines.push(
+      '',
+      '| Re-mine from here, all 10,000 sandbox blocks at difficulty 2, in the worker | Blocks | Attempts | Time (worker) | Hash rate | Click to valid chain (wall) | Longest main-thread task (wall) | Longest task by CPU (tasks over 50 ms) | Longest frame gap |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      `| default Chromium | ${remine.blocks.toLocaleString('en-US')} | ${remine.attempts.toLocaleString('en-US')} | ${(remine.elapsedMs / 1000).toFixed(2)} s | ${rate(remine.hashesPerSecond)} | ` +
+        `${(remine.wallMs / 1000).toFixed(2)} s | ${ms(remine.longestTaskMs)} | ${ms(remine.longestTaskCpuMs)} (${remine.tasksOver50MsCpu}) | ${ms(remine.maxFrameGapMs)} |`,
+    );
+  }
+  if (goals) lines.push('', '| Goal | Measured | Verdict |', '|---|---|---|', ...sandboxGoalLines(sandbox));
   return lines.join('\n');
 }
 

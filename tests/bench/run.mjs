@@ -1,17 +1,30 @@
 // `npm run bench`: prints the benchmark tables and writes them as JSON under tests/bench/results/.
 // Two parts: the ledger core in Node (core-bench.ts) and the built app in Chromium (browser-bench.mjs).
-// `npm run bench -- --core` runs the Node part only, `-- --browser` the browser part only.
+// `npm run bench -- --core` runs the Node part only, `-- --browser` the browser part only, `-- --sandbox` only
+// the browser part's live sandbox chain (its figures replace the sandbox figures of the last browser run).
 // The TypeScript benches are loaded through Vite's module runner with js-sha256 aliased to its browser
 // source: under Node the package resolves to a node:crypto wrapper, which is not what the browser runs.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
-import { formatBrowserTable, runBrowserBench } from './browser-bench.mjs';
+import { formatBrowserTable, formatSandboxTable, runBrowserBench, runSandboxBench } from './browser-bench.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 const only = process.argv.includes('--core') ? 'core' : process.argv.includes('--browser') ? 'browser' : 'both';
 await mkdir(resultsDir, { recursive: true });
+const benchJson = new URL('./results/bench.json', import.meta.url);
+
+if (process.argv.includes('--sandbox')) {
+  console.log('Live sandbox chain benchmark (the built app in Chromium)...');
+  const run = await runSandboxBench();
+  console.log('\n' + formatSandboxTable(run.sandbox) + '\n');
+  const previous = await readFile(benchJson, 'utf8').then(JSON.parse, () => ({}));
+  const browser = { ...(previous.browser ?? {}), sandbox: run.sandbox, sandboxRun: { when: run.when, cpus: run.cpus, loadAverage: run.loadAverage } };
+  await writeFile(benchJson, JSON.stringify({ core: previous.core ?? null, browser }, null, 2) + '\n');
+  console.log('Written: tests/bench/results/bench.json');
+  process.exit(0);
+}
 
 let report = null;
 if (only !== 'browser') {
@@ -40,7 +53,6 @@ if (only !== 'core') {
 }
 
 // A run of one part keeps the other part's figures from the last run (each says when it ran).
-const benchJson = new URL('./results/bench.json', import.meta.url);
 const previous = only === 'both' ? {} : await readFile(benchJson, 'utf8').then(JSON.parse, () => ({}));
 await writeFile(benchJson, JSON.stringify({ core: report ?? previous.core ?? null, browser: browser ?? previous.browser ?? null }, null, 2) + '\n');
 console.log('Written: tests/bench/results/bench.json');

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';
+import { editTitleUntilInvalid, openSandboxBlock } from './support/explorer';
 import { checkScreen } from './support/screens';
 
 async function openExplorerAsPatient(page: Page): Promise<void> {
@@ -47,16 +48,15 @@ describe('Blockchain Explorer', () => {
     await resetSandbox(page, 'Demo chain, 20 blocks', 'The sandbox is a demo chain of 20 blocks.');
     expect((await rowIndexes(page)).slice(0, 3)).toEqual([19, 18, 17]);
 
-    await panel.getByLabel('Block number').fill('7');
-    await panel.getByLabel('New record title').fill('Changed after the fact');
-    await panel.getByRole('button', { name: 'Change block data' }).click();
+    const editor = await openSandboxBlock(panel, 7);
+    const title = await editTitleUntilInvalid(panel, 7, 'Changed after the fact');
     await panel.getByText('Chain invalid at block #7:').waitFor();
-    expect(await panel.locator('[data-chain-valid="false"]').textContent()).toContain('record data was changed');
+    expect(await panel.locator('[data-chain-valid="false"]').textContent()).toContain('hash does not meet difficulty 2');
     const row = panel.locator('tr[data-block-index="7"]');
     expect(await row.getAttribute('class')).toContain('table-danger');
-    expect(await row.textContent()).toContain('Changed after the fact');
+    expect(await row.textContent()).toContain(title);
 
-    await panel.getByRole('button', { name: 'Re-mine block' }).click();
+    await editor.getByRole('button', { name: 'Re-mine', exact: true }).click();
     await panel.getByText('Chain invalid at block #8:').waitFor();
     expect(await panel.locator('[data-chain-valid="false"]').textContent()).toContain('previousHash does not match block 7');
     await checkScreen(page, 'explorer-tamper');

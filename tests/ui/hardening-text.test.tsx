@@ -164,13 +164,19 @@ describe('a file sent as "APPLICATION/PDF; x=<b>"', () => {
 });
 
 describe('the tamper demo', () => {
-  it('shows the worker\'s message for a hidden direction character and keeps "Change block data" disabled', async () => {
+  it('shows the worker\'s message for a hidden direction character and does not send that title', async () => {
     const { user } = renderApp('/patient/blockchain', { signedInAs: 'patient-1' });
     await user.click(await screen.findByRole('tab', { name: 'Tamper demo' }));
-    const title = await screen.findByLabelText('New record title');
+    await user.click(await screen.findByRole('button', { name: 'Open block 0' }));
+    const title = await screen.findByLabelText('Title');
     await user.clear(title);
+    expect(await screen.findByText('Enter a new title.')).toBeInTheDocument();
     await user.paste('Forged\u2066');
     expect(screen.getByText('The new title contains a hidden control or text-direction character (U+2066).')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Change block data' })).toBeDisabled();
+    expect(title).toHaveAttribute('aria-invalid', 'true');
+    // nothing was sent: block 0 keeps its title and stays valid
+    const row = screen.getByRole('button', { name: 'Open block 0' }).closest('tr')!;
+    expect(row).toHaveAttribute('data-valid', 'true');
+    expect(within(row).getByText('Initial health assessment')).toBeInTheDocument();
   });
 });

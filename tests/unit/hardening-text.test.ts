@@ -149,7 +149,7 @@ describe('the sandbox tamper title', () => {
   it(`is refused over ${MAX_TAMPER_TITLE_LENGTH} characters (20 million here) and the sandbox is unchanged`, async () => {
     const { service } = await patientLedger();
     await service.sandboxReset(0);
-    const error = await errorOf(service.sandboxTamper(0, 'x'.repeat(20_000_000)));
+    const error = await errorOf(service.sandboxEdit({ peer: 'A', index: 0, seq: 1, title: 'x'.repeat(20_000_000) }));
     expect(error).toEqual(invalid(`The new title is longer than ${MAX_TAMPER_TITLE_LENGTH} characters.`));
     const { blocks, status } = await service.sandboxPage(0, 1);
     expect(status.valid).toBe(true);
@@ -159,11 +159,12 @@ describe('the sandbox tamper title', () => {
   it('is refused blank or with a hidden direction character, and stored NFC-normalised and trimmed', async () => {
     const { service } = await patientLedger();
     await service.sandboxReset(0);
-    expect(await errorOf(service.sandboxTamper(0, '\u200B'))).toEqual(invalid('Enter a new title.'));
-    expect(await errorOf(service.sandboxTamper(0, 'a\u2067b'))).toEqual(
+    const edit = (seq: number, title: string) => service.sandboxEdit({ peer: 'A', index: 0, seq, title });
+    expect(await errorOf(edit(1, '\u200B'))).toEqual(invalid('Enter a new title.'));
+    expect(await errorOf(edit(2, 'a\u2067b'))).toEqual(
       invalid('The new title contains a hidden control or text-direction character (U+2067).'),
     );
-    await service.sandboxTamper(0, ` ${NFD_TITLE} `);
+    await edit(3, ` ${NFD_TITLE} `);
     expect((await service.sandboxPage(0, 1)).blocks[0].title).toBe(NFC_TITLE);
   });
 });

@@ -2,6 +2,7 @@
 // LedgerService, and no method is given by two modules (a spread would silently keep the last one).
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { LedgerService } from '../../workers/api';
+import type { createAnchors } from '../../workers/ledger/anchor';
 import type { createChainView } from '../../workers/ledger/chain-view';
 import type { createChanges } from '../../workers/ledger/changes';
 import type { createEmergency } from '../../workers/ledger/emergency';
@@ -14,6 +15,7 @@ import { createTestLedgerService } from '../support/test-ledger';
 interface Modules {
   session: ReturnType<typeof createSession>['api'];
   chainView: ReturnType<typeof createChainView>;
+  anchors: ReturnType<typeof createAnchors>;
   records: ReturnType<typeof createRecords>;
   emergency: ReturnType<typeof createEmergency>['api'];
   changes: ReturnType<typeof createChanges>['api'];
@@ -38,8 +40,9 @@ describe('the capability modules', () => {
       accessHistory: true, acknowledgeEmergencyAccesses: true, doctorOverview: true, searchPatients: true,
       requestEmergencyAccess: true, endEmergencyAccess: true, activeGrants: true, emergencyView: true,
       shareRecords: true, revokeShare: true, myShares: true, sharedWithMe: true, sharedView: true,
-      resetDemoData: true, onChange: true, sandboxReset: true, sandboxPage: true, sandboxTamper: true,
-      sandboxRemine: true, mineSandbox: true, cancelJob: true,
+      resetDemoData: true, onChange: true, saveAnchor: true, checkAnchor: true, sandboxReset: true, sandboxPage: true,
+      sandboxBlock: true, sandboxEdit: true, sandboxRemine: true, sandboxRemineFrom: true, sandboxPeers: true,
+      mineSandbox: true, cancelJob: true,
     };
     expect(Object.keys(service).sort()).toEqual(Object.keys(methods).sort());
     for (const name of Object.keys(service)) expect(typeof service[name as keyof LedgerService]).toBe('function');

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { proxy } from 'comlink';
-import type { MiningProgress } from '../../workers/api';
+import type { LedgerService, MiningProgress, PeerName, SandboxEdit } from '../../workers/api';
+import { blockHash } from '../../workers/core/chain';
 import { createTestLedgerService } from '../support/test-ledger';
 import { RESTRICTED_TITLE } from '../../workers/ledger/views';
 import { DEFAULT_YIELD_EVERY } from '../../workers/core/mining';
-import { MICHAEL, SARAH, errorOf, signInAs, uploadOf } from '../support/ledger-fixtures';
+import { MICHAEL, SARAH, createClock, errorOf, signInAs, uploadOf } from '../support/ledger-fixtures';
 
 async function sarahWithRecords(count = 3) {
   const service = createTestLedgerService();
@@ -31,38 +32,247 @@ describe('the sandbox', () => {
     expect(status).toMatchObject({ height: 30, valid: true, difficulty: 2, readOnly: false });
   });
 
-  it('names the tampered block, and the real chain stays valid and unchanged', async () => {
+  it('names an edited block by its own check, and the real chain stays valid and unchanged', async () => {
     const service = await sarahWithRecords();
     await service.sandboxReset(0);
-    const status = await service.sandboxTamper(2, 'Forged');
-    expect(status.valid).toBe(false);
-    expect(status.firstInvalid).toEqual({ index: 2, reason: 'record data was changed (data hash mismatch)' });
+    const result = await service.sandboxEdit({ peer: 'A', index: 2, seq: 1, title: 'Forged' });
+    if (result.stale) throw new Error('a first edit is never stale');
+    expect(result.status.valid).toBe(false);
+    expect(result.status.firstInvalid?.index).toBe(2);
     expect((await service.sandboxPage(0, 10)).blocks.find((b) => b.index === 2)?.title).toBe('Forged');
     expect(await service.chainStatus()).toMatchObject({ valid: true, height: 4 });
     expect((await service.block(2)).data.title).toBe('Report 2');
   });
 
-  it('after re-mining the tampered block, points at the next link instead', async () => {
+  it('after re-mining the edited block, points at the next link instead', async () => {
     const service = await sarahWithRecords();
     await service.sandboxReset(0);
-    await service.sandboxTamper(1, 'Forged');
+    await service.sandboxEdit({ peer: 'A', index: 1, seq: 1, title: 'Forged' });
     const status = await service.sandboxRemine(1);
     expect(status.firstInvalid).toEqual({ index: 2, reason: 'previousHash does not match block 1' });
   });
 
-  it('hides records the reader may not see, except a title the reader typed', async () => {
+  it('hides records the reader may not see, except the text the reader typed', async () => {
     const service = await sarahWithRecords(1);
     await signInAs(service, MICHAEL);
     await service.sandboxReset(0);
     expect((await service.sandboxPage(0, 10)).blocks.map((b) => b.title)).toEqual([RESTRICTED_TITLE, RESTRICTED_TITLE]);
-    await service.sandboxTamper(1, 'Typed by Michael');
+    expect(await service.sandboxBlock(1)).toMatchObject({
+      title: RESTRICTED_TITLE,
+      description: '',
+      patientId: '',
+      restricted: true,
+    });
+    await service.sandboxEdit({ peer: 'A', index: 1, seq: 1, title: 'Typed by Michael' });
     expect((await service.sandboxPage(0, 10)).blocks.map((b) => b.title)).toEqual(['Typed by Michael', RESTRICTED_TITLE]);
+    expect(await service.sandboxBlock(1)).toMatchObject({
+      title: 'Typed by Michael',
+      description: '',
+      patientId: '',
+      restricted: true,
+    });
+    await service.sandboxEdit({ peer: 'A', index: 1, seq: 2, description: 'Also typed' });
+    expect((await service.sandboxBlock(1)).description).toBe('Also typed');
   });
 
-  it('refuses a block index that does not exist', async () => {
+  it('refuses a block index that does not exist, a peer it does not know and an edit without text', async () => {
     const service = await sarahWithRecords(0);
-    expect((await errorOf(service.sandboxTamper(5, 'x'))).name).toBe('NotFoundError');
+    expect((await errorOf(service.sandboxEdit({ peer: 'A', index: 5, seq: 1, title: 'x' }))).name).toBe('NotFoundError');
     expect((await errorOf(service.sandboxRemine(-1))).name).toBe('NotFoundError');
+    expect((await errorOf(service.sandboxBlock(1.5))).name).toBe('NotFoundError');
+    expect(await errorOf(service.sandboxPage(0, 1, 'D' as PeerName))).toEqual({
+      name: 'ValidationError',
+      message: 'Choose peer A, B or C.',
+    });
+    expect(await errorOf(service.sandboxEdit({ peer: 'A', index: 0, seq: 1 }))).toEqual({
+      name: 'ValidationError',
+      message: 'An edit changes the title, the description or both.',
+    });
+    expect(await errorOf(service.sandboxEdit({ peer: 'A', index: 0, seq: -1, title: 'x' }))).toEqual({
+      name: 'ValidationError',
+      message: 'An edit needs a sequence number, a whole number of 0 or more.',
+    });
+    expect(await errorOf(service.sandboxEdit(null as unknown as SandboxEdit))).toMatchObject({ name: 'ValidationError' });
+    expect(await errorOf(service.sandboxEdit({ peer: 'A', index: 0, seq: 1, description: 7 as unknown as string }))).toEqual({
+      name: 'ValidationError',
+      message: 'The description must be text.',
+    });
+    expect(await errorOf(service.sandboxEdit({ peer: 'A', index: 0, seq: 1, description: 'd'.repeat(5001) }))).toEqual({
+      name: 'ValidationError',
+      message: 'The description is longer than 5000 characters.',
+    });
+  });
+});
+
+// A 20-block demo chain at a fixed time: every hash is the same on every run.
+async function demoSandbox(blocks = 20) {
+  const clock = createClock();
+  const service = createTestLedgerService({ now: clock.now });
+  await signInAs(service, SARAH);
+  await service.sandboxReset(blocks);
+  return service;
+}
+
+async function allRows(service: LedgerService, peer: PeerName = 'A') {
+  const { blocks, status } = await service.sandboxPage(0, 500, peer);
+  return { rows: [...blocks].reverse(), status }; // oldest first: rows[i] is block i
+}
+
+describe('the live sandbox chain', () => {
+  it("recomputes the edited block's data hash and hash with its nonce, and marks it and every later block invalid", async () => {
+    const service = await demoSandbox();
+    const before = await service.sandboxBlock(7);
+    const result = await service.sandboxEdit({ peer: 'A', index: 7, seq: 1, title: 'Changed after the fact' });
+    if (result.stale) throw new Error('a first edit is never stale');
+    const { block, next, status } = result;
+    expect(block.nonce).toBe(before.nonce);
+    expect(block.dataHash).not.toBe(before.dataHash);
+    expect(block.hash).toBe(blockHash(7, before.previousHash, before.timestamp, block.dataHash, before.nonce));
+    expect(block.hash).not.toBe(before.hash);
+    expect(block.title).toBe('Changed after the fact');
+    expect(block.problem).toBe('hash does not meet difficulty 2');
+    expect(next).toMatchObject({ index: 8, problem: 'previousHash does not match block 7' });
+    expect(status).toMatchObject({ valid: false, firstInvalid: { index: 7, reason: 'hash does not meet difficulty 2' } });
+
+    const { rows } = await allRows(service);
+    expect(rows.slice(0, 7).every((row) => row.problem === undefined)).toBe(true);
+    expect(rows[7]).toMatchObject({
+      title: 'Changed after the fact',
+      hash: block.hash,
+      problem: 'hash does not meet difficulty 2',
+    });
+    expect(rows[8].problem).toBe('previousHash does not match block 7');
+    // the blocks after the broken link pass their own checks: they are invalid only as followers of block 7
+    expect(rows.slice(9).every((row) => row.problem === undefined && row.index > status.firstInvalid!.index)).toBe(true);
+  });
+
+  it('is valid again when the text is typed back, since the hash is the original one', async () => {
+    const service = await demoSandbox();
+    const original = await service.sandboxBlock(3);
+    await service.sandboxEdit({ peer: 'A', index: 3, seq: 1, title: 'Demo record 3 changed' });
+    const result = await service.sandboxEdit({ peer: 'A', index: 3, seq: 2, title: original.title });
+    expect(result).toMatchObject({ stale: false, block: { hash: original.hash }, status: { valid: true } });
+    expect((await allRows(service)).rows.every((row) => row.problem === undefined)).toBe(true);
+  });
+
+  it('answers an edit older than the last one applied as stale, without computing it', async () => {
+    const service = await demoSandbox();
+    expect(await service.sandboxEdit({ peer: 'A', index: 4, seq: 5, title: 'newest' })).toMatchObject({ stale: false, seq: 5 });
+    expect(await service.sandboxEdit({ peer: 'A', index: 4, seq: 3, title: 'older' })).toEqual({ stale: true, seq: 3 });
+    expect((await service.sandboxBlock(4)).title).toBe('newest');
+    // each block has its own sequence
+    expect(await service.sandboxEdit({ peer: 'A', index: 5, seq: 1, title: 'other block' })).toMatchObject({ stale: false });
+  });
+
+  it('re-mines from the edited block to the tip as a job with progress, and every block is valid again', async () => {
+    const service = await demoSandbox();
+    await service.sandboxEdit({ peer: 'A', index: 7, seq: 1, title: 'Changed after the fact' });
+    const reports: MiningProgress[] = [];
+    const result = await service.sandboxRemineFrom(
+      'remine-1',
+      7,
+      'A',
+      proxy((p: MiningProgress) => void reports.push(p)),
+    );
+    expect(result).toMatchObject({ jobId: 'remine-1', from: 7, blocksMined: 13, blocksTotal: 13, cancelled: false });
+    expect(result.status).toMatchObject({ valid: true, height: 20 });
+    expect(result.attempts).toBeGreaterThanOrEqual(13);
+    expect(result.hashRate).toBeGreaterThan(0);
+    expect(reports.at(-1)).toMatchObject({ jobId: 'remine-1', blocksMined: 13, attempts: result.attempts });
+    const { rows } = await allRows(service);
+    expect(rows.every((row) => row.problem === undefined && row.hash.startsWith('00'))).toBe(true);
+    expect(rows[7].title).toBe('Changed after the fact');
+    expect(await service.cancelJob('remine-1')).toBe(false);
+  });
+
+  it('keeps the blocks re-mined before a cancel, and names the next link', async () => {
+    const service = await demoSandbox(200);
+    await service.sandboxEdit({ peer: 'A', index: 0, seq: 1, title: 'A new genesis' });
+    const job = service.sandboxRemineFrom(
+      'remine-2',
+      0,
+      'A',
+      proxy(() => undefined),
+    );
+    // cancelled as soon as the job exists; the loop sees it at its next yield (5,000 attempts: ~20 blocks at difficulty 2)
+    while (!(await service.cancelJob('remine-2'))) await new Promise((resolve) => setImmediate(resolve));
+    const result = await job;
+    expect(result.cancelled).toBe(true);
+    expect(result.blocksMined).toBeGreaterThan(0);
+    expect(result.blocksMined).toBeLessThan(200);
+    expect(result.status.firstInvalid).toEqual({
+      index: result.blocksMined,
+      reason: `previousHash does not match block ${result.blocksMined - 1}`,
+    });
+  });
+
+  it('refuses to re-mine while another job runs', async () => {
+    const service = await demoSandbox();
+    const none = proxy(() => undefined);
+    const running = service.mineSandbox('long', 6, 1, none);
+    expect(await errorOf(service.sandboxRemineFrom('other', 0, 'A', none))).toEqual({
+      name: 'ValidationError',
+      message: 'A mining job is already running.',
+    });
+    await service.cancelJob('long');
+    await running;
+  });
+});
+
+describe('the peers', () => {
+  it('start as three equal copies', async () => {
+    const service = await demoSandbox();
+    const report = await service.sandboxPeers();
+    expect(report.peers.map((peer) => peer.peer)).toEqual(['A', 'B', 'C']);
+    expect(new Set(report.peers.map((peer) => peer.tipHash)).size).toBe(1);
+    expect(report.peers.every((peer) => peer.differsFrom === undefined && peer.status.valid)).toBe(true);
+    expect(report.noMajorityFrom).toBeUndefined();
+  });
+
+  it('name the copy that was changed and re-mined, and the block it differs from, though it verifies by itself', async () => {
+    const service = await demoSandbox();
+    await service.sandboxEdit({ peer: 'B', index: 5, seq: 1, title: 'Rewritten on B' });
+    let report = await service.sandboxPeers();
+    expect(report.peers[1]).toMatchObject({ peer: 'B', differsFrom: 5, status: { valid: false, firstInvalid: { index: 5 } } });
+    await service.sandboxRemineFrom(
+      'remine-b',
+      5,
+      'B',
+      proxy(() => undefined),
+    );
+    report = await service.sandboxPeers();
+    const [a, b, c] = report.peers;
+    expect(b).toMatchObject({ peer: 'B', differsFrom: 5, status: { valid: true, height: 20 } });
+    expect(a.differsFrom).toBeUndefined();
+    expect(c.differsFrom).toBeUndefined();
+    expect(a.tipHash).toBe(c.tipHash);
+    expect(b.tipHash).not.toBe(a.tipHash);
+    // peer A's own view was never touched
+    expect((await allRows(service, 'A')).rows[5].title).toBe('Demo record 5');
+    expect((await allRows(service, 'B')).rows[5].title).toBe('Rewritten on B');
+  });
+
+  it('say when no two copies agree', async () => {
+    const service = await demoSandbox();
+    await service.sandboxEdit({ peer: 'B', index: 9, seq: 1, title: 'B' });
+    await service.sandboxEdit({ peer: 'C', index: 12, seq: 1, title: 'C' });
+    await service.sandboxEdit({ peer: 'A', index: 12, seq: 1, title: 'A' });
+    const report = await service.sandboxPeers();
+    expect(report.peers.map((peer) => peer.differsFrom)).toEqual([12, 9, 12]);
+    expect(report.noMajorityFrom).toBe(12);
+  });
+
+  it('take the blocks the mining lab mines when they agree with peer A', async () => {
+    const service = await demoSandbox(3);
+    await service.mineSandbox(
+      'lab',
+      1,
+      2,
+      proxy(() => undefined),
+    );
+    const report = await service.sandboxPeers();
+    expect(report.peers.map((peer) => peer.status.height)).toEqual([5, 5, 5]);
+    expect(report.peers.every((peer) => peer.differsFrom === undefined && peer.status.valid)).toBe(true);
   });
 });
 
@@ -71,7 +281,12 @@ describe('mining in the sandbox', () => {
     const service = await sarahWithRecords(0);
     await service.sandboxReset(0);
     const reports: MiningProgress[] = [];
-    const result = await service.mineSandbox('job-1', 3, 3, proxy((p: MiningProgress) => void reports.push(p)));
+    const result = await service.mineSandbox(
+      'job-1',
+      3,
+      3,
+      proxy((p: MiningProgress) => void reports.push(p)),
+    );
     expect(result).toMatchObject({ jobId: 'job-1', blocksMined: 3, blocksTotal: 3, cancelled: false });
     expect(result.attempts).toBeGreaterThan(3);
     expect(reports.at(-1)).toMatchObject({ jobId: 'job-1', blocksMined: 3, attempts: result.attempts });
@@ -84,7 +299,12 @@ describe('mining in the sandbox', () => {
   it('keeps the sandbox verifiable after mining at a lower difficulty than its blocks', async () => {
     const service = await sarahWithRecords(0);
     await service.sandboxReset(3);
-    await service.mineSandbox('easy', 1, 2, proxy(() => undefined));
+    await service.mineSandbox(
+      'easy',
+      1,
+      2,
+      proxy(() => undefined),
+    );
     expect((await service.sandboxPage(0, 1)).status).toMatchObject({ height: 5, valid: true, difficulty: 1 });
   });
 
@@ -93,7 +313,12 @@ describe('mining in the sandbox', () => {
     await service.sandboxReset(0);
     let firstReport: (progress: MiningProgress) => void = () => undefined;
     const reported = new Promise<MiningProgress>((resolve) => (firstReport = resolve));
-    const mining = service.mineSandbox('hard', 6, 5, proxy((progress: MiningProgress) => firstReport(progress)));
+    const mining = service.mineSandbox(
+      'hard',
+      6,
+      5,
+      proxy((progress: MiningProgress) => firstReport(progress)),
+    );
     const before = await reported;
     expect(await service.cancelJob('hard')).toBe(true);
     const result = await mining;
@@ -104,13 +329,21 @@ describe('mining in the sandbox', () => {
     expect(await service.cancelJob('hard')).toBe(false);
   });
 
-
   it('refuses a difficulty outside 1 to 6, a bad block count and a second job at once', async () => {
     const service = await sarahWithRecords(0);
     const none = proxy(() => undefined);
-    expect(await errorOf(service.mineSandbox('j', 7, 1, none))).toEqual({ name: 'ValidationError', message: 'Choose a difficulty from 1 to 6.' });
-    expect(await errorOf(service.mineSandbox('j', 0, 1, none))).toEqual({ name: 'ValidationError', message: 'Choose a difficulty from 1 to 6.' });
-    expect(await errorOf(service.mineSandbox('j', 2, 0, none))).toEqual({ name: 'ValidationError', message: 'Choose from 1 to 1000 blocks.' });
+    expect(await errorOf(service.mineSandbox('j', 7, 1, none))).toEqual({
+      name: 'ValidationError',
+      message: 'Choose a difficulty from 1 to 6.',
+    });
+    expect(await errorOf(service.mineSandbox('j', 0, 1, none))).toEqual({
+      name: 'ValidationError',
+      message: 'Choose a difficulty from 1 to 6.',
+    });
+    expect(await errorOf(service.mineSandbox('j', 2, 0, none))).toEqual({
+      name: 'ValidationError',
+      message: 'Choose from 1 to 1000 blocks.',
+    });
     const running = service.mineSandbox('long', 6, 1, none);
     expect(await errorOf(service.mineSandbox('other', 1, 1, none))).toEqual({
       name: 'ValidationError',

@@ -111,8 +111,13 @@ describe('every data call', () => {
     ['resetDemoData', (s) => s.resetDemoData()],
     ['sandboxReset', (s) => s.sandboxReset(0)],
     ['sandboxPage', (s) => s.sandboxPage(0, 10)],
-    ['sandboxTamper', (s) => s.sandboxTamper(0, 'x')],
+    ['sandboxBlock', (s) => s.sandboxBlock(0)],
+    ['sandboxEdit', (s) => s.sandboxEdit({ peer: 'A', index: 0, seq: 1, title: 'x' })],
     ['sandboxRemine', (s) => s.sandboxRemine(0)],
+    ['sandboxRemineFrom', (s) => s.sandboxRemineFrom('job', 0, 'A', proxy(() => undefined))],
+    ['sandboxPeers', (s) => s.sandboxPeers()],
+    ['saveAnchor', (s) => s.saveAnchor()],
+    ['checkAnchor', (s) => s.checkAnchor('{}')],
     ['mineSandbox', (s) => s.mineSandbox('job', 1, 1, proxy(() => undefined))],
   ];
 

@@ -29,6 +29,16 @@ export const MAX_FILE_NAME_LENGTH = 255; // characters of a file name, the usual
 export const MAX_TAMPER_TITLE_LENGTH = MAX_TITLE_LENGTH; // characters of the explorer's tamper demo title
 export const MAX_SEARCH_LENGTH = 200; // characters of a records or patient search
 
+// The explorer's sandbox is held by three peers, each with its own copy of the chain.
+export const SANDBOX_PEERS = ['A', 'B', 'C'] as const;
+export type PeerName = (typeof SANDBOX_PEERS)[number];
+
+// An anchor of the records chain: its tip and a short fingerprint of every block (docs/decisions/chain-anchor.md).
+export const ANCHOR_FORMAT = 'medledger-anchor';
+export const ANCHOR_VERSION = 1;
+export const ANCHOR_FINGERPRINT_DIGITS = 8; // the last hex digits of each block hash
+export const MAX_ANCHOR_CHARS = 2_000_000; // characters of an anchor's JSON: about 240,000 blocks
+
 // Fixed sample dashboard figures (docs/decisions/true-dashboard-figures.md)
 export const NEXT_APPOINTMENT = 'Feb 15';
 export const HEALTH_SCORE = '92%';

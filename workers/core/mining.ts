@@ -109,3 +109,89 @@ export async function mineBlockAsync(
     macrotask.close();
   }
 }
+
+export interface RemineProgressReport extends MiningProgressReport {
+  blocksMined: number;
+}
+
+export interface RemineOptions {
+  difficulty: number;
+  onBlock: (index: number, block: Block) => void; // each re-mined block, as soon as it is found
+  onProgress?: (p: RemineProgressReport) => void;
+  isCancelled?: () => boolean;
+  yieldEvery?: number; // attempts between macrotask yields, counted across blocks
+  now?: () => number; // milliseconds
+  progressEveryMs?: number;
+}
+
+export interface RemineOutcome {
+  blocksMined: number;
+  attempts: number;
+  cancelled: boolean;
+}
+
+// Re-mines blocks[from..to) in order, each linked to the block re-mined before it (blocks[from - 1] for the
+// first, none for a genesis block), keeping every block's record and timestamp. At difficulty 2 most blocks
+// take a few hundred attempts, so the yield counts attempts across blocks, not per block: one macrotask every
+// `yieldEvery` attempts lets a cancel (or a live edit) in. A cancel keeps the blocks re-mined so far.
+export async function remineRange(
+  blocks: readonly Block[],
+  from: number,
+  to: number,
+  options: RemineOptions,
+): Promise<RemineOutcome> {
+  const { difficulty, onBlock, onProgress, isCancelled = () => false, now = () => performance.now() } = options;
+  const yieldEvery = options.yieldEvery ?? DEFAULT_YIELD_EVERY;
+  const progressEveryMs = options.progressEveryMs ?? DEFAULT_PROGRESS_EVERY_MS;
+  assertDifficulty(difficulty);
+  if (!Number.isSafeInteger(yieldEvery) || yieldEvery < 1) {
+    throw ledgerError('ValidationError', 'yieldEvery must be a whole number of attempts, at least 1');
+  }
+  const macrotask = createMacrotaskYield();
+  const startedAt = now();
+  let lastReportAt = startedAt;
+  let attempts = 0;
+  let sinceYield = 0;
+  let blocksMined = 0;
+  let previous: Block | null = from > 0 ? blocks[from - 1] : null;
+  const progress = (): RemineProgressReport => {
+    const elapsedMs = now() - startedAt;
+    return { attempts, blocksMined, elapsedMs, hashRate: elapsedMs > 0 ? (attempts * 1000) / elapsedMs : 0 };
+  };
+  try {
+    for (let index = from; index < to; index++) {
+      const block = blocks[index];
+      const template = blockTemplate(previous, block.data, block.timestamp);
+      const search = createNonceSearch(template.prefixBytes, difficulty);
+      let nonce = 0;
+      for (;;) {
+        if (sinceYield >= yieldEvery) {
+          sinceYield = 0;
+          const at = now();
+          if (onProgress && at - lastReportAt >= progressEveryMs) {
+            lastReportAt = at;
+            onProgress(progress());
+          }
+          await macrotask.next();
+          if (isCancelled()) return { blocksMined, attempts, cancelled: true };
+        }
+        const count = Math.min(yieldEvery - sinceYield, Number.MAX_SAFE_INTEGER - nonce + 1);
+        if (count <= 0) throw ledgerError('IntegrityError', `No nonce meets difficulty ${difficulty}`);
+        const found = search.search(nonce, count);
+        const tried = found >= 0 ? found - nonce + 1 : count;
+        attempts += tried;
+        sinceYield += tried;
+        if (found >= 0) {
+          previous = sealBlock(template, found, difficulty);
+          onBlock(index, previous);
+          blocksMined++;
+          break;
+        }
+        nonce += count;
+      }
+    }
+    return { blocksMined, attempts, cancelled: false };
+  } finally {
+    macrotask.close();
+  }
+}

@@ -1,15 +1,25 @@
-// The sandbox: a copy of the chain (or demo blocks) for the explorer's tamper demo and the mining lab's jobs.
-// Never the real records: nothing here is stored.
-import type { BlocksPage, ChainStatus, LedgerService, MiningProgress, ProgressListener } from '../api';
+// The sandbox: three peers' copies of the chain (or of demo blocks) for the explorer's live chain and peers
+// view (docs/decisions/live-sandbox.md), and the mining lab's jobs. Never the real records: nothing here is stored.
+import type {
+  BlockSummary,
+  BlocksPage,
+  ChainStatus,
+  LedgerService,
+  MiningProgress,
+  PeerReport,
+  ProgressListener,
+  SandboxBlock,
+} from '../api';
 import { canSeeRecord } from '../core/access';
-import { createGenesisBlock, mineBlock, verifyChain, verifyChainFrom, type VerifyResult } from '../core/chain';
+import { blockHash, checkBlock, createGenesisBlock, mineBlock, recordDataHash } from '../core/chain';
+import { SANDBOX_PEERS, type PeerName } from '../core/constants';
 import { iso } from '../core/ledger-records';
-import { mineBlockAsync } from '../core/mining';
+import { mineBlockAsync, remineRange } from '../core/mining';
 import { checkText } from '../core/text-input';
 import type { Block, ClinicalRecord, User } from '../core/types';
 import { fail, isIndex, sleep, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
-import { pageOf } from './views';
+import { blockSummary, pageOf } from './views';
 
 export const SANDBOX_PATIENT_ID = 'sandbox'; // synthetic sandbox records, readable by everyone
 export const SANDBOX_FIRST_PAGE = 20;
@@ -18,11 +28,18 @@ export const MAX_LAB_BLOCKS = 1000;
 export const LAB_DIFFICULTY_RANGE = { min: 1, max: 6 } as const;
 const PROGRESS_INTERVAL_MS = 100; // mining progress at most ~10 times a second
 
-interface Sandbox {
+// One peer's copy. Blocks are replaced, never changed in place, so copies share the blocks they agree on.
+interface PeerChain {
   blocks: Block[];
+  problems: Map<number, string>; // blocks that fail a check by themselves: the edited one, the next one's link...
+  typedTitles: Set<number>; // blocks whose title the user typed (shown even when the record is restricted)
+  typedDescriptions: Set<number>;
+  edits: Map<number, number>; // the newest edit seq applied to each block: an older one arriving later is stale
+}
+
+interface Sandbox {
+  peers: Record<PeerName, PeerChain>;
   difficulty: number; // the lowest difficulty any of its blocks was mined at
-  tampered: Set<number>; // indexes whose title the user typed (shown even when the record is restricted)
-  verification: VerifyResult | null; // null: to be recomputed
 }
 
 function sandboxRecord(index: number, timestamp: string, mined: boolean): ClinicalRecord {
@@ -46,6 +63,86 @@ function report(onProgress: ProgressListener, progress: MiningProgress): void {
   }
 }
 
+function peerChain(blocks: Block[], problems: Map<number, string>): PeerChain {
+  return { blocks, problems, typedTitles: new Set(), typedDescriptions: new Set(), edits: new Map() };
+}
+
+// Three peers holding the same blocks (the arrays are copies, the blocks shared).
+function sandboxOf(blocks: Block[], problems: Map<number, string>, difficulty: number): Sandbox {
+  const [first, ...others] = SANDBOX_PEERS;
+  const peers = { [first]: peerChain(blocks, problems) } as Record<PeerName, PeerChain>;
+  for (const name of others) peers[name] = peerChain(blocks.slice(), new Map(problems));
+  return { peers, difficulty };
+}
+
+function peerOf(peer: unknown): PeerName {
+  if (peer === undefined) return SANDBOX_PEERS[0];
+  if (typeof peer !== 'string' || !(SANDBOX_PEERS as readonly string[]).includes(peer)) {
+    fail(
+      'ValidationError',
+      `Choose peer ${SANDBOX_PEERS.slice(0, -1).join(', ')} or ${SANDBOX_PEERS[SANDBOX_PEERS.length - 1]}.`,
+    );
+  }
+  return peer as PeerName;
+}
+
+function blockIndexOf(chain: PeerChain, index: unknown): number {
+  if (!isIndex(index) || index >= chain.blocks.length) fail('NotFoundError', `Block ${String(index)} does not exist.`);
+  return index;
+}
+
+// Re-checks block `index` against the block before it and keeps the result (O(1): two hashes).
+function recheck(chain: PeerChain, index: number, difficulty: number): void {
+  if (index < 0 || index >= chain.blocks.length) return;
+  const problem = checkBlock(chain.blocks[index], index, chain.blocks[index - 1], difficulty);
+  if (problem === null) chain.problems.delete(index);
+  else chain.problems.set(index, problem);
+}
+
+function recheckAll(chain: PeerChain, difficulty: number): void {
+  chain.problems.clear();
+  for (let index = 0; index < chain.blocks.length; index++) recheck(chain, index, difficulty);
+}
+
+function firstProblem(chain: PeerChain): { index: number; reason: string } | undefined {
+  if (chain.blocks.length === 0) return { index: 0, reason: 'the chain has no genesis block' };
+  let first = -1;
+  for (const index of chain.problems.keys()) if (first < 0 || index < first) first = index;
+  return first < 0 ? undefined : { index: first, reason: chain.problems.get(first)! };
+}
+
+function statusOf(chain: PeerChain, difficulty: number): ChainStatus {
+  const firstInvalid = firstProblem(chain);
+  return {
+    height: chain.blocks.length,
+    valid: !firstInvalid,
+    ...(firstInvalid ? { firstInvalid } : {}),
+    difficulty,
+    lastBlockTime: chain.blocks[chain.blocks.length - 1]?.timestamp ?? '',
+    readOnly: false,
+  };
+}
+
+// For every peer, the first block whose hash is not the one held by at least two of the three copies
+// (a block one copy lacks or has in excess counts as a different hash); where all three differ, all of them.
+function comparePeers(box: Sandbox): { differsFrom: Partial<Record<PeerName, number>>; noMajorityFrom?: number } {
+  const chains = SANDBOX_PEERS.map((name) => box.peers[name].blocks);
+  const longest = Math.max(...chains.map((blocks) => blocks.length));
+  const differsFrom: Partial<Record<PeerName, number>> = {};
+  for (let index = 0; index < longest; index++) {
+    const [a, b, c] = chains.map((blocks) => blocks[index]?.hash ?? null);
+    const majority = a === b || a === c ? a : b === c ? b : undefined;
+    if (majority === undefined) {
+      for (const name of SANDBOX_PEERS) differsFrom[name] ??= index; // no copy holds the majority's block
+      return { differsFrom, noMajorityFrom: index };
+    }
+    [a, b, c].forEach((hash, at) => {
+      if (hash !== majority) differsFrom[SANDBOX_PEERS[at]] ??= index;
+    });
+  }
+  return { differsFrom };
+}
+
 export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>) {
   const { difficulty } = deps;
   let sandbox: Sandbox | null = null;
@@ -64,8 +161,14 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
   }
 
   function sandboxCopy(): Sandbox {
-    return { blocks: structuredClone(store.current().blocks), difficulty, tampered: new Set(), verification: null };
+    const blocks = structuredClone(store.current().blocks);
+    const box = sandboxOf(blocks, new Map(), difficulty);
+    recheckAll(box.peers.A, difficulty); // the records chain may have failed verification: its copy says where
+    for (const name of SANDBOX_PEERS) box.peers[name].problems = new Map(box.peers.A.problems);
+    return box;
   }
+
+  const current = (): Sandbox => (sandbox ??= sandboxCopy());
 
   // null when a newer reset started meanwhile: the latest request wins.
   async function demoSandbox(count: number, superseded: () => boolean): Promise<Sandbox | null> {
@@ -76,7 +179,7 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       if (index % 250 === 0) await sleep(1); // a macrotask now and then, so a cancel or another call gets in
       if (superseded()) return null;
     }
-    return superseded() ? null : { blocks, difficulty, tampered: new Set(), verification: null };
+    return superseded() ? null : sandboxOf(blocks, new Map(), difficulty); // just mined: no problems
   }
 
   // Signing out (or in as someone else) stops every job and forgets the sandbox.
@@ -86,32 +189,51 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
     resets++;
   }
 
-  function sandboxStatus(box: Sandbox): ChainStatus {
-    box.verification ??= verifyChain(box.blocks, box.difficulty);
+  // What the reader may see of a sandbox block: the synthetic records, records they may read, and what they typed.
+  function canSee(signedIn: User, block: Block): boolean {
+    return !!block.data && (block.data.patientId === SANDBOX_PATIENT_ID || canSeeRecord(signedIn, block.data));
+  }
+
+  function summaryOf(signedIn: User, chain: PeerChain, index: number): BlockSummary {
+    const block = chain.blocks[index];
+    const seen = canSee(signedIn, block);
+    const summary = blockSummary(block, index, seen);
+    if (!seen && chain.typedTitles.has(index)) summary.title = block.data.title;
+    const problem = chain.problems.get(index);
+    return problem === undefined ? summary : { ...summary, problem };
+  }
+
+  function detailOf(signedIn: User, chain: PeerChain, index: number): SandboxBlock {
+    const block = chain.blocks[index];
+    const seen = canSee(signedIn, block);
     return {
-      height: box.blocks.length,
-      valid: box.verification.valid,
-      ...(box.verification.firstInvalid ? { firstInvalid: { ...box.verification.firstInvalid } } : {}),
-      difficulty: box.difficulty,
-      lastBlockTime: box.blocks[box.blocks.length - 1]?.timestamp ?? '',
-      readOnly: false,
+      ...summaryOf(signedIn, chain, index),
+      description: seen || chain.typedDescriptions.has(index) ? (block.data?.description ?? '') : '',
+      dataHash: block.dataHash,
+      restricted: !seen,
     };
   }
 
-  function sandboxVisible(signedIn: User, box: Sandbox) {
-    return (block: Block, index: number) =>
-      !!block.data &&
-      (block.data.patientId === SANDBOX_PATIENT_ID || box.tampered.has(index) || canSeeRecord(signedIn, block.data));
-  }
-
-  function sandboxBlockIndex(box: Sandbox, index: unknown): number {
-    if (!isIndex(index) || index >= box.blocks.length) fail('NotFoundError', `Block ${String(index)} does not exist.`);
-    return index;
+  // Validates a mining job's id, and that no other job runs: one job at a time, lab or re-mine.
+  function startJob(jobId: unknown): { cancelled: boolean } {
+    if (typeof jobId !== 'string' || jobId === '') fail('ValidationError', 'A mining job needs an id.');
+    if (jobs.size > 0) fail('ValidationError', 'A mining job is already running.');
+    const job = { cancelled: false };
+    jobs.set(jobId, job);
+    return job;
   }
 
   const api: Pick<
     LedgerService,
-    'sandboxReset' | 'sandboxPage' | 'sandboxTamper' | 'sandboxRemine' | 'mineSandbox' | 'cancelJob'
+    | 'sandboxReset'
+    | 'sandboxPage'
+    | 'sandboxBlock'
+    | 'sandboxEdit'
+    | 'sandboxRemine'
+    | 'sandboxRemineFrom'
+    | 'sandboxPeers'
+    | 'mineSandbox'
+    | 'cancelJob'
   > = {
     async sandboxReset(blocks) {
       const signedIn = await enter();
@@ -123,43 +245,144 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       const run = (async () => {
         const box = blocks === 0 ? sandboxCopy() : await demoSandbox(blocks, () => request !== resets);
         if (box) sandbox = box;
-        return box && pageOf(box.blocks, 0, SANDBOX_FIRST_PAGE, sandboxVisible(signedIn, box));
+        return box && pageOf(box.peers.A.blocks, 0, SANDBOX_FIRST_PAGE, (block) => canSee(signedIn, block));
       })();
       latestReset = run;
       return (await run) ?? waitForLatestReset();
     },
 
-    async sandboxPage(offset, limit) {
+    async sandboxPage(offset, limit, peer) {
       const signedIn = await enter();
-      const box = (sandbox ??= sandboxCopy());
-      return { ...pageOf(box.blocks, offset, limit, sandboxVisible(signedIn, box)), status: sandboxStatus(box) };
+      const box = current();
+      const chain = box.peers[peerOf(peer)];
+      const page = pageOf(chain.blocks, offset, limit, () => true); // the shape checks; the rows are rebuilt below
+      return {
+        ...page,
+        blocks: page.blocks.map(({ index }) => summaryOf(signedIn, chain, index)),
+        status: statusOf(chain, box.difficulty),
+      };
     },
 
-    async sandboxTamper(index, title) {
-      await enter();
-      const box = (sandbox ??= sandboxCopy());
-      const at = sandboxBlockIndex(box, index);
-      if (typeof title !== 'string') fail('ValidationError', 'The new title must be text.');
-      const checked = checkText('tamperTitle', title);
-      if (checked.problem) fail('ValidationError', checked.problem);
-      const block = box.blocks[at];
-      box.blocks[at] = { ...block, data: { ...block.data, title: checked.text } }; // not re-mined: verification must notice
-      box.tampered.add(at);
-      box.verification = null;
-      return sandboxStatus(box);
+    async sandboxBlock(index, peer) {
+      const signedIn = await enter();
+      const chain = current().peers[peerOf(peer)];
+      return detailOf(signedIn, chain, blockIndexOf(chain, index));
     },
 
-    async sandboxRemine(index) {
+    async sandboxEdit(edit) {
+      const signedIn = await enter();
+      if (edit === null || typeof edit !== 'object')
+        fail('ValidationError', 'An edit names a peer, a block, a sequence number and the new text.');
+      const { title, description, seq } = edit;
+      const box = current();
+      const chain = box.peers[peerOf(edit.peer)];
+      const at = blockIndexOf(chain, edit.index);
+      if (!Number.isSafeInteger(seq) || seq < 0)
+        fail('ValidationError', 'An edit needs a sequence number, a whole number of 0 or more.');
+      if (title === undefined && description === undefined)
+        fail('ValidationError', 'An edit changes the title, the description or both.');
+      if (title !== undefined && typeof title !== 'string') fail('ValidationError', 'The new title must be text.');
+      if (description !== undefined && typeof description !== 'string') fail('ValidationError', 'The description must be text.');
+      const titleCheck = title === undefined ? null : checkText('tamperTitle', title);
+      if (titleCheck?.problem) fail('ValidationError', titleCheck.problem);
+      const descriptionCheck = description === undefined ? null : checkText('description', description);
+      if (descriptionCheck?.problem) fail('ValidationError', descriptionCheck.problem);
+      if (seq <= (chain.edits.get(at) ?? -1)) return { stale: true, seq }; // a newer edit of this block was applied
+      chain.edits.set(at, seq);
+
+      const block = chain.blocks[at];
+      const data = {
+        ...block.data,
+        ...(titleCheck ? { title: titleCheck.text } : {}),
+        ...(descriptionCheck ? { description: descriptionCheck.text } : {}),
+      };
+      const dataHash = recordDataHash(data);
+      // the nonce stays: the new hash almost never meets the difficulty, which is what the demo shows
+      const hash = blockHash(at, block.previousHash, block.timestamp, dataHash, block.nonce);
+      chain.blocks[at] = { ...block, data, dataHash, hash };
+      if (titleCheck) chain.typedTitles.add(at);
+      if (descriptionCheck) chain.typedDescriptions.add(at);
+      recheck(chain, at, box.difficulty);
+      recheck(chain, at + 1, box.difficulty); // its link to this block
+      const next = at + 1 < chain.blocks.length ? summaryOf(signedIn, chain, at + 1) : undefined;
+      return {
+        stale: false,
+        seq,
+        block: detailOf(signedIn, chain, at),
+        ...(next ? { next } : {}),
+        status: statusOf(chain, box.difficulty),
+      };
+    },
+
+    async sandboxRemine(index, peer) {
       await enter();
-      const box = (sandbox ??= sandboxCopy());
-      const at = sandboxBlockIndex(box, index);
-      const block = box.blocks[at];
-      box.blocks[at] =
+      const box = current();
+      const chain = box.peers[peerOf(peer)];
+      const at = blockIndexOf(chain, index);
+      const block = chain.blocks[at];
+      chain.blocks[at] =
         at === 0
           ? createGenesisBlock(block.data, block.timestamp, box.difficulty)
-          : mineBlock(box.blocks[at - 1], block.data, block.timestamp, box.difficulty);
-      box.verification = null;
-      return sandboxStatus(box);
+          : mineBlock(chain.blocks[at - 1], block.data, block.timestamp, box.difficulty);
+      recheck(chain, at, box.difficulty);
+      recheck(chain, at + 1, box.difficulty);
+      return statusOf(chain, box.difficulty);
+    },
+
+    async sandboxRemineFrom(jobId, index, peer, onProgress) {
+      await enter();
+      const box = current();
+      const chain = box.peers[peerOf(peer)];
+      const from = blockIndexOf(chain, index);
+      const job = startJob(jobId);
+      const to = chain.blocks.length;
+      const total = to - from;
+      const progress = (blocksMined: number, attempts: number, elapsedMs: number): MiningProgress => ({
+        jobId,
+        blocksMined,
+        blocksTotal: total,
+        attempts,
+        elapsedMs,
+        hashRate: elapsedMs > 0 ? (attempts / elapsedMs) * 1000 : 0,
+      });
+      const started = performance.now();
+      try {
+        const outcome = await remineRange(chain.blocks, from, to, {
+          difficulty: box.difficulty,
+          isCancelled: () => job.cancelled || sandbox !== box,
+          onBlock: (at, block) => {
+            if (sandbox !== box) return; // reset meanwhile: this copy is gone
+            chain.blocks[at] = block;
+            recheck(chain, at, box.difficulty);
+          },
+          onProgress: (p) => report(onProgress, progress(p.blocksMined, p.attempts, p.elapsedMs)),
+          progressEveryMs: PROGRESS_INTERVAL_MS,
+          now: () => performance.now(),
+        });
+        recheck(chain, from + outcome.blocksMined, box.difficulty); // the link after the last block re-mined
+        const final = progress(outcome.blocksMined, outcome.attempts, performance.now() - started);
+        report(onProgress, final);
+        return { ...final, cancelled: outcome.cancelled, from, status: statusOf(chain, box.difficulty) };
+      } finally {
+        jobs.delete(jobId);
+      }
+    },
+
+    async sandboxPeers() {
+      await enter();
+      const box = current();
+      const { differsFrom, noMajorityFrom } = comparePeers(box);
+      const peers = SANDBOX_PEERS.map((name): PeerReport => {
+        const chain = box.peers[name];
+        const differs = differsFrom[name];
+        return {
+          peer: name,
+          status: statusOf(chain, box.difficulty),
+          tipHash: chain.blocks[chain.blocks.length - 1]?.hash ?? '',
+          ...(differs === undefined ? {} : { differsFrom: differs }),
+        };
+      });
+      return { peers, ...(noMajorityFrom === undefined ? {} : { noMajorityFrom }) };
     },
 
     async mineSandbox(jobId, jobDifficulty, blocks, onProgress) {
@@ -172,10 +395,9 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       if (!Number.isInteger(blocks) || blocks < 1 || blocks > MAX_LAB_BLOCKS) {
         fail('ValidationError', `Choose from 1 to ${MAX_LAB_BLOCKS} blocks.`);
       }
-      if (jobs.size > 0) fail('ValidationError', 'A mining job is already running.');
-      const box = (sandbox ??= sandboxCopy());
-      const job = { cancelled: false };
-      jobs.set(jobId, job);
+      const job = startJob(jobId);
+      const box = current();
+      const miner = box.peers.A; // the lab mines on peer A and hands each block to the peers that agree with A's tip
       const started = performance.now();
       let attempts = 0;
       let mined = 0;
@@ -200,9 +422,10 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       };
       try {
         while (mined < blocks && !job.cancelled && sandbox === box) {
-          const index = box.blocks.length;
+          const index = miner.blocks.length;
+          const parent = miner.blocks[index - 1];
           const timestamp = iso(deps.now());
-          const result = await mineBlockAsync(box.blocks[index - 1], sandboxRecord(index, timestamp, true), timestamp, {
+          const result = await mineBlockAsync(parent, sandboxRecord(index, timestamp, true), timestamp, {
             difficulty: jobDifficulty,
             isCancelled: () => job.cancelled,
             onProgress: (p) => throttled(p.attempts),
@@ -210,9 +433,16 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
           });
           attempts += result.attempts;
           if (!result.block || sandbox !== box) break;
-          box.blocks.push(result.block);
-          box.difficulty = Math.min(box.difficulty, jobDifficulty);
-          if (box.verification?.valid) box.verification = verifyChainFrom(box.blocks, index, box.difficulty);
+          for (const name of SANDBOX_PEERS) {
+            const chain = box.peers[name];
+            if (chain.blocks.length === index && chain.blocks[index - 1]?.hash === parent.hash) chain.blocks.push(result.block);
+          }
+          if (jobDifficulty < box.difficulty) {
+            box.difficulty = jobDifficulty; // every block is judged at the lowest difficulty: re-judge them all
+            for (const name of SANDBOX_PEERS) recheckAll(box.peers[name], box.difficulty);
+          } else {
+            for (const name of SANDBOX_PEERS) recheck(box.peers[name], index, box.difficulty);
+          }
           mined++;
           throttled(0);
         }

@@ -1,4 +1,6 @@
+import { memo } from 'react';
 import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
 import type { BlockSummary, InvalidBlock } from '../../../workers/api';
 import { formatDateTime } from '../../components/format';
 import { HashBadge } from '../../components/hash-badge';
@@ -6,34 +8,87 @@ import { RECORD_TYPE_LABELS } from '../../components/record-type';
 
 export const ROW_PX = 41; // every row is one line high: the table's spacer rows rely on it
 
-export function BlockRow({ position, block, invalid }: { position: number; block?: BlockSummary; invalid?: InvalidBlock }) {
+interface BlockRowProps {
+  position: number;
+  block?: BlockSummary;
+  invalidIndex?: number; // the first invalid block: plain values, so an unchanged row is not rendered again
+  invalidReason?: string;
+  checks?: boolean; // every row says whether it is valid, and why not (the sandbox)
+  open?: boolean;
+  onOpen?: (index: number) => void;
+}
+
+// Why a sandbox row is invalid: its own failed check, the first invalid block's reason, or that it follows it.
+export function rowProblem(block: BlockSummary, invalid?: InvalidBlock): string | undefined {
+  if (block.problem) return block.problem;
+  if (!invalid || block.index < invalid.index) return undefined;
+  return block.index === invalid.index ? invalid.reason : `follows invalid block #${invalid.index}`;
+}
+
+export const BlockRow = memo(function BlockRow({
+  position,
+  block,
+  invalidIndex,
+  invalidReason,
+  checks = false,
+  open = false,
+  onOpen,
+}: BlockRowProps) {
+  const invalid = invalidIndex === undefined ? undefined : { index: invalidIndex, reason: invalidReason ?? '' };
+  const columns = checks ? 8 : 7;
   if (!block) {
     return (
       <tr aria-rowindex={position + 2} style={{ height: ROW_PX }}>
-        <td colSpan={7} className="text-body-secondary">
+        <td colSpan={columns} className="text-body-secondary">
           Loading…
         </td>
       </tr>
     );
   }
-  const broken = invalid?.index === block.index;
+  const time = <td>{formatDateTime(block.timestamp)}</td>;
+  const type = <td>{RECORD_TYPE_LABELS[block.type] ?? block.type}</td>;
+  const problem = checks ? rowProblem(block, invalid) : invalid?.index === block.index ? invalid.reason : undefined;
+  const broken = problem !== undefined;
   return (
     <tr
       aria-rowindex={position + 2}
       style={{ height: ROW_PX }}
-      className={broken ? 'table-danger' : undefined}
+      className={broken ? 'table-danger' : open ? 'table-active' : undefined}
       data-block-index={block.index}
+      data-valid={checks ? String(!broken) : undefined}
     >
       <th scope="row" className="font-monospace">
-        #{block.index}
-        {broken && (
+        {onOpen ? (
+          <Button
+            variant="link"
+            size="sm"
+            className="p-0 font-monospace"
+            onClick={() => onOpen(block.index)}
+            aria-label={`Open block ${block.index}`}
+          >
+            #{block.index}
+          </Button>
+        ) : (
+          `#${block.index}`
+        )}
+        {broken && !checks && (
           <Badge bg="danger" className="ms-2">
             invalid
           </Badge>
         )}
+        {open && (
+          <Badge bg="primary" className="ms-2">
+            open
+          </Badge>
+        )}
       </th>
-      <td>{formatDateTime(block.timestamp)}</td>
-      <td>{RECORD_TYPE_LABELS[block.type] ?? block.type}</td>
+      {checks && (
+        <td className={`explorer-check ${broken ? 'text-danger-emphasis' : 'text-success-emphasis'}`} title={problem}>
+          {broken ? `Invalid: ${problem}` : 'Valid'}
+        </td>
+      )}
+      {!checks && time}
+      {!checks && type}
       <td className="explorer-title" title={block.title}>
         {block.title}
       </td>
@@ -44,6 +99,8 @@ export function BlockRow({ position, block, invalid }: { position: number; block
         <HashBadge hash={block.previousHash} label={`previous hash of block ${block.index}`} />
       </td>
       <td className="text-end font-monospace">{block.nonce}</td>
+      {checks && time}
+      {checks && type}
     </tr>
   );
-}
+});

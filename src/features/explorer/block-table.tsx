@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type UIEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import type { InvalidBlock } from '../../../workers/api';
+import type { BlockSummary, InvalidBlock } from '../../../workers/api';
 import { BlockRow, ROW_PX } from './block-row';
 import { useBlockWindow, type LoadBlocks } from './use-block-window';
 
@@ -14,10 +14,25 @@ interface BlockTableProps {
   generation: number; // bump when the chain changed: cached pages are dropped
   invalid?: InvalidBlock;
   scrollToIndex?: { index: number; request: number } | null; // a new request scrolls that block into view
+  checks?: boolean; // a column says whether each block is valid and why not (the sandbox)
+  overrides?: ReadonlyMap<number, BlockSummary>; // blocks newer than the cached pages, by index (live edits)
+  openIndex?: number | null;
+  onOpen?: (index: number) => void;
 }
 
 // The chain newest first, virtualized: only the rows in view (plus a few) are in the DOM and fetched.
-export function BlockTable({ caption, total, load, generation, invalid, scrollToIndex }: BlockTableProps) {
+export function BlockTable({
+  caption,
+  total,
+  load,
+  generation,
+  invalid,
+  scrollToIndex,
+  checks = false,
+  overrides,
+  openIndex,
+  onOpen,
+}: BlockTableProps) {
   const viewport = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const visibleRows = Math.ceil(VIEW_PX / ROW_PX);
@@ -35,9 +50,24 @@ export function BlockTable({ caption, total, load, generation, invalid, scrollTo
     viewport.current.scrollTop = Math.max(0, (position - 2) * ROW_PX);
   }, [scrollToIndex, total]);
 
+  // the sandbox puts each block's check second, where a phone shows it without scrolling
+  const time = <th scope="col">Time</th>;
+  const type = <th scope="col">Type</th>;
   const rows = [];
   for (let position = first; position <= last; position += 1) {
-    rows.push(<BlockRow key={position} position={position} block={blockAt(position)} invalid={invalid} />);
+    const index = total - 1 - position;
+    rows.push(
+      <BlockRow
+        key={position}
+        position={position}
+        block={overrides?.get(index) ?? blockAt(position)}
+        invalidIndex={invalid?.index}
+        invalidReason={invalid?.reason}
+        checks={checks}
+        open={openIndex === index}
+        onOpen={onOpen}
+      />,
+    );
   }
 
   return (
@@ -57,14 +87,17 @@ export function BlockTable({ caption, total, load, generation, invalid, scrollTo
           <thead className="sticky-top">
             <tr aria-rowindex={1} style={{ height: ROW_PX }}>
               <th scope="col">Block</th>
-              <th scope="col">Time</th>
-              <th scope="col">Type</th>
+              {checks && <th scope="col">Check</th>}
+              {!checks && time}
+              {!checks && type}
               <th scope="col">Title</th>
               <th scope="col">Hash</th>
               <th scope="col">Previous hash</th>
               <th scope="col" className="text-end">
                 Nonce
               </th>
+              {checks && time}
+              {checks && type}
             </tr>
           </thead>
           <tbody>

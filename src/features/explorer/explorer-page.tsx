@@ -1,18 +1,34 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Spinner from 'react-bootstrap/Spinner';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
 import { useChainStatus } from '../../ledger/use-chain-status';
 import { useLedger, useLedgerVersion } from '../../ledger/use-ledger';
+import { AnchorPanel } from './anchor-panel';
 import { BlockTable } from './block-table';
+import { PeersPanel } from './peers-panel';
 import { TamperDemo } from './tamper-demo';
 import { VerificationSummary } from './verification-summary';
 import './explorer.css';
 
-// The records chain as it is, newest block first, with the verification result; the tamper demo beside it.
+// The records chain as it is, newest block first, with the verification result and its anchor; the sandbox's
+// live chain (tamper demo) and its three peers beside it.
 export function ExplorerPage() {
   const service = useLedger();
+  // the sandbox tabs start from a fresh copy of the records chain, once per visit: both then show the same peers
+  const sandboxReady = useRef<Promise<void> | null>(null);
+  const prepareSandbox = useCallback(
+    () =>
+      (sandboxReady.current ??= service.sandboxReset(0).then(
+        () => undefined,
+        (error: unknown) => {
+          sandboxReady.current = null; // the next tab opened tries again
+          throw error;
+        },
+      )),
+    [service],
+  );
   const chainVersion = useLedgerVersion(['chain']); // every change adds blocks: the cached pages are dropped
   const status = useChainStatus();
   const [scrollTo, setScrollTo] = useState<{ index: number; request: number } | null>(null);
@@ -36,8 +52,8 @@ export function ExplorerPage() {
                 onShowInvalid={(index) => setScrollTo((previous) => ({ index, request: (previous?.request ?? 0) + 1 }))}
               />
               <p className="small text-body-secondary">
-                {status.data.height} blocks, newest first. Each block's hash covers its index, time, record and the
-                previous block's hash, and starts with {status.data.difficulty} zeros.
+                {status.data.height} blocks, newest first. Each block's hash covers its index, time, record and the previous
+                block's hash, and starts with {status.data.difficulty} zeros.
               </p>
               <BlockTable
                 caption="Records chain, newest block first"
@@ -50,8 +66,14 @@ export function ExplorerPage() {
             </>
           )}
         </Tab>
-        <Tab eventKey="tamper" title="Tamper demo">
-          <TamperDemo />
+        <Tab eventKey="anchor" title="Anchor">
+          <AnchorPanel />
+        </Tab>
+        <Tab eventKey="tamper" title="Tamper demo" unmountOnExit>
+          <TamperDemo prepare={prepareSandbox} />
+        </Tab>
+        <Tab eventKey="peers" title="Peers" unmountOnExit>
+          <PeersPanel prepare={prepareSandbox} />
         </Tab>
       </Tabs>
     </>

@@ -1,0 +1,45 @@
+import Button from 'react-bootstrap/Button';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import type { MiningProgress } from '../../../workers/api';
+
+export function formatHashRate(perSecond: number): string {
+  if (perSecond >= 1e6) return `${(perSecond / 1e6).toFixed(2)} M hashes/s`;
+  if (perSecond >= 1e3) return `${(perSecond / 1e3).toFixed(1)} k hashes/s`;
+  return `${Math.round(perSecond)} hashes/s`;
+}
+
+interface RemineProgressProps {
+  from: number;
+  progress: MiningProgress | null;
+  cancelling: boolean;
+  onCancel: () => void;
+}
+
+// A re-mine to the tip as it runs in the worker: blocks done, hash rate, time, and Cancel.
+export function RemineProgress({ from, progress, cancelling, onCancel }: RemineProgressProps) {
+  const done = progress?.blocksMined ?? 0;
+  const total = progress?.blocksTotal ?? 0;
+  return (
+    <div className="mt-3" data-remine-running="true">
+      {/* stacked form: only then does react-bootstrap put the label on the element with role progressbar */}
+      <ProgressBar>
+        <ProgressBar
+          now={total > 0 ? (done / total) * 100 : 0}
+          label={`${done} of ${total}`}
+          visuallyHidden
+          aria-label="Blocks re-mined"
+        />
+      </ProgressBar>
+      <div className="d-flex flex-wrap align-items-center gap-3 mt-2 small">
+        <span>
+          Re-mining from block #{from}: {done.toLocaleString('en-US')} of {total.toLocaleString('en-US')} blocks
+        </span>
+        <span className="font-monospace">{progress ? formatHashRate(progress.hashRate) : '–'}</span>
+        <span className="font-monospace">{progress ? `${(progress.elapsedMs / 1000).toFixed(2)} s` : '–'}</span>
+        <Button variant="outline-danger" size="sm" onClick={onCancel} disabled={cancelling}>
+          {cancelling ? 'Cancelling…' : 'Cancel'}
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+// The explorer's live sandbox chain, its peers and the records chain's anchor, against the real service over a channel.
+import { screen, waitFor, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClock } from '../support/ledger-fixtures';
+import { captureBlobs } from './record-seeds';
+import { openLedger, renderApp } from './render-app';
+
+let capture: ReturnType<typeof captureBlobs> | null = null;
+afterEach(() => {
+  capture?.restore();
+  capture = null;
+});
+
+function row(index: number): HTMLElement {
+  const found = document.querySelector<HTMLElement>(`.tab-pane.active tr[data-block-index="${index}"]`);
+  if (!found) throw new Error(`no row for block ${index}`);
+  return found;
+}
+
+const checkOf = (index: number) => row(index).querySelector('td.explorer-check')?.textContent;
+
+async function demoChainOf20(user: UserEvent, tab: 'Tamper demo' | 'Peers') {
+  await user.click(await screen.findByRole('tab', { name: tab }));
+  await user.selectOptions(await screen.findByLabelText('Sandbox chain'), 'Demo chain, 20 blocks');
+  await user.click(screen.getByRole('button', { name: 'Reset sandbox' }));
+  await screen.findByText(/The sandbox is a demo chain of 20 blocks/);
+}
+
+function openExplorer() {
+  const ledger = openLedger({ now: createClock().now }); // a fixed clock: the same hashes on every run
+  return renderApp('/patient/blockchain', { ledger, signedInAs: 'patient-1' });
+}
+
+describe('the live sandbox chain', () => {
+  it('recomputes the hash as the title is typed, marks the block and every later one invalid with the reason, and re-mines them', async () => {
+    const { user } = openExplorer();
+    await demoChainOf20(user, 'Tamper demo');
+    await user.click(await screen.findByRole('button', { name: 'Open block 7' }));
+    const editor = await screen.findByRole('heading', { name: 'Sandbox chain: block #7' });
+    const card = editor.closest<HTMLElement>('.card')!;
+    const hashBefore = card.querySelector('[data-field="hash"]')?.textContent;
+    expect(card).toHaveAttribute('data-valid', 'true');
+
+    await user.type(within(card).getByLabelText('Title'), ' changed');
+    await waitFor(() => expect(row(7)).toHaveAttribute('data-valid', 'false'));
+    await waitFor(() => expect(row(7)).toHaveTextContent('Demo record 7 changed'));
+    expect(card.querySelector('[data-field="hash"]')?.textContent).not.toBe(hashBefore);
+    expect(within(card).getByText('Invalid: hash does not meet difficulty 2.')).toBeInTheDocument();
+    expect(checkOf(7)).toBe('Invalid: hash does not meet difficulty 2');
+    expect(checkOf(8)).toBe('Invalid: previousHash does not match block 7');
+    for (let index = 9; index < 20; index++) expect(checkOf(index)).toBe('Invalid: follows invalid block #7');
+    for (let index = 0; index < 7; index++) expect(row(index)).toHaveAttribute('data-valid', 'true');
+    expect(screen.getByText('Chain invalid at block #7:')).toBeInTheDocument();
+
+    await user.click(within(card).getByRole('button', { name: 'Re-mine from here' }));
+    expect(await screen.findByText(/^Re-mined 13 blocks \(#7 to #19\)/)).toBeInTheDocument();
+    await waitFor(() => expect(row(19)).toHaveAttribute('data-valid', 'true'));
+    for (let index = 0; index < 20; index++) expect(row(index)).toHaveAttribute('data-valid', 'true');
+    expect(document.querySelector('.tab-pane.active [data-chain-valid]')).toHaveAttribute('data-chain-valid', 'true');
+    expect(row(7)).toHaveTextContent('Demo record 7 changed');
+  });
+
+  it("re-mines one block: it is valid again and the next block's link is the one named", async () => {
+    const { user } = openExplorer();
+    await demoChainOf20(user, 'Tamper demo');
+    await user.type(screen.getByLabelText('Block number'), '12');
+    await user.click(screen.getByRole('button', { name: 'Open block' }));
+    const card = (await screen.findByRole('heading', { name: 'Sandbox chain: block #12' })).closest<HTMLElement>('.card')!;
+    await user.type(within(card).getByLabelText('Description'), '!');
+    await waitFor(() => expect(row(12)).toHaveAttribute('data-valid', 'false'));
+    await user.click(within(card).getByRole('button', { name: 'Re-mine' }));
+    expect(await screen.findByText(/^Block #12 was re-mined/)).toHaveTextContent('Verification now stops at block #13.');
+    await waitFor(() => expect(row(12)).toHaveAttribute('data-valid', 'true'));
+    expect(checkOf(13)).toBe('Invalid: previousHash does not match block 12');
+  });
+});
+
+describe('the peers view', () => {
+  it('names the copy that was changed and re-mined, and the block it differs from', async () => {
+    const { user } = openExplorer();
+    await demoChainOf20(user, 'Peers');
+    expect(await screen.findByText('All three peers agree: 20 blocks with the same tip hash.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Copy to work on')).toHaveValue('B');
+    await user.click(await screen.findByRole('button', { name: 'Open block 5' }));
+    const card = (await screen.findByRole('heading', { name: "Peer B's chain: block #5" })).closest<HTMLElement>('.card')!;
+    await user.type(within(card).getByLabelText('Title'), ' (rewritten)');
+    await user.click(within(card).getByRole('button', { name: 'Re-mine from here' }));
+    await screen.findByText(/^Re-mined 15 blocks/);
+    const verdict = await screen.findByText(/^Peer B disagrees with the other two from block #5\./);
+    expect(verdict).toHaveTextContent('Its copy verifies by itself, but the other two hold a different block there.');
+    const peerB = document.querySelector<HTMLElement>('tr[data-peer="B"]')!;
+    expect(peerB).toHaveTextContent('Differs from #5');
+    expect(document.querySelector('tr[data-peer="A"]')).toHaveTextContent('Agrees');
+  });
+});
+
+describe('the anchor', () => {
+  it("saves the records chain's tip as a JSON file and finds the chain unchanged against it", async () => {
+    capture = captureBlobs();
+    const { user, ledger } = openExplorer();
+    await user.click(await screen.findByRole('tab', { name: 'Anchor' }));
+    await user.click(screen.getByRole('button', { name: 'Save anchor' }));
+    await waitFor(() => expect(capture?.downloads).toHaveLength(1));
+    const tip = (await ledger.service.blocksPage(0, 1)).blocks[0];
+    expect(capture.downloads[0].name).toMatch(/^medledger-anchor-block-0-\d{4}-\d{2}-\d{2}\.json$/);
+    const saved = JSON.parse(await capture.text(0)) as { height: number; tipHash: string };
+    expect(saved).toMatchObject({ format: 'medledger-anchor', height: 1, tipHash: tip.hash });
+    expect(document.querySelector('[data-field="tipHash"]')).toHaveTextContent(tip.hash);
+
+    await user.click(screen.getByLabelText("Or paste the anchor's JSON"));
+    await user.paste(await capture.text(0));
+    await user.click(screen.getByRole('button', { name: 'Check anchor' }));
+    expect(await screen.findByText('Unchanged up to block #0.')).toBeInTheDocument();
+  });
+
+  it('says what is wrong with an anchor it cannot read', async () => {
+    const { user } = openExplorer();
+    await user.click(await screen.findByRole('tab', { name: 'Anchor' }));
+    await user.click(screen.getByLabelText("Or paste the anchor's JSON"));
+    await user.paste('{"format": "medledger-anchor", "version": 1}');
+    await user.click(screen.getByRole('button', { name: 'Check anchor' }));
+    expect(await screen.findByText('The anchor\'s "height" must be a whole number of blocks, 1 or more.')).toBeInTheDocument();
+  });
+});
