@@ -3,7 +3,6 @@
 import type {
   BlockSummary,
   BlocksPage,
-  ChainStatus,
   LedgerService,
   MiningProgress,
   PeerReport,
@@ -11,49 +10,34 @@ import type {
   SandboxBlock,
 } from '../api';
 import { canSeeRecord } from '../core/access';
-import { blockHash, checkBlock, createGenesisBlock, mineBlock, recordDataHash } from '../core/chain';
-import { SANDBOX_PEERS, type PeerName } from '../core/constants';
+import { blockHash, createGenesisBlock, mineBlock, recordDataHash } from '../core/chain';
+import { SANDBOX_PEERS } from '../core/constants';
 import { iso } from '../core/ledger-records';
 import { mineBlockAsync, remineRange } from '../core/mining';
 import { checkText } from '../core/text-input';
-import type { Block, ClinicalRecord, User } from '../core/types';
-import { fail, isIndex, sleep, type LedgerDeps } from './deps';
+import type { Block, User } from '../core/types';
+import { fail, sleep, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
 import { blockSummary, pageOf } from './views';
+import {
+  blockIndexOf,
+  comparePeers,
+  peerOf,
+  recheck,
+  recheckAll,
+  sandboxOf,
+  sandboxRecord,
+  statusOf,
+  SANDBOX_PATIENT_ID,
+  type PeerChain,
+  type Sandbox,
+} from '../core/sandbox-chain';
 
-export const SANDBOX_PATIENT_ID = 'sandbox'; // synthetic sandbox records, readable by everyone
 export const SANDBOX_FIRST_PAGE = 20;
 export const MAX_SANDBOX_BLOCKS = 10_000;
 export const MAX_LAB_BLOCKS = 1000;
 export const LAB_DIFFICULTY_RANGE = { min: 1, max: 6 } as const;
 const PROGRESS_INTERVAL_MS = 100; // mining progress at most ~10 times a second
-
-// One peer's copy. Blocks are replaced, never changed in place, so copies share the blocks they agree on.
-interface PeerChain {
-  blocks: Block[];
-  problems: Map<number, string>; // blocks that fail a check by themselves: the edited one, the next one's link...
-  typedTitles: Set<number>; // blocks whose title the user typed (shown even when the record is restricted)
-  typedDescriptions: Set<number>;
-  edits: Map<number, number>; // the newest edit seq applied to each block: an older one arriving later is stale
-}
-
-interface Sandbox {
-  peers: Record<PeerName, PeerChain>;
-  difficulty: number; // the lowest difficulty any of its blocks was mined at
-}
-
-function sandboxRecord(index: number, timestamp: string, mined: boolean): ClinicalRecord {
-  return {
-    id: `sandbox-${index}`,
-    patientId: SANDBOX_PATIENT_ID,
-    doctorId: '',
-    type: index === 0 ? 'diagnosis' : index % 2 === 0 ? 'test_report' : 'prescription',
-    title: mined ? `Mining lab block ${index}` : `Demo record ${index}`,
-    description: mined ? 'Mined in the mining lab sandbox.' : 'A demo block of the explorer sandbox.',
-    files: [],
-    timestamp,
-  };
-}
 
 function report(onProgress: ProgressListener, progress: MiningProgress): void {
   try {
@@ -61,86 +45,6 @@ function report(onProgress: ProgressListener, progress: MiningProgress): void {
   } catch {
     // a broken progress callback must not stop the mining
   }
-}
-
-function peerChain(blocks: Block[], problems: Map<number, string>): PeerChain {
-  return { blocks, problems, typedTitles: new Set(), typedDescriptions: new Set(), edits: new Map() };
-}
-
-// Three peers holding the same blocks (the arrays are copies, the blocks shared).
-function sandboxOf(blocks: Block[], problems: Map<number, string>, difficulty: number): Sandbox {
-  const [first, ...others] = SANDBOX_PEERS;
-  const peers = { [first]: peerChain(blocks, problems) } as Record<PeerName, PeerChain>;
-  for (const name of others) peers[name] = peerChain(blocks.slice(), new Map(problems));
-  return { peers, difficulty };
-}
-
-function peerOf(peer: unknown): PeerName {
-  if (peer === undefined) return SANDBOX_PEERS[0];
-  if (typeof peer !== 'string' || !(SANDBOX_PEERS as readonly string[]).includes(peer)) {
-    fail(
-      'ValidationError',
-      `Choose peer ${SANDBOX_PEERS.slice(0, -1).join(', ')} or ${SANDBOX_PEERS[SANDBOX_PEERS.length - 1]}.`,
-    );
-  }
-  return peer as PeerName;
-}
-
-function blockIndexOf(chain: PeerChain, index: unknown): number {
-  if (!isIndex(index) || index >= chain.blocks.length) fail('NotFoundError', `Block ${String(index)} does not exist.`);
-  return index;
-}
-
-// Re-checks block `index` against the block before it and keeps the result (O(1): two hashes).
-function recheck(chain: PeerChain, index: number, difficulty: number): void {
-  if (index < 0 || index >= chain.blocks.length) return;
-  const problem = checkBlock(chain.blocks[index], index, chain.blocks[index - 1], difficulty);
-  if (problem === null) chain.problems.delete(index);
-  else chain.problems.set(index, problem);
-}
-
-function recheckAll(chain: PeerChain, difficulty: number): void {
-  chain.problems.clear();
-  for (let index = 0; index < chain.blocks.length; index++) recheck(chain, index, difficulty);
-}
-
-function firstProblem(chain: PeerChain): { index: number; reason: string } | undefined {
-  if (chain.blocks.length === 0) return { index: 0, reason: 'the chain has no genesis block' };
-  let first = -1;
-  for (const index of chain.problems.keys()) if (first < 0 || index < first) first = index;
-  return first < 0 ? undefined : { index: first, reason: chain.problems.get(first)! };
-}
-
-function statusOf(chain: PeerChain, difficulty: number): ChainStatus {
-  const firstInvalid = firstProblem(chain);
-  return {
-    height: chain.blocks.length,
-    valid: !firstInvalid,
-    ...(firstInvalid ? { firstInvalid } : {}),
-    difficulty,
-    lastBlockTime: chain.blocks[chain.blocks.length - 1]?.timestamp ?? '',
-    readOnly: false,
-  };
-}
-
-// For every peer, the first block whose hash is not the one held by at least two of the three copies
-// (a block one copy lacks or has in excess counts as a different hash); where all three differ, all of them.
-function comparePeers(box: Sandbox): { differsFrom: Partial<Record<PeerName, number>>; noMajorityFrom?: number } {
-  const chains = SANDBOX_PEERS.map((name) => box.peers[name].blocks);
-  const longest = Math.max(...chains.map((blocks) => blocks.length));
-  const differsFrom: Partial<Record<PeerName, number>> = {};
-  for (let index = 0; index < longest; index++) {
-    const [a, b, c] = chains.map((blocks) => blocks[index]?.hash ?? null);
-    const majority = a === b || a === c ? a : b === c ? b : undefined;
-    if (majority === undefined) {
-      for (const name of SANDBOX_PEERS) differsFrom[name] ??= index; // no copy holds the majority's block
-      return { differsFrom, noMajorityFrom: index };
-    }
-    [a, b, c].forEach((hash, at) => {
-      if (hash !== majority) differsFrom[SANDBOX_PEERS[at]] ??= index;
-    });
-  }
-  return { differsFrom };
 }
 
 export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>) {

@@ -1,0 +1,118 @@
+// The sandbox's chains as plain data: three peers' copies, each block's own check kept so a page of rows is
+// cheap, and the comparison of the copies. Pure: the ledger's sandbox module holds one and answers the API.
+import type { ChainStatus } from '../api';
+import { checkBlock } from './chain';
+import { SANDBOX_PEERS, type PeerName } from './constants';
+import { ledgerError } from './errors';
+import type { Block, ClinicalRecord } from './types';
+
+const isIndex = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
+
+export const SANDBOX_PATIENT_ID = 'sandbox'; // synthetic sandbox records, readable by everyone
+
+// One peer's copy. Blocks are replaced, never changed in place, so copies share the blocks they agree on.
+export interface PeerChain {
+  blocks: Block[];
+  problems: Map<number, string>; // blocks that fail a check by themselves: the edited one, the next one's link...
+  typedTitles: Set<number>; // blocks whose title the user typed (shown even when the record is restricted)
+  typedDescriptions: Set<number>;
+  edits: Map<number, number>; // the newest edit seq applied to each block: an older one arriving later is stale
+}
+
+export interface Sandbox {
+  peers: Record<PeerName, PeerChain>;
+  difficulty: number; // the lowest difficulty any of its blocks was mined at
+}
+
+export function sandboxRecord(index: number, timestamp: string, mined: boolean): ClinicalRecord {
+  return {
+    id: `sandbox-${index}`,
+    patientId: SANDBOX_PATIENT_ID,
+    doctorId: '',
+    type: index === 0 ? 'diagnosis' : index % 2 === 0 ? 'test_report' : 'prescription',
+    title: mined ? `Mining lab block ${index}` : `Demo record ${index}`,
+    description: mined ? 'Mined in the mining lab sandbox.' : 'A demo block of the explorer sandbox.',
+    files: [],
+    timestamp,
+  };
+}
+
+export function peerChain(blocks: Block[], problems: Map<number, string>): PeerChain {
+  return { blocks, problems, typedTitles: new Set(), typedDescriptions: new Set(), edits: new Map() };
+}
+
+// Three peers holding the same blocks (the arrays are copies, the blocks shared).
+export function sandboxOf(blocks: Block[], problems: Map<number, string>, difficulty: number): Sandbox {
+  const [first, ...others] = SANDBOX_PEERS;
+  const peers = { [first]: peerChain(blocks, problems) } as Record<PeerName, PeerChain>;
+  for (const name of others) peers[name] = peerChain(blocks.slice(), new Map(problems));
+  return { peers, difficulty };
+}
+
+export function peerOf(peer: unknown): PeerName {
+  if (peer === undefined) return SANDBOX_PEERS[0];
+  if (typeof peer !== 'string' || !(SANDBOX_PEERS as readonly string[]).includes(peer)) {
+    throw ledgerError(
+      'ValidationError',
+      `Choose peer ${SANDBOX_PEERS.slice(0, -1).join(', ')} or ${SANDBOX_PEERS[SANDBOX_PEERS.length - 1]}.`,
+    );
+  }
+  return peer as PeerName;
+}
+
+export function blockIndexOf(chain: PeerChain, index: unknown): number {
+  if (!isIndex(index) || index >= chain.blocks.length) throw ledgerError('NotFoundError', `Block ${String(index)} does not exist.`);
+  return index;
+}
+
+// Re-checks block `index` against the block before it and keeps the result (O(1): two hashes).
+export function recheck(chain: PeerChain, index: number, difficulty: number): void {
+  if (index < 0 || index >= chain.blocks.length) return;
+  const problem = checkBlock(chain.blocks[index], index, chain.blocks[index - 1], difficulty);
+  if (problem === null) chain.problems.delete(index);
+  else chain.problems.set(index, problem);
+}
+
+export function recheckAll(chain: PeerChain, difficulty: number): void {
+  chain.problems.clear();
+  for (let index = 0; index < chain.blocks.length; index++) recheck(chain, index, difficulty);
+}
+
+export function firstProblem(chain: PeerChain): { index: number; reason: string } | undefined {
+  if (chain.blocks.length === 0) return { index: 0, reason: 'the chain has no genesis block' };
+  let first = -1;
+  for (const index of chain.problems.keys()) if (first < 0 || index < first) first = index;
+  return first < 0 ? undefined : { index: first, reason: chain.problems.get(first)! };
+}
+
+export function statusOf(chain: PeerChain, difficulty: number): ChainStatus {
+  const firstInvalid = firstProblem(chain);
+  return {
+    height: chain.blocks.length,
+    valid: !firstInvalid,
+    ...(firstInvalid ? { firstInvalid } : {}),
+    difficulty,
+    lastBlockTime: chain.blocks[chain.blocks.length - 1]?.timestamp ?? '',
+    readOnly: false,
+  };
+}
+
+// For every peer, the first block whose hash is not the one held by at least two of the three copies
+// (a block one copy lacks or has in excess counts as a different hash); where all three differ, all of them.
+export function comparePeers(box: Sandbox): { differsFrom: Partial<Record<PeerName, number>>; noMajorityFrom?: number } {
+  const chains = SANDBOX_PEERS.map((name) => box.peers[name].blocks);
+  const longest = Math.max(...chains.map((blocks) => blocks.length));
+  const differsFrom: Partial<Record<PeerName, number>> = {};
+  for (let index = 0; index < longest; index++) {
+    const [a, b, c] = chains.map((blocks) => blocks[index]?.hash ?? null);
+    const majority = a === b || a === c ? a : b === c ? b : undefined;
+    if (majority === undefined) {
+      for (const name of SANDBOX_PEERS) differsFrom[name] ??= index; // no copy holds the majority's block
+      return { differsFrom, noMajorityFrom: index };
+    }
+    [a, b, c].forEach((hash, at) => {
+      if (hash !== majority) differsFrom[SANDBOX_PEERS[at]] ??= index;
+    });
+  }
+  return { differsFrom };
+}
