@@ -36,7 +36,11 @@ const STATIC_DATA = 'core/(directory|constants|errors|file-types|text-input)';
 const restrict = (...patterns) => ['error', { patterns }];
 
 /** @type {(allowed: string, message: string) => Pattern} */
-const workersFromSrc = (allowed, message) => ({ regex: String.raw`(^|/)workers/(?!${allowed}$)`, allowTypeImports: true, message });
+const workersFromSrc = (allowed, message) => ({
+  regex: String.raw`(^|/)workers/(?!${allowed}$)`,
+  allowTypeImports: true,
+  message,
+});
 /** @type {(feature: string) => Pattern} */
 const otherFeature = (feature) => ({ regex: String.raw`^\.\./(?!\.\./|${feature}(/|$))`, message: RULES.featuresImportFeatures });
 const workerToSrc = { regex: String.raw`^(\.\./)+src/`, message: RULES.workersImportSrc };
@@ -66,7 +70,10 @@ export default tseslint.config(
     },
   },
   // src/ runs the worker's code only through the worker; `import type` is always allowed
-  { files: ['src/**/*.{ts,tsx}'], rules: { '@typescript-eslint/no-restricted-imports': restrict(workersFromSrc(STATIC_DATA, RULES.srcImportsWorkers)) } },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    rules: { '@typescript-eslint/no-restricted-imports': restrict(workersFromSrc(STATIC_DATA, RULES.srcImportsWorkers)) },
+  },
   ...FEATURES.map((feature) => ({
     files: [`src/features/${feature}/**/*.{ts,tsx}`],
     rules: {
@@ -79,8 +86,14 @@ export default tseslint.config(
     },
   })),
   { files: ['workers/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': restrict(workerToSrc) } },
-  { files: ['workers/core/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': restrict(workerToSrc, ...coreImpure) } },
-  { files: ['workers/ledger/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': restrict(workerToSrc, ...otherCapability) } },
+  {
+    files: ['workers/core/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': restrict(workerToSrc, ...coreImpure) },
+  },
+  {
+    files: ['workers/ledger/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': restrict(workerToSrc, ...otherCapability) },
+  },
   // type-aware: a promise is awaited, returned or marked `void` on purpose, and only thenables are awaited
   {
     files: ['src/**/*.{ts,tsx}', 'workers/**/*.ts'],

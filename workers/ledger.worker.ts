@@ -30,7 +30,8 @@ const methods = new Set(Object.keys(service));
 // Before comlink's expose (which runs after this module): only ledger.<method>(...) calls get through.
 // (The worker scope is an endpoint; Node, where a test imports this module, has none to guard.)
 const scope = globalThis as unknown as Partial<Endpoint>;
-if (typeof scope.addEventListener === 'function') guardEndpoint(scope as Endpoint, (message) => isServiceCall(message, ['ledger'], methods));
+if (typeof scope.addEventListener === 'function')
+  guardEndpoint(scope as Endpoint, (message) => isServiceCall(message, ['ledger'], methods));
 guardReturnedProxies();
 
 // proxy(): typed as a remote object, so `(await worker).ledger` is a Remote<LedgerService>, not a Promise of data.

@@ -18,8 +18,8 @@ export function LedgerFailure({ error, restart }: LedgerFailureProps) {
         </h1>
         <p>{error.message}</p>
         <p className="route-error-hint">
-          Everything saved before is still in this browser. Anything that had not finished, such as an upload in
-          progress, was not saved: do it again after the restart.
+          Everything saved before is still in this browser. Anything that had not finished, such as an upload in progress, was not
+          saved: do it again after the restart.
         </p>
       </div>
       <div className="d-flex flex-wrap gap-2 justify-content-center">

@@ -35,7 +35,9 @@ export function DocumentList({ documents, onDelete }: DocumentListProps) {
                 </span>
               ) : (
                 <span className="document-actions">
-                  {busy ? <Spinner animation="border" size="sm" role="status" aria-label={`Reading ${document.fileName}`} /> : null}
+                  {busy ? (
+                    <Spinner animation="border" size="sm" role="status" aria-label={`Reading ${document.fileName}`} />
+                  ) : null}
                   {canPreview(document) ? (
                     <Button
                       size="sm"

@@ -33,7 +33,9 @@ export function DocumentPreviewModal({ preview, show, onHide, onExited }: Docume
         )}
         <p className="small text-body-secondary mt-2 mb-0">
           Decrypted in the ledger worker and checked against its content id{' '}
-          <code className="document-cid" title={document.ipfsHash}>{document.ipfsHash.slice(0, SHORT_HASH_LENGTH + 2)}…</code>
+          <code className="document-cid" title={document.ipfsHash}>
+            {document.ipfsHash.slice(0, SHORT_HASH_LENGTH + 2)}…
+          </code>
         </p>
       </Modal.Body>
       <Modal.Footer>

@@ -1,6 +1,9 @@
 // 'Dr. Emily Carter' -> 'EC'
 export function initials(name: string): string {
-  const words = name.replace(/^Dr\.\s+/, '').split(/\s+/).filter(Boolean);
+  const words = name
+    .replace(/^Dr\.\s+/, '')
+    .split(/\s+/)
+    .filter(Boolean);
   return words
     .slice(0, 2)
     .map((word) => word[0]?.toUpperCase() ?? '')

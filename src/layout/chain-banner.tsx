@@ -23,8 +23,7 @@ export function ChainBanner() {
       <p className="mb-0">
         {bad ? (
           <>
-            {failedCheck(bad)}.{' '}
-            {verifiedPart(bad.index)}{' '}
+            {failedCheck(bad)}. {verifiedPart(bad.index)}{' '}
           </>
         ) : null}
         Uploads, deletions and emergency access are turned off. Reset the demo data to start over.

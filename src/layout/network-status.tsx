@@ -22,9 +22,7 @@ export function NetworkStatus() {
           </div>
         </dl>
       ) : null}
-      {chain?.readOnly ? (
-        <p className="network-status-note">Read-only: the stored chain failed verification.</p>
-      ) : null}
+      {chain?.readOnly ? <p className="network-status-note">Read-only: the stored chain failed verification.</p> : null}
       {chain ? null : (
         <div className="network-status-body text-body-secondary small">
           {status.error ? 'Status unavailable' : 'Connecting...'}

@@ -60,8 +60,8 @@ export function ResetDemoData({ role, onDone }: { role: Role; onDone?: () => voi
         </Modal.Header>
         <Modal.Body>
           <p>
-            Every record, document, emergency access and access history entry stored in this browser is deleted, and a
-            new chain starts from its first block. Open tabs of MedLedger follow.
+            Every record, document, emergency access and access history entry stored in this browser is deleted, and a new chain
+            starts from its first block. Open tabs of MedLedger follow.
           </p>
           <p className="mb-0 fw-semibold">This cannot be undone.</p>
           {error ? (

@@ -19,14 +19,7 @@ interface SideMenuProps {
 export function SideMenu({ user, show, onHide }: SideMenuProps) {
   const items = MENU_ITEMS.filter((item) => item.roles.includes(user.role));
   return (
-    <Offcanvas
-      id="side-menu"
-      show={show}
-      onHide={onHide}
-      responsive="lg"
-      className="side-menu"
-      aria-labelledby="side-menu-title"
-    >
+    <Offcanvas id="side-menu" show={show} onHide={onHide} responsive="lg" className="side-menu" aria-labelledby="side-menu-title">
       <Offcanvas.Header closeButton closeLabel="Close menu">
         <Offcanvas.Title id="side-menu-title">Menu</Offcanvas.Title>
       </Offcanvas.Header>

@@ -15,7 +15,6 @@ interface TopBarProps {
   onLogout: () => void;
 }
 
-
 export function TopBar({ user, menuOpen, onOpenMenu, onLogout }: TopBarProps) {
   return (
     <header className="top-bar">

@@ -27,8 +27,7 @@ export function useLedgerQuery<T>(
     let current = true;
     load(service).then(
       (data) => current && setState({ data, settled: true }),
-      (error: unknown) =>
-        current && setState((previous) => ({ data: previous.data, error: asError(error), settled: true })),
+      (error: unknown) => current && setState((previous) => ({ data: previous.data, error: asError(error), settled: true })),
     );
     return () => {
       current = false;

@@ -165,5 +165,8 @@ export function liveFiles(records: readonly ChainRecord[]): ChainFile[] {
 export function countKinds(records: readonly ChainRecord[]): string {
   const counts = new Map<string, number>();
   for (const record of records) counts.set(record.type, (counts.get(record.type) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([type, n]) => `${n.toLocaleString('en')} ${type}`).join(', ');
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([type, n]) => `${n.toLocaleString('en')} ${type}`)
+    .join(', ');
 }

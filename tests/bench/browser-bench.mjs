@@ -128,11 +128,21 @@ async function traceMainThread(cdp, appOrigin, during) {
   }
   const mains = events.filter((event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain');
   const tasksOf = (thread) =>
-    events.filter((event) => event.pid === thread.pid && event.tid === thread.tid && event.ph === 'X' && event.name === 'ThreadControllerImpl::RunTask');
+    events.filter(
+      (event) =>
+        event.pid === thread.pid &&
+        event.tid === thread.tid &&
+        event.ph === 'X' &&
+        event.name === 'ThreadControllerImpl::RunTask',
+    );
   // the renderer process that last committed one of the app's documents in a main frame; else the busiest
   const committed = events
     .flatMap((event) =>
-      event.name === 'TracingStartedInBrowser' ? (event.args?.data?.frames ?? []) : event.name === 'FrameCommittedInBrowser' ? [event.args?.data ?? {}] : [],
+      event.name === 'TracingStartedInBrowser'
+        ? (event.args?.data?.frames ?? [])
+        : event.name === 'FrameCommittedInBrowser'
+          ? [event.args?.data ?? {}]
+          : [],
     )
     .filter((frame) => frame.isOutermostMainFrame && String(frame.url ?? '').startsWith(appOrigin));
   const pagePid = committed.at(-1)?.processId;
@@ -166,7 +176,10 @@ async function labRun(page, cdp, { difficulty, blocks, place }) {
     });
     recorded = await page.evaluate(() => window.__benchRecorder.stop());
   });
-  const row = await page.locator('tr[data-place]').first().evaluate((tr) => ({ ...tr.dataset }));
+  const row = await page
+    .locator('tr[data-place]')
+    .first()
+    .evaluate((tr) => ({ ...tr.dataset }));
   const elapsedMs = Number(row.elapsedMs);
   const attempts = Number(row.attempts);
   const blocksMined = Number(row.blocksMined);
@@ -303,7 +316,16 @@ async function hashRates(bench, rounds, ms) {
   // the ratio per round, then its median: each pair ran under the same load
   const ratio = median(samples.map((sample) => sample.miningLoop / sample.nodeCrypto));
   const ratioCopy = median(samples.map((sample) => sample.miningLoop / sample.nodeCryptoCopy));
-  return { prefix: samples[0].prefix, miningLoop, jsSha256: pick('jsSha256'), nodeCrypto, nodeCryptoCopy: pick('nodeCryptoCopy'), ratio, ratioCopy, rounds };
+  return {
+    prefix: samples[0].prefix,
+    miningLoop,
+    jsSha256: pick('jsSha256'),
+    nodeCrypto,
+    nodeCryptoCopy: pick('nodeCryptoCopy'),
+    ratio,
+    ratioCopy,
+    rounds,
+  };
 }
 
 function median(values) {
@@ -325,7 +347,9 @@ async function dashboardShown(page, height, { allowFailure = false } = {}) {
       const text = document.querySelector('main')?.textContent ?? '';
       if (!new RegExp(`Current block height:\\s*(${expected}|${grouped})(?![\\d,])`).test(text)) return false;
       const field = (label) =>
-        [...document.querySelectorAll('main dt')].find((dt) => dt.textContent.trim() === label)?.nextElementSibling?.textContent.trim();
+        [...document.querySelectorAll('main dt')]
+          .find((dt) => dt.textContent.trim() === label)
+          ?.nextElementSibling?.textContent.trim();
       const status = field('Chain Status');
       return status ? { status, firstBad: field('First Bad Block') ?? '' } : false;
     },
@@ -338,7 +362,9 @@ async function dashboardShown(page, height, { allowFailure = false } = {}) {
     throw new Error(`The app's ledger worker stopped while loading the ${height}-block bench chain: "${failure}"`);
   }
   if (status !== 'Valid') {
-    throw new Error(`The patient dashboard shows the ${height}-block bench chain as ${status}${firstBad ? ` (first bad block ${firstBad})` : ''}: the bench must seed a chain the app loads as valid`);
+    throw new Error(
+      `The patient dashboard shows the ${height}-block bench chain as ${status}${firstBad ? ` (first bad block ${firstBad})` : ''}: the bench must seed a chain the app loads as valid`,
+    );
   }
   return null;
 }
@@ -462,7 +488,10 @@ function armKeystrokeProbe({ index, expectedTitle }) {
   const rows = () => [...root.querySelectorAll('tr[data-block-index]')];
   const rowOf = (at) => root.querySelector(`tr[data-block-index="${at}"]`);
   const watchers = [
-    { name: 'invalid', reached: () => rows().every((row) => Number(row.dataset.blockIndex) < index || row.dataset.valid === 'false') },
+    {
+      name: 'invalid',
+      reached: () => rows().every((row) => Number(row.dataset.blockIndex) < index || row.dataset.valid === 'false'),
+    },
     { name: 'hash', reached: () => rowOf(index)?.querySelector('td.explorer-title')?.getAttribute('title') === expectedTitle },
   ];
   let painted = 0;
@@ -626,7 +655,13 @@ async function serviceLoad(bench, height, runs) {
   }
   const pick = (key) => median(each.map((result) => result[key]));
   const keys = ['firstCallMs', 'storageLoadMs', 'verifyAndChecksMs', 'verifyChainMs', 'projectMs', 'cloneMs', 'overviewMs'];
-  return { blocks: height, runs: each.length, ...Object.fromEntries(keys.map((key) => [key, pick(key)])), files: each[0].files, each };
+  return {
+    blocks: height,
+    runs: each.length,
+    ...Object.fromEntries(keys.map((key) => [key, pick(key)])),
+    files: each[0].files,
+    each,
+  };
 }
 
 // Medians of each figure over the loads, and the loads themselves.
@@ -713,7 +748,12 @@ export async function runBrowserBench({ skipAppBuild = false } = {}) {
     throw new Error(`Chromium not found at ${executablePath}: install it with \`apt-get install chromium\` or set CHROMIUM_PATH`);
   }
   await buildAll(skipAppBuild);
-  const server = await preview({ root, logLevel: 'warn', build: { outDir: distDir }, preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false } });
+  const server = await preview({
+    root,
+    logLevel: 'warn',
+    build: { outDir: distDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
+  });
   const address = server.httpServer.address();
   const baseUrl = `http://127.0.0.1:${address.port}`;
   const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
@@ -764,7 +804,9 @@ export async function runBrowserBench({ skipAppBuild = false } = {}) {
       const last = dashboard.huge.at(-1);
       console.log(
         `[bench] ${hugeHeight.toLocaleString('en-US')}-block dashboard cold load: ` +
-          (last.failure ? `the app's failure screen after ${(last.wallMs / 1000).toFixed(1)} s: "${last.failure}"` : `shown after ${(last.wallMs / 1000).toFixed(1)} s`),
+          (last.failure
+            ? `the app's failure screen after ${(last.wallMs / 1000).toFixed(1)} s: "${last.failure}"`
+            : `shown after ${(last.wallMs / 1000).toFixed(1)} s`),
       );
       if (last.failure || last.wallMs > SLOW_RUN_MS) break;
     }
@@ -792,7 +834,11 @@ export async function runBrowserBench({ skipAppBuild = false } = {}) {
       verify,
       seeds,
       serviceLoads,
-      dashboard: { small: summarizeLoads(dashboard.small), large: summarizeLoads(dashboard.large), huge: summarizeLoads(dashboard.huge) },
+      dashboard: {
+        small: summarizeLoads(dashboard.small),
+        large: summarizeLoads(dashboard.large),
+        huge: summarizeLoads(dashboard.huge),
+      },
       scroll,
       sandbox,
     };
@@ -813,7 +859,12 @@ export async function runSandboxBench({ skipAppBuild = false } = {}) {
     console.log('[bench] building the app (vite build)…');
     await build({ root, mode: 'production', logLevel: 'warn', build: { outDir: distDir, emptyOutDir: true } });
   }
-  const server = await preview({ root, logLevel: 'warn', build: { outDir: distDir }, preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false } });
+  const server = await preview({
+    root,
+    logLevel: 'warn',
+    build: { outDir: distDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
+  });
   try {
     const sandbox = await sandboxScenarios(`http://127.0.0.1:${server.httpServer.address().port}`, executablePath);
     return { when: new Date().toISOString(), cpus: cpus().length, loadAverage: loadavg(), sandbox };
@@ -843,7 +894,9 @@ const verdict = (ok) => (ok ? 'met' : 'MISSED');
 export function formatBrowserTable(results, coreNodeRate) {
   const load = results.loadAverage.map((value) => value.toFixed(2)).join(' ');
   const lines = [`Browser (Chromium ${results.chromium}, built app, ${results.cpus} CPUs, load ${load} at the end)`, ''];
-  lines.push('| CPU | Difficulty | Mining in | Blocks | Attempts | Time | Blocks/s | Hashes/s | Longest frame gap | Long tasks (total, longest) | Longest task by CPU time (tasks over 50 ms) |');
+  lines.push(
+    '| CPU | Difficulty | Mining in | Blocks | Attempts | Time | Blocks/s | Hashes/s | Longest frame gap | Long tasks (total, longest) | Longest task by CPU time (tasks over 50 ms) |',
+  );
   lines.push('|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|');
   for (const run of results.mining) {
     lines.push(
@@ -856,11 +909,16 @@ export function formatBrowserTable(results, coreNodeRate) {
   lines.push('', `| Hash rate on the same ${hash.headerPrefixBytes}-byte header prefix + nonce digits | Rate |`, '|---|---:|');
   lines.push(`| worker: mining loop (pure JS, midstate) | ${rate(hash.workerMiningLoop)} |`);
   lines.push(`| worker: js-sha256 whole header per attempt | ${rate(hash.workerJsSha256)} |`);
-  for (const run of hash.workerLabRuns) lines.push(`| worker: Mining Lab run, difficulty ${run.difficulty} (incl. progress, yields) | ${rate(run.hashesPerSecond)} |`);
+  for (const run of hash.workerLabRuns)
+    lines.push(
+      `| worker: Mining Lab run, difficulty ${run.difficulty} (incl. progress, yields) | ${rate(run.hashesPerSecond)} |`,
+    );
   lines.push(`| node:crypto, whole header per attempt (this run, alternating with the worker) | ${rate(hash.nodeCrypto)} |`);
   lines.push(`| node:crypto, prefix state copied per attempt (native midstate) | ${rate(hash.nodeCryptoCopy)} |`);
   if (coreNodeRate) lines.push(`| node:crypto, whole header per attempt (core bench) | ${rate(coreNodeRate)} |`);
-  lines.push(`| worker mining loop / node:crypto whole header (median of ${hash.rounds} paired rounds) | ${hash.ratio.toFixed(2)}x |`);
+  lines.push(
+    `| worker mining loop / node:crypto whole header (median of ${hash.rounds} paired rounds) | ${hash.ratio.toFixed(2)}x |`,
+  );
   lines.push(`| worker mining loop / node:crypto native midstate | ${hash.ratioCopy.toFixed(2)}x |`);
   lines.push(
     '',
@@ -915,8 +973,14 @@ export function formatBrowserTable(results, coreNodeRate) {
     );
   }
   const { scroll } = results;
-  lines.push('', '| Explorer, records chain of 10,000 blocks, scrolled 400 px a frame for 3 s | Frames | Longest frame gap | Long tasks | Rows in the page |', '|---|---:|---:|---:|---:|');
-  lines.push(`| ${scroll.scrolledPx.toLocaleString('en-US')} px scrolled | ${scroll.frames} | ${ms(scroll.maxFrameGapMs)} | ${scroll.longTasks} (${ms(scroll.longTaskTotalMs)}) | ${scroll.rowsInPage} |`);
+  lines.push(
+    '',
+    '| Explorer, records chain of 10,000 blocks, scrolled 400 px a frame for 3 s | Frames | Longest frame gap | Long tasks | Rows in the page |',
+    '|---|---:|---:|---:|---:|',
+  );
+  lines.push(
+    `| ${scroll.scrolledPx.toLocaleString('en-US')} px scrolled | ${scroll.frames} | ${ms(scroll.maxFrameGapMs)} | ${scroll.longTasks} (${ms(scroll.longTaskTotalMs)}) | ${scroll.rowsInPage} |`,
+  );
   const { bundle } = results;
   const js = bundle.page.files.filter((file) => /\.m?js$/.test(file.file));
   const css = bundle.page.files.filter((file) => file.file.endsWith('.css'));
@@ -925,7 +989,9 @@ export function formatBrowserTable(results, coreNodeRate) {
   lines.push(`| JS | ${js.length} | ${kb(sum(js, 'raw'))} | ${kb(sum(js, 'gzip'))} |`);
   lines.push(`| CSS | ${css.length} | ${kb(sum(css, 'raw'))} | ${kb(sum(css, 'gzip'))} |`);
   lines.push(`| JS + CSS | ${bundle.page.files.length} | ${kb(bundle.page.raw)} | ${kb(bundle.page.gzip)} |`);
-  lines.push(`| ledger worker (starts on the login screen, off the main thread) | ${bundle.worker.files.length} | ${kb(bundle.worker.raw)} | ${kb(bundle.worker.gzip)} |`);
+  lines.push(
+    `| ledger worker (starts on the login screen, off the main thread) | ${bundle.worker.files.length} | ${kb(bundle.worker.raw)} | ${kb(bundle.worker.gzip)} |`,
+  );
 
   if (results.sandbox) lines.push('', formatSandboxTable(results.sandbox, { goals: false }));
 
@@ -939,7 +1005,9 @@ export function formatBrowserTable(results, coreNodeRate) {
   lines.push(
     `| the same by main-thread CPU time (contention removed) | longest task ${ms(worst(workerRuns, 'longestTaskCpuMs'))}, ${workerRuns.reduce((sum, run) => sum + run.tasksOver50MsCpu, 0)} tasks over 50 ms | ${verdict(worst(workerRuns, 'longestTaskCpuMs') <= GOALS.longTaskMs)} |`,
   );
-  lines.push(`| main-thread mining of the same work shows the freeze | longest gap ${ms(worst(mainRuns, 'maxFrameGapMs'))} | ${verdict(worst(mainRuns, 'maxFrameGapMs') > GOALS.frameGapMs)} |`);
+  lines.push(
+    `| main-thread mining of the same work shows the freeze | longest gap ${ms(worst(mainRuns, 'maxFrameGapMs'))} | ${verdict(worst(mainRuns, 'maxFrameGapMs') > GOALS.frameGapMs)} |`,
+  );
   lines.push(
     `| worker hashing >= 40% of node:crypto on the same bytes | ${(hash.ratio * 100).toFixed(0)}% (${(hash.ratioCopy * 100).toFixed(0)}% of native midstate) | ${verdict(hash.ratio >= GOALS.hashRatio && hash.ratioCopy >= GOALS.hashRatio)} |`,
   );
@@ -949,7 +1017,9 @@ export function formatBrowserTable(results, coreNodeRate) {
   lines.push(
     `| 10,000-block chain: verification stays off the main thread (cold load: no main-thread task longer than a 1-block load's +25%, by CPU) | longest ${ms(large.coldLongestTaskCpuMs)} (1 block: ${ms(small.coldLongestTaskCpuMs)}, the app's boot) | ${verdict(large.coldLongestTaskCpuMs <= Math.max(GOALS.longTaskMs, small.coldLongestTaskCpuMs * 1.25))} |`,
   );
-  lines.push(`| login first-load JS + CSS <= 100 KB gzip | ${kb(bundle.page.gzip)} | ${verdict(bundle.page.gzip <= GOALS.firstLoadGzipKb * 1024)} |`);
+  lines.push(
+    `| login first-load JS + CSS <= 100 KB gzip | ${kb(bundle.page.gzip)} | ${verdict(bundle.page.gzip <= GOALS.firstLoadGzipKb * 1024)} |`,
+  );
   const verify10k = results.verify.find((entry) => entry.blocks === 10000);
   lines.push(
     `| 10,000 blocks: verify + project (verifyLedger) in a browser worker < 150 ms | ${ms(verify10k.ledgerMedianMs)} (hashes only: ${ms(verify10k.medianMs)}) | ${verdict(verify10k.ledgerMedianMs < GOALS.verifyLedgerMs)} |`,
@@ -959,7 +1029,9 @@ export function formatBrowserTable(results, coreNodeRate) {
     `| ${hugeLoad.blocks.toLocaleString('en-US')} blocks in IndexedDB: the ledger service answers its first call (signIn: storage.load + verifyLedger + off-chain checks) in < 1.5 s | ` +
       `${ms(hugeLoad.firstCallMs)} (storage.load ${ms(hugeLoad.storageLoadMs)}, the rest ${ms(hugeLoad.verifyAndChecksMs)}) | ${verdict(hugeLoad.firstCallMs < GOALS.serviceLoadMs)} |`,
   );
-  const hugeShown = huge.failure ? ` (the dashboard never showed: "${huge.failure}" after ${ms(huge.wallMs)}; tasks up to then)` : '';
+  const hugeShown = huge.failure
+    ? ` (the dashboard never showed: "${huge.failure}" after ${ms(huge.wallMs)}; tasks up to then)`
+    : '';
   lines.push(
     `| ${huge.height.toLocaleString('en-US')}-block chain: dashboard cold load, no main-thread task over 50 ms by CPU time (trace, worst of ${huge.loads}) | longest ${ms(huge.worstColdLongestTaskCpuMs)}${hugeShown} | ${verdict(!huge.failure && huge.worstColdLongestTaskCpuMs <= GOALS.longTaskMs)} |`,
   );

@@ -11,7 +11,13 @@ import { project, verifyLedger } from '../../workers/core/projection';
 import type { Block, ChainRecord, DocumentKey } from '../../workers/core/types';
 import { createLedgerService } from '../../workers/service';
 import { createIndexedDbStorage } from '../../workers/storage/indexeddb-storage';
-import { FORMAT_KEY, LEDGER_FORMAT, REVISION_KEY, type LedgerStorage, type StoredState } from '../../workers/storage/ledger-storage';
+import {
+  FORMAT_KEY,
+  LEDGER_FORMAT,
+  REVISION_KEY,
+  type LedgerStorage,
+  type StoredState,
+} from '../../workers/storage/ledger-storage';
 import { benchRecords, countKinds, liveFiles } from './bench-chain';
 
 export type BenchCommand =
@@ -50,7 +56,11 @@ async function prepare(height: number): Promise<Prepared> {
 function mine(records: readonly ChainRecord[], blocks: Block[], until: number): void {
   for (let index = blocks.length; index < until; index++) {
     const data = records[index];
-    blocks.push(index === 0 ? createGenesisBlock(data, data.timestamp, DIFFICULTY) : mineBlock(blocks[index - 1], data, data.timestamp, DIFFICULTY));
+    blocks.push(
+      index === 0
+        ? createGenesisBlock(data, data.timestamp, DIFFICULTY)
+        : mineBlock(blocks[index - 1], data, data.timestamp, DIFFICULTY),
+    );
   }
 }
 
@@ -111,11 +121,13 @@ async function verify(height: number, runs: number) {
     let began = performance.now();
     const hashes = verifyChain(blocks, DIFFICULTY);
     chainTimes.push(performance.now() - began);
-    if (!hashes.valid) throw new Error(`the ${height}-block bench chain failed verifyChain: ${JSON.stringify(hashes.firstInvalid)}`);
+    if (!hashes.valid)
+      throw new Error(`the ${height}-block bench chain failed verifyChain: ${JSON.stringify(hashes.firstInvalid)}`);
     began = performance.now();
     const ledger = verifyLedger(blocks, DIFFICULTY);
     ledgerTimes.push(performance.now() - began);
-    if (ledger.firstInvalid) throw new Error(`the ${height}-block bench chain failed verifyLedger: ${JSON.stringify(ledger.firstInvalid)}`);
+    if (ledger.firstInvalid)
+      throw new Error(`the ${height}-block bench chain failed verifyLedger: ${JSON.stringify(ledger.firstInvalid)}`);
   }
   return {
     blocks: height,
@@ -147,7 +159,9 @@ async function seed(height: number) {
     mine(records, blocks, until);
     mineMs += performance.now() - mineBegan;
     const batch = blocks.slice(from, until);
-    const ids = batch.flatMap((block) => ('files' in block.data ? block.data.files : [])).flatMap((file) => (keyOf.has(file.documentId) ? [file.documentId] : []));
+    const ids = batch
+      .flatMap((block) => ('files' in block.data ? block.data.files : []))
+      .flatMap((file) => (keyOf.has(file.documentId) ? [file.documentId] : []));
     const waitBegan = performance.now();
     await pending;
     writeWaitMs += performance.now() - waitBegan;

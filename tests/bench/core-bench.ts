@@ -46,7 +46,15 @@ function sampleRecord(i: number): ChainRecord {
     files:
       i === 0
         ? []
-        : [{ documentId: `document-${i}`, name: `results-${i}.pdf`, type: 'application/pdf', size: 48_213, cid: 'QmaozNR7DZHQK1ZcU9p7QdrshMvXqWK6gpu5rmrkPdT3L4' }],
+        : [
+            {
+              documentId: `document-${i}`,
+              name: `results-${i}.pdf`,
+              type: 'application/pdf',
+              size: 48_213,
+              cid: 'QmaozNR7DZHQK1ZcU9p7QdrshMvXqWK6gpu5rmrkPdT3L4',
+            },
+          ],
     timestamp: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString(),
   };
 }
@@ -74,7 +82,9 @@ export async function runCoreBench(log: (line: string) => void = console.log): P
   const rows: BenchRow[] = [];
   const add = (row: BenchRow) => {
     rows.push(row);
-    log(`  ${row.section} | ${row.name}: ${row.value.toFixed(row.unit === 'x' ? 2 : 1)} ${row.unit}${row.note ? ` (${row.note})` : ''}`);
+    log(
+      `  ${row.section} | ${row.name}: ${row.value.toFixed(row.unit === 'x' ? 2 : 1)} ${row.unit}${row.note ? ` (${row.note})` : ''}`,
+    );
   };
 
   // A realistic header: block 1234 of a chain, the record hashed as the service would.
@@ -152,12 +162,18 @@ export async function runCoreBench(log: (line: string) => void = console.log): P
   const chain: Block[] = [createGenesisBlock(records[0], records[0].timestamp, DIFFICULTY)];
   for (let i = 1; i < longest; i++) chain.push(mineBlock(chain[i - 1], records[i], records[i].timestamp, DIFFICULTY));
   const kinds = countKinds(records);
-  log(`  (built a ${longest.toLocaleString('en')}-block legal chain at difficulty ${DIFFICULTY} in ${(performance.now() - buildStarted).toFixed(0)} ms: ${kinds})`);
+  log(
+    `  (built a ${longest.toLocaleString('en')}-block legal chain at difficulty ${DIFFICULTY} in ${(performance.now() - buildStarted).toFixed(0)} ms: ${kinds})`,
+  );
   const verifyRuns = 5;
   const verifyBudgetMs = 30_000; // per chain length: fewer runs when one run is this slow (the table says how many)
   for (const length of [1_000, 10_000, longest]) {
     const blocks = chain.slice(0, length);
-    const times = { chain: { wall: [] as number[], cpu: [] as number[] }, ledger: { wall: [] as number[], cpu: [] as number[] }, project: { wall: [] as number[], cpu: [] as number[] } };
+    const times = {
+      chain: { wall: [] as number[], cpu: [] as number[] },
+      ledger: { wall: [] as number[], cpu: [] as number[] },
+      project: { wall: [] as number[], cpu: [] as number[] },
+    };
     const timed = (into: { wall: number[]; cpu: number[] }, run: () => void) => {
       const cpuStart = cpuMs();
       const started = performance.now();
@@ -173,7 +189,8 @@ export async function runCoreBench(log: (line: string) => void = console.log): P
       });
       timed(times.ledger, () => {
         const result = verifyLedger(blocks, DIFFICULTY);
-        if (result.firstInvalid || result.state.height !== length) throw new Error(`bench chain failed verifyLedger: ${JSON.stringify(result.firstInvalid)}`);
+        if (result.firstInvalid || result.state.height !== length)
+          throw new Error(`bench chain failed verifyLedger: ${JSON.stringify(result.firstInvalid)}`);
       });
       timed(times.project, () => {
         if (project(blocks).height !== length) throw new Error('project() lost blocks');
@@ -181,7 +198,13 @@ export async function runCoreBench(log: (line: string) => void = console.log): P
     }
     const section = `Verify ${length.toLocaleString('en')} blocks, median of ${times.ledger.wall.length}`;
     add({ section, name: 'verifyChain (hashes only), wall', value: median(times.chain.wall), unit: 'ms' });
-    add({ section, name: 'verifyChain (hashes only), CPU', value: median(times.chain.cpu), unit: 'ms', note: length === 10_000 ? 'goal < 150 ms' : undefined });
+    add({
+      section,
+      name: 'verifyChain (hashes only), CPU',
+      value: median(times.chain.cpu),
+      unit: 'ms',
+      note: length === 10_000 ? 'goal < 150 ms' : undefined,
+    });
     add({ section, name: 'verifyLedger (hashes, rules, projection), wall', value: median(times.ledger.wall), unit: 'ms' });
     add({
       section,
@@ -191,7 +214,12 @@ export async function runCoreBench(log: (line: string) => void = console.log): P
       note: length === 10_000 ? 'browser goal < 150 ms' : undefined,
     });
     add({ section, name: 'project (the fold alone, no checks), CPU', value: median(times.project.cpu), unit: 'ms' });
-    add({ section, name: 'verifyLedger / verifyChain, CPU', value: median(times.ledger.cpu) / median(times.chain.cpu), unit: 'x' });
+    add({
+      section,
+      name: 'verifyLedger / verifyChain, CPU',
+      value: median(times.ledger.cpu) / median(times.chain.cpu),
+      unit: 'x',
+    });
   }
 
   return {

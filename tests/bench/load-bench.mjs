@@ -11,16 +11,33 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const outDir = fileURLToPath(new URL('./results/load-build', import.meta.url)); // the bench's own build: dist/ is left alone
 const uploads = Number(process.env.LOAD_UPLOADS || 1000);
 const concurrency = Number(process.env.LOAD_CONCURRENCY || 50);
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 console.log('Building the app for the load benchmark...');
 await build({ root, mode: 'production', logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false } });
+const server = await preview({
+  root,
+  logLevel: 'warn',
+  build: { outDir },
+  preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
+});
 const { port } = server.httpServer.address();
 const baseURL = `http://127.0.0.1:${port}`;
 
 const { module: load } = await runnerImport('/tests/e2e/support/load.ts', { root, logLevel: 'error' });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  headless: true,
+  args: CHROMIUM_ARGS,
+});
 let report;
 try {
   const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
@@ -52,25 +69,51 @@ const rows = [
   ['Records screen, all listed', ms(report.recordsScreenMs), ''],
   ['Explorer, chain verified and shown', ms(report.explorerMs), ''],
   ['Doctor dashboard after sign-in', ms(report.doctorDashboardMs), ''],
-  ['Stored blocks / documents', `${report.storedBlocks} / ${report.storedDocuments}`, ok(report.storedBlocks === report.expectedRecords && report.storedDocuments === report.expectedRecords - 1)],
-  ['Shown: dashboard / records / doctor today / explorer', `${counts.dashboard} / ${counts.recordsScreen} / ${counts.doctorToday} / ${counts.explorerBlocks}`, ok(Object.values(counts).every((count) => count === report.expectedRecords))],
-  ['Chain (dashboard / explorer)', `${report.chainShown.dashboard} / ${report.chainShown.explorer.split('.')[0]}`, ok(report.chainShown.dashboard === 'Valid')],
+  [
+    'Stored blocks / documents',
+    `${report.storedBlocks} / ${report.storedDocuments}`,
+    ok(report.storedBlocks === report.expectedRecords && report.storedDocuments === report.expectedRecords - 1),
+  ],
+  [
+    'Shown: dashboard / records / doctor today / explorer',
+    `${counts.dashboard} / ${counts.recordsScreen} / ${counts.doctorToday} / ${counts.explorerBlocks}`,
+    ok(Object.values(counts).every((count) => count === report.expectedRecords)),
+  ],
+  [
+    'Chain (dashboard / explorer)',
+    `${report.chainShown.dashboard} / ${report.chainShown.explorer.split('.')[0]}`,
+    ok(report.chainShown.dashboard === 'Valid'),
+  ],
   ['Orphan documents or bytes', String(report.orphans.length), ok(report.orphans.length === 0)],
   ['Main-thread long tasks (> 50 ms)', String(report.longTasks), ''],
-  ['Longest main-thread task (wall / CPU)', `${ms(report.longestTaskMs)} / ${ms(report.longestTaskCpuMs)}`, ok(report.longestTaskCpuMs <= 100 && report.longestTaskMs <= 300)],
+  [
+    'Longest main-thread task (wall / CPU)',
+    `${ms(report.longestTaskMs)} / ${ms(report.longestTaskCpuMs)}`,
+    ok(report.longestTaskCpuMs <= 100 && report.longestTaskMs <= 300),
+  ],
   ...Object.keys(report.longestTaskMsByPhase).map((phase) => [
     `  during ${phase}`,
     `${ms(report.longestTaskMsByPhase[phase])} / ${ms(report.longestTaskCpuMsByPhase[phase])}`,
     '',
   ]),
   ['Longest gap between frames', ms(report.maxFrameGapMs), ''],
-  ['JS heap: page / ledger worker', `${report.mainHeapMb.toFixed(1)} MB / ${report.workerHeapMb === null ? 'n/a' : `${report.workerHeapMb.toFixed(1)} MB`}`, ''],
+  [
+    'JS heap: page / ledger worker',
+    `${report.mainHeapMb.toFixed(1)} MB / ${report.workerHeapMb === null ? 'n/a' : `${report.workerHeapMb.toFixed(1)} MB`}`,
+    '',
+  ],
   ['Whole scenario', ms(report.totalMs), `${report.machine.cpus} CPUs, load ${report.machine.load1.toFixed(1)}`],
   ['Page errors', String(report.pageErrors.length), ok(report.pageErrors.length === 0)],
 ];
 const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column].length)));
 console.log(`\nLoad benchmark: ${uploads} uploads\n`);
-for (const row of rows) console.log(row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd());
+for (const row of rows)
+  console.log(
+    row
+      .map((cell, column) => cell.padEnd(widths[column]))
+      .join('  ')
+      .trimEnd(),
+  );
 await mkdir(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
 await writeFile(new URL('./results/load.json', import.meta.url), JSON.stringify(report, null, 2) + '\n');
 console.log('\nWritten: tests/bench/results/load.json');

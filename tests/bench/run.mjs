@@ -20,7 +20,11 @@ if (process.argv.includes('--sandbox')) {
   const run = await runSandboxBench();
   console.log('\n' + formatSandboxTable(run.sandbox) + '\n');
   const previous = await readFile(benchJson, 'utf8').then(JSON.parse, () => ({}));
-  const browser = { ...(previous.browser ?? {}), sandbox: run.sandbox, sandboxRun: { when: run.when, cpus: run.cpus, loadAverage: run.loadAverage } };
+  const browser = {
+    ...(previous.browser ?? {}),
+    sandbox: run.sandbox,
+    sandboxRun: { when: run.when, cpus: run.cpus, loadAverage: run.loadAverage },
+  };
   await writeFile(benchJson, JSON.stringify({ core: previous.core ?? null, browser }, null, 2) + '\n');
   console.log('Written: tests/bench/results/bench.json');
   process.exit(0);
@@ -32,13 +36,19 @@ if (only !== 'browser') {
     root,
     logLevel: 'error',
     resolve: {
-      alias: [{ find: /^js-sha256$/, replacement: fileURLToPath(new URL('../../node_modules/js-sha256/src/index.mjs', import.meta.url)) }],
+      alias: [
+        {
+          find: /^js-sha256$/,
+          replacement: fileURLToPath(new URL('../../node_modules/js-sha256/src/index.mjs', import.meta.url)),
+        },
+      ],
     },
   });
 
   console.log('Ledger core benchmark (Node, pure-JS SHA-256 as in the browser)...');
   report = await core.runCoreBench((line) => console.log(line));
-  if (report.sha256Path !== 'pure-js') throw new Error('js-sha256 resolved to its node:crypto wrapper: the bench would not measure the browser path');
+  if (report.sha256Path !== 'pure-js')
+    throw new Error('js-sha256 resolved to its node:crypto wrapper: the bench would not measure the browser path');
   console.log('\n' + core.formatCoreTable(report) + '\n');
   await writeFile(new URL('./results/core.json', import.meta.url), JSON.stringify(report, null, 2) + '\n');
   console.log('Written: tests/bench/results/core.json');
@@ -54,5 +64,8 @@ if (only !== 'core') {
 
 // A run of one part keeps the other part's figures from the last run (each says when it ran).
 const previous = only === 'both' ? {} : await readFile(benchJson, 'utf8').then(JSON.parse, () => ({}));
-await writeFile(benchJson, JSON.stringify({ core: report ?? previous.core ?? null, browser: browser ?? previous.browser ?? null }, null, 2) + '\n');
+await writeFile(
+  benchJson,
+  JSON.stringify({ core: report ?? previous.core ?? null, browser: browser ?? previous.browser ?? null }, null, 2) + '\n',
+);
 console.log('Written: tests/bench/results/bench.json');

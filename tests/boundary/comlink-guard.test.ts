@@ -52,12 +52,16 @@ describe('the comlink surface', () => {
     expect(await refusal(remote.constructor.constructor('return 1'))).toEqual(REFUSED);
     expect(await refusal((remote.signIn as unknown as { name: Promise<string> }).name)).toEqual(REFUSED);
     // comlink's proxy sends a SET without waiting for its answer: send it raw to see the answer
-    expect((await raw(ledger, { type: 'SET', path: ['__proto__', 'polluted'], value: { type: 'RAW', value: 'yes' } })).value).toEqual({
+    expect(
+      (await raw(ledger, { type: 'SET', path: ['__proto__', 'polluted'], value: { type: 'RAW', value: 'yes' } })).value,
+    ).toEqual({
       isError: true,
       value: REFUSED,
     });
     expect(await refusal(new (ledger.proxy.signIn as unknown as new () => Promise<unknown>)())).toEqual(REFUSED);
-    expect(await refusal((ledger.proxy as unknown as { [createEndpoint]: () => Promise<unknown> })[createEndpoint]())).toEqual(REFUSED);
+    expect(await refusal((ledger.proxy as unknown as { [createEndpoint]: () => Promise<unknown> })[createEndpoint]())).toEqual(
+      REFUSED,
+    );
     expect(await ledger.proxy.chainStatus()).toMatchObject({ valid: true, height: 2 });
     expect(await observable(ledger)).toEqual(before);
     expect(Object.prototype).not.toHaveProperty('polluted');
@@ -89,10 +93,30 @@ function raw(ledger: ConnectedLedger, message: Record<string, unknown>): Promise
   return reply;
 }
 
-const PATH_STEPS = ['ledger', 'signIn', 'listRecords', 'resetDemoData', '__proto__', 'constructor', 'prototype', 'toString', 'call', 'apply', 'bind', 'hasOwnProperty', 'includes', 'then', ''];
+const PATH_STEPS = [
+  'ledger',
+  'signIn',
+  'listRecords',
+  'resetDemoData',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'call',
+  'apply',
+  'bind',
+  'hasOwnProperty',
+  'includes',
+  'then',
+  '',
+];
 const messageArb = fc.record({
   type: fc.constantFrom('GET', 'SET', 'APPLY', 'CONSTRUCT', 'ENDPOINT', 'RELEASE', 'OTHER', 7, null),
-  path: fc.oneof(fc.array(fc.oneof(fc.constantFrom(...PATH_STEPS), fc.string({ maxLength: 6 })), { maxLength: 4 }), fc.constant(undefined), fc.constant('signIn')),
+  path: fc.oneof(
+    fc.array(fc.oneof(fc.constantFrom(...PATH_STEPS), fc.string({ maxLength: 6 })), { maxLength: 4 }),
+    fc.constant(undefined),
+    fc.constant('signIn'),
+  ),
   value: fc.constant({ type: 'RAW', value: 'polluted' }),
   argumentList: fc.constant([{ type: 'RAW', value: 'return globalThis' }]),
 });
@@ -105,7 +129,11 @@ describe('any comlink message that is not a call of a known method', () => {
     await fc.assert(
       fc.asyncProperty(messageArb, async (message) => {
         fc.pre(!isServiceCall(message, [], methods));
-        expect(await raw(ledger, message)).toMatchObject({ type: 'HANDLER', name: 'throw', value: { isError: true, value: REFUSED } });
+        expect(await raw(ledger, message)).toMatchObject({
+          type: 'HANDLER',
+          name: 'throw',
+          value: { isError: true, value: REFUSED },
+        });
       }),
       { numRuns: 300 },
     );

@@ -25,14 +25,26 @@ describe('signing out', () => {
     await signInAs(ledger, SARAH);
     let started: () => void = () => undefined;
     const reported = new Promise<void>((resolve) => (started = resolve));
-    const job = ledger.mineSandbox('long', 6, 100, proxy((_progress: MiningProgress) => started()));
+    const job = ledger.mineSandbox(
+      'long',
+      6,
+      100,
+      proxy((_progress: MiningProgress) => started()),
+    );
     await reported;
     await ledger.signOut();
     expect(await job).toMatchObject({ jobId: 'long', cancelled: true });
     expect(await ledger.cancelJob('long')).toBe(false); // already stopped; asked without a session
 
     await signInAs(ledger, MICHAEL);
-    expect(await ledger.mineSandbox('next', 1, 1, proxy(() => undefined))).toMatchObject({ cancelled: false, blocksMined: 1 });
+    expect(
+      await ledger.mineSandbox(
+        'next',
+        1,
+        1,
+        proxy(() => undefined),
+      ),
+    ).toMatchObject({ cancelled: false, blocksMined: 1 });
     expect((await ledger.sandboxPage(0, 1)).total).toBe(2); // a fresh copy of the real chain, plus the mined block
   });
 });
@@ -54,7 +66,12 @@ describe('emergency reads with the device clock moved back', () => {
     const clock = createClock();
     const { proxy: ledger } = connected({ now: clock.now });
     await signInAs(ledger, WILSON);
-    const grant = await ledger.requestEmergencyAccess({ patientId: SARAH.id, reason: 'ER', accessLevel: 'basic', durationMinutes: 60 });
+    const grant = await ledger.requestEmergencyAccess({
+      patientId: SARAH.id,
+      reason: 'ER',
+      accessLevel: 'basic',
+      durationMinutes: 60,
+    });
     for (let i = 0; i < 9; i++) {
       await ledger.emergencyView(grant.id);
       clock.advance(-60_000); // the clock goes back a minute between reads
@@ -72,7 +89,12 @@ describe('a basic grant', () => {
     await signInAs(ledger, SARAH);
     await ledger.upload(uploadOf('Confidential result', [fileInput('hiv-test-positive.pdf', 'result'), fileInput('letter.pdf')]));
     await signInAs(ledger, WILSON);
-    const grant = await ledger.requestEmergencyAccess({ patientId: SARAH.id, reason: 'ER', accessLevel: 'basic', durationMinutes: 15 });
+    const grant = await ledger.requestEmergencyAccess({
+      patientId: SARAH.id,
+      reason: 'ER',
+      accessLevel: 'basic',
+      durationMinutes: 15,
+    });
     const view = await ledger.emergencyView(grant.id);
     const raw = JSON.stringify(view);
     expect(raw).not.toContain('hiv-test-positive');

@@ -33,7 +33,7 @@ async function rejectionOf(promise: Promise<unknown>) {
 }
 
 describe('the ledger over a MessageChannel', () => {
-  it('takes file bytes by transfer: the sender\'s ArrayBuffer is detached and the worker stored them', async () => {
+  it("takes file bytes by transfer: the sender's ArrayBuffer is detached and the worker stored them", async () => {
     const ledger = connect();
     await signInAs(ledger, SARAH);
     const file = fileInput('ecg.pdf', 'ECG trace');
@@ -99,7 +99,12 @@ describe('the ledger over a MessageChannel', () => {
     const ledger = connect();
     await signInAs(ledger, SARAH);
     const reports: MiningProgress[] = [];
-    const result = await ledger.mineSandbox('lab-1', 2, 3, proxy((progress: MiningProgress) => void reports.push(progress)));
+    const result = await ledger.mineSandbox(
+      'lab-1',
+      2,
+      3,
+      proxy((progress: MiningProgress) => void reports.push(progress)),
+    );
     expect(result).toMatchObject({ jobId: 'lab-1', blocksMined: 3, cancelled: false });
     await expect.poll(() => reports.at(-1)?.blocksMined).toBe(3);
     expect(reports.every((p) => p.jobId === 'lab-1' && p.blocksTotal === 3)).toBe(true);
@@ -110,7 +115,12 @@ describe('the ledger over a MessageChannel', () => {
     await signInAs(ledger, SARAH);
     let started: () => void = () => undefined;
     const running = new Promise<void>((resolve) => (started = resolve));
-    const mining = ledger.mineSandbox('lab-2', 6, 3, proxy(() => started()));
+    const mining = ledger.mineSandbox(
+      'lab-2',
+      6,
+      3,
+      proxy(() => started()),
+    );
     await running;
     expect(await ledger.cancelJob('lab-2')).toBe(true);
     expect(await mining).toMatchObject({ cancelled: true, blocksMined: 0 });
@@ -136,7 +146,9 @@ describe('the worker entry', () => {
       const user = await remote.ledger.signIn(SARAH.email, DEMO_PASSWORD, 'patient');
       expect(user.id).toBe(SARAH.id);
       expect(await remote.ledger.chainStatus()).toMatchObject({ height: 1, valid: true, readOnly: false });
-      const reopened = createTestLedgerService({ storage: (await import('../../workers/storage/indexeddb-storage')).createIndexedDbStorage() });
+      const reopened = createTestLedgerService({
+        storage: (await import('../../workers/storage/indexeddb-storage')).createIndexedDbStorage(),
+      });
       await signInAs(reopened, SARAH);
       expect((await reopened.chainStatus()).height).toBe(1); // the genesis was stored in the 'medledger' database
     } finally {

@@ -59,7 +59,9 @@ async function keyboardLogin(page: Page, role: 'patient' | 'doctor', password = 
 }
 
 describe('keyboard only', () => {
-  test('login: a wrong password or user type puts focus on the message; the right one signs in; Logout is reachable', async ({ page }) => {
+  test('login: a wrong password or user type puts focus on the message; the right one signs in; Logout is reachable', async ({
+    page,
+  }) => {
     await page.goto('/');
     await keyboardLogin(page, 'patient', `${DEMO_PASSWORD}x`);
     const alert = page.getByRole('alert').filter({ hasText: 'Invalid email or password' });
@@ -102,7 +104,11 @@ describe('keyboard only', () => {
     // the file input opens the file chooser from the keyboard
     await tabTo(page, page.getByLabel('Add files'));
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
-    await chooser.setFiles([pdfFile('lipid-panel.pdf'), pdfFile('old-scan.pdf'), { name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') }]);
+    await chooser.setFiles([
+      pdfFile('lipid-panel.pdf'),
+      pdfFile('old-scan.pdf'),
+      { name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') },
+    ]);
     await page.getByRole('alert').filter({ hasText: 'setup.exe' }).waitFor();
     const selected = page.getByRole('list', { name: 'Selected files' }).getByRole('listitem');
     await selected.nth(1).waitFor();

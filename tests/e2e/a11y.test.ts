@@ -53,17 +53,21 @@ describe('no axe violation of any impact on any screen or state, at desktop and 
     log.expectClean();
   });
 
-  test('patient: dashboard, upload with a rejected file, uploading, success, records with a preview, profile', async ({ page }) => {
+  test('patient: dashboard, upload with a rejected file, uploading, success, records with a preview, profile', async ({
+    page,
+  }) => {
     const log = a11yLog(page);
     await login(page, 'patient');
     await section(page, 'Blockchain Status').getByText('Valid', { exact: true }).waitFor();
     await log.scan('patient dashboard, no uploads');
     await goTo(page, 'Upload Documents', 'Upload Medical Documents');
     await log.scan('upload, empty');
-    await page.getByLabel('Add files').setInputFiles([
-      pdfFile('blood-test.pdf'),
-      { name: 'installer.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') },
-    ]);
+    await page
+      .getByLabel('Add files')
+      .setInputFiles([
+        pdfFile('blood-test.pdf'),
+        { name: 'installer.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') },
+      ]);
     await page.getByRole('alert').filter({ hasText: 'installer.exe' }).waitFor();
     await page.getByLabel('Title').fill('Blood test');
     await log.scan('upload with a rejected file');

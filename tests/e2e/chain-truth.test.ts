@@ -36,7 +36,9 @@ async function resetDemoData(page: Page): Promise<void> {
 }
 
 describe('stored data the chain cannot hold', () => {
-  test('a block holding a BigInt is named after a reload, sign-in still works, and Reset demo data starts over', async ({ page }) => {
+  test('a block holding a BigInt is named after a reload, sign-in still works, and Reset demo data starts over', async ({
+    page,
+  }) => {
     await login(page, 'patient');
     await uploadRecord(page, 'Genuine record', [pdfFile('genuine.pdf')]);
     await storeBigIntInBlock(page, 1);
@@ -47,7 +49,9 @@ describe('stored data the chain cannot hold', () => {
     await login(page, 'patient'); // the worker loads the stored ledger again: sign-in must not fail on it
 
     await banner(page).waitFor();
-    expect(await text(banner(page))).toContain('Block #1 failed a check: block is malformed (its record holds a value JSON cannot hold).');
+    expect(await text(banner(page))).toContain(
+      'Block #1 failed a check: block is malformed (its record holds a value JSON cannot hold).',
+    );
     await goTo(page, 'Medical Records', 'Medical Records');
     await recordItem(section(page, 'Your Records'), 'Initial health assessment').waitFor();
 
@@ -72,7 +76,18 @@ describe('stored data the chain cannot hold', () => {
       });
       await new Promise<void>((resolve, reject) => {
         const tx = db.transaction(['blocks', 'grants', 'meta'], 'readwrite');
-        tx.objectStore('blocks').put({ id: '0', hash: 'h', previousHash: '0'.repeat(64), timestamp: '2026-01-01T00:00:00.000Z', dataHash: 'd', data: { title: 'Old' }, nonce: 1 }, 0);
+        tx.objectStore('blocks').put(
+          {
+            id: '0',
+            hash: 'h',
+            previousHash: '0'.repeat(64),
+            timestamp: '2026-01-01T00:00:00.000Z',
+            dataHash: 'd',
+            data: { title: 'Old' },
+            nonce: 1,
+          },
+          0,
+        );
         tx.objectStore('grants').put({ id: 'g', isActive: true, accessLevel: 'full' });
         tx.objectStore('meta').put(3, 'revision');
         tx.oncomplete = () => resolve();

@@ -59,7 +59,12 @@ async function logout(page: Page): Promise<void> {
 }
 
 // Michael uploads a record; Dr. Carter opens SOS for him from My Patients and is granted access.
-async function grantOnMichael(page: Page, level: 'Basic' | 'Full', duration: string, report = pdfFile('allergy-panel.pdf')): Promise<void> {
+async function grantOnMichael(
+  page: Page,
+  level: 'Basic' | 'Full',
+  duration: string,
+  report = pdfFile('allergy-panel.pdf'),
+): Promise<void> {
   await login(page, 'patient', MICHAEL);
   await uploadRecord(page, 'Allergy panel', [report], { description: 'IgE: latex positive', type: 'Test Report' });
   await logout(page);
@@ -86,7 +91,9 @@ async function michaelsAccessHistory(page: Page) {
 }
 
 describe('break-the-glass, enforced and visible to the patient', () => {
-  test("a doctor's full SOS grant shows the complete history and opens files; the patient sees the access and each read", async ({ page }) => {
+  test("a doctor's full SOS grant shows the complete history and opens files; the patient sees the access and each read", async ({
+    page,
+  }) => {
     const report = pdfFile('allergy-panel.pdf', `%PDF-1.4 IgE latex 3.2 kU/L ${'e'.repeat(500)}`);
     await grantOnMichael(page, 'Full', '30 minutes', report);
     const history = section(page, 'Complete History');
@@ -115,7 +122,10 @@ describe('break-the-glass, enforced and visible to the patient', () => {
     await alert.waitFor({ state: 'detached' });
   });
 
-  test('a 15-minute grant: past its expiry the worker denies reads, the panel closes itself, the patient sees it expired', async ({ page, recorded }) => {
+  test('a 15-minute grant: past its expiry the worker denies reads, the panel closes itself, the patient sees it expired', async ({
+    page,
+    recorded,
+  }) => {
     await installShiftableClock(recorded.context);
     await grantOnMichael(page, 'Full', '15 minutes');
     const panel = page.getByRole('region', { name: 'Emergency Access Active' });

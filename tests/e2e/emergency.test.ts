@@ -41,7 +41,13 @@ describe('SOS emergency access', () => {
     expect(await page.getByRole('radio', { name: /Full/ }).isChecked()).toBe(false);
     const duration = page.getByLabel('Duration');
     expect(await duration.inputValue()).toBe('60');
-    expect(await duration.locator('option').allTextContents()).toEqual(['15 minutes', '30 minutes', '1 hour', '2 hours', '4 hours']);
+    expect(await duration.locator('option').allTextContents()).toEqual([
+      '15 minutes',
+      '30 minutes',
+      '1 hour',
+      '2 hours',
+      '4 hours',
+    ]);
     expect(await grantButton(page).isDisabled()).toBe(true);
     await page.getByRole('radio', { name: /Michael Chen/ }).check();
     expect(await grantButton(page).isDisabled()).toBe(true);
@@ -51,7 +57,9 @@ describe('SOS emergency access', () => {
     expect(await grantButton(page).isEnabled()).toBe(true);
   });
 
-  test('granting shows a busy state, then a live countdown; End Emergency Session returns to the search view', async ({ page }) => {
+  test('granting shows a busy state, then a live countdown; End Emergency Session returns to the search view', async ({
+    page,
+  }) => {
     await openEmergency(page);
     await search(page).fill('Michael');
     await page.getByRole('radio', { name: /Michael Chen/ }).check();

@@ -18,7 +18,8 @@ async function unstyledBootstrapClasses(page: Page): Promise<string[]> {
     const styled = new Set<string>();
     const visit = (rules: CSSRuleList) => {
       for (const rule of rules) {
-        if (rule instanceof CSSStyleRule) for (const [, name] of rule.selectorText.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)) styled.add(name);
+        if (rule instanceof CSSStyleRule)
+          for (const [, name] of rule.selectorText.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)) styled.add(name);
         if ('cssRules' in rule && rule.cssRules) visit(rule.cssRules as CSSRuleList);
       }
     };
@@ -39,7 +40,14 @@ const SCREENS = {
     '/patient/blockchain',
     '/patient/mining-lab',
   ],
-  doctor: ['/doctor/dashboard', '/doctor/profile', '/doctor/patients', '/doctor/emergency', '/doctor/blockchain', '/doctor/mining-lab'],
+  doctor: [
+    '/doctor/dashboard',
+    '/doctor/profile',
+    '/doctor/patients',
+    '/doctor/emergency',
+    '/doctor/blockchain',
+    '/doctor/mining-lab',
+  ],
 } as const;
 
 describe('Bootstrap CSS kept by the build', () => {
@@ -48,7 +56,11 @@ describe('Bootstrap CSS kept by the build', () => {
       await login(page, role);
       const missing: string[] = [];
       for (const path of ['/', ...SCREENS[role]]) {
-        if (path !== '/') await page.getByRole('link', { name: menuLabel(path) }).first().click();
+        if (path !== '/')
+          await page
+            .getByRole('link', { name: menuLabel(path) })
+            .first()
+            .click();
         await page.waitForURL(`**${path === '/' ? `/${role}/dashboard` : path}`);
         await page.locator('main').waitFor();
         await page.waitForTimeout(300);

@@ -16,7 +16,9 @@ const tamperPanel = (page: Page) => page.locator('#explorer-tabs-tabpane-tamper'
 
 // Block indexes of the rendered rows, top to bottom.
 function rowIndexes(page: Page, scope = tamperPanel(page)): Promise<number[]> {
-  return scope.locator('tr[data-block-index]').evaluateAll((rows) => rows.map((row) => Number((row as HTMLElement).dataset.blockIndex)));
+  return scope
+    .locator('tr[data-block-index]')
+    .evaluateAll((rows) => rows.map((row) => Number((row as HTMLElement).dataset.blockIndex)));
 }
 
 // building a 10,000-block demo chain mines about 2.6 million hashes in the worker: allow a slow machine
@@ -28,7 +30,9 @@ async function resetSandbox(page: Page, option: string, expected: string): Promi
 }
 
 describe('Blockchain Explorer', () => {
-  test('shows the records chain with its verification result, each hash short with the full value in the tooltip', async ({ page }) => {
+  test('shows the records chain with its verification result, each hash short with the full value in the tooltip', async ({
+    page,
+  }) => {
     await openExplorerAsPatient(page);
     const chain = page.locator('#explorer-tabs-tabpane-chain');
     await chain.getByText('Chain valid.').waitFor();
@@ -41,7 +45,9 @@ describe('Blockchain Explorer', () => {
     await checkScreen(page, 'explorer-chain');
   });
 
-  test('the tamper demo names the changed block, then the next link once it is re-mined, on the sandbox only', async ({ page }) => {
+  test('the tamper demo names the changed block, then the next link once it is re-mined, on the sandbox only', async ({
+    page,
+  }) => {
     await openExplorerAsPatient(page);
     await page.getByRole('tab', { name: 'Tamper demo' }).click();
     const panel = tamperPanel(page);
@@ -70,20 +76,24 @@ describe('Blockchain Explorer', () => {
     await panel.getByText('Chain valid.').waitFor();
   });
 
-  test('a 10,000-block chain keeps only the rows in view in the page and scrolls to the genesis block', { timeout: 150_000 }, async ({ page }) => {
-    await openExplorerAsPatient(page);
-    await page.getByRole('tab', { name: 'Tamper demo' }).click();
-    await resetSandbox(page, 'Demo chain, 10,000 blocks', 'The sandbox is a demo chain of 10,000 blocks.');
-    const panel = tamperPanel(page);
-    expect((await rowIndexes(page))[0]).toBe(9999);
-    expect(await panel.locator('tbody tr').count()).toBeLessThan(40);
+  test(
+    'a 10,000-block chain keeps only the rows in view in the page and scrolls to the genesis block',
+    { timeout: 150_000 },
+    async ({ page }) => {
+      await openExplorerAsPatient(page);
+      await page.getByRole('tab', { name: 'Tamper demo' }).click();
+      await resetSandbox(page, 'Demo chain, 10,000 blocks', 'The sandbox is a demo chain of 10,000 blocks.');
+      const panel = tamperPanel(page);
+      expect((await rowIndexes(page))[0]).toBe(9999);
+      expect(await panel.locator('tbody tr').count()).toBeLessThan(40);
 
-    await panel.getByRole('region', { name: /Sandbox chain/ }).evaluate((viewport) => {
-      viewport.scrollTop = viewport.scrollHeight;
-    });
-    await panel.locator('tr[data-block-index="0"]').waitFor();
-    const shown = await rowIndexes(page);
-    expect(shown[shown.length - 1]).toBe(0);
-    expect(shown.length).toBeLessThan(40);
-  });
+      await panel.getByRole('region', { name: /Sandbox chain/ }).evaluate((viewport) => {
+        viewport.scrollTop = viewport.scrollHeight;
+      });
+      await panel.locator('tr[data-block-index="0"]').waitFor();
+      const shown = await rowIndexes(page);
+      expect(shown[shown.length - 1]).toBe(0);
+      expect(shown.length).toBeLessThan(40);
+    },
+  );
 });

@@ -24,7 +24,9 @@ async function openUpload(page: Page): Promise<void> {
 
 async function uploadThroughForm(page: Page, title: string, bytes = 64): Promise<void> {
   await openUpload(page);
-  await page.getByLabel('Add files').setInputFiles({ name: `${title}.pdf`, mimeType: 'application/pdf', buffer: Buffer.alloc(bytes, 3) });
+  await page
+    .getByLabel('Add files')
+    .setInputFiles({ name: `${title}.pdf`, mimeType: 'application/pdf', buffer: Buffer.alloc(bytes, 3) });
   await page.getByLabel('Title').fill(title);
   await page.getByRole('button', { name: 'Upload Documents' }).click();
 }
@@ -60,7 +62,9 @@ async function dashboard(page: Page): Promise<{ totalRecords: number; totalBlock
 }
 
 describe('the worker dies or throws', () => {
-  test('a worker that closes itself mid-session gives the error screen; Restart brings every saved record back', async ({ page }) => {
+  test('a worker that closes itself mid-session gives the error screen; Restart brings every saved record back', async ({
+    page,
+  }) => {
     await login(page, 'patient');
     for (const title of ['Before the fault 1', 'Before the fault 2']) {
       await uploadThroughForm(page, title);
@@ -110,7 +114,10 @@ describe('the worker dies or throws', () => {
     expect(after.chain).toBe('Valid');
   });
 
-  test('a worker script that throws as it starts gives the error screen, not a blank page; Restart loads a good one', async ({ page, recorded }) => {
+  test('a worker script that throws as it starts gives the error screen, not a blank page; Restart loads a good one', async ({
+    page,
+    recorded,
+  }) => {
     recorded.allowProblem(/simulated start failure/);
     await page.route(WORKER_SCRIPT, (route) =>
       route.fulfill({ contentType: 'text/javascript', body: "throw new Error('simulated start failure');" }),
@@ -147,7 +154,10 @@ describe('IndexedDB refuses a write', () => {
     }, refuse);
   }
 
-  test('a refused write fails the upload with a message, stores nothing, keeps the form and earlier data', async ({ page, recorded }) => {
+  test('a refused write fails the upload with a message, stores nothing, keeps the form and earlier data', async ({
+    page,
+    recorded,
+  }) => {
     recorded.allowProblem(/upload failed/);
     await login(page, 'patient');
     await uploadThroughForm(page, 'Earlier record');

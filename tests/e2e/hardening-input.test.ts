@@ -43,7 +43,9 @@ function watchForInjection(page: Page): () => Promise<string[]> {
   return async () => [
     ...dialogs,
     ...(await page.evaluate(() =>
-      [...document.querySelectorAll('img[src="x"], b[onmouseover], script:not([src]):not([type])')].map((element) => `element: ${element.outerHTML}`),
+      [...document.querySelectorAll('img[src="x"], b[onmouseover], script:not([src]):not([type])')].map(
+        (element) => `element: ${element.outerHTML}`,
+      ),
     )),
   ];
 }
@@ -55,7 +57,9 @@ function widerThanViewport(page: Page): Promise<string[]> {
     const found: string[] = [];
     const visit = (element: Element) => {
       if (element.getBoundingClientRect().right > window.innerWidth + 1) {
-        found.push(`${element.tagName.toLowerCase()}.${[...element.classList].join('.')} reaches ${Math.round(element.getBoundingClientRect().right)}px`);
+        found.push(
+          `${element.tagName.toLowerCase()}.${[...element.classList].join('.')} reaches ${Math.round(element.getBoundingClientRect().right)}px`,
+        );
         return;
       }
       if (!scrolls(element)) for (const child of element.children) visit(child);
@@ -84,7 +88,9 @@ async function upload(page: Page, title: string): Promise<void> {
 }
 
 describe('names with markup, right-to-left text, emoji and 255 characters', () => {
-  test('show as plain text on upload, success, dashboard, records and explorer, run nothing, fit phone and desktop, and are stored intact', async ({ page }) => {
+  test('show as plain text on upload, success, dashboard, records and explorer, run nothing, fit phone and desktop, and are stored intact', async ({
+    page,
+  }) => {
     const injected = watchForInjection(page);
     await login(page, 'patient');
     await openUpload(page);
@@ -92,12 +98,9 @@ describe('names with markup, right-to-left text, emoji and 255 characters', () =
     await page.getByLabel('Add files').setInputFiles(payload('<img src=x onerror=alert(2)>.exe', 64, 'application/x-msdownload'));
     expect(await text(notAdded(page))).toContain('"<img src=x onerror=alert(2)>.exe" is not an accepted file type');
 
-    await page.getByLabel('Add files').setInputFiles([
-      payload(NAMES.html),
-      payload(NAMES.rtl),
-      payload(NAMES.emoji, 64, 'image/jpeg'),
-      payload(NAMES.long),
-    ]);
+    await page
+      .getByLabel('Add files')
+      .setInputFiles([payload(NAMES.html), payload(NAMES.rtl), payload(NAMES.emoji, 64, 'image/jpeg'), payload(NAMES.long)]);
     expect(await selectedNames(page)).toEqual(Object.values(NAMES));
     expect(await page.locator('.selected-file-name').nth(3).getAttribute('title')).toBe(NAMES.long);
     await page.getByLabel('Title').fill(MARKUP_TITLE);
@@ -142,7 +145,9 @@ describe('names with markup, right-to-left text, emoji and 255 characters', () =
 });
 
 describe('file checks', () => {
-  test('.PDF and exactly 10 MB are uploaded; 0 bytes, 10 MB + 1, report.pdf.exe and a disagreeing type are named and left out', async ({ page }) => {
+  test('.PDF and exactly 10 MB are uploaded; 0 bytes, 10 MB + 1, report.pdf.exe and a disagreeing type are named and left out', async ({
+    page,
+  }) => {
     await login(page, 'patient');
     await openUpload(page);
     // the two 10 MB files are made in the page and dropped: 20 MB through the test's pipe takes longer than the test
@@ -197,14 +202,18 @@ describe('file checks', () => {
     }
   });
 
-  test(`${MAX_FILES_PER_UPLOAD} files at once are all listed and stored in one block; one more is named as over the maximum`, async ({ page }) => {
+  test(`${MAX_FILES_PER_UPLOAD} files at once are all listed and stored in one block; one more is named as over the maximum`, async ({
+    page,
+  }) => {
     await login(page, 'patient');
     await openUpload(page);
     const names = Array.from({ length: MAX_FILES_PER_UPLOAD }, (_, i) => `page-${String(i + 1).padStart(2, '0')}.pdf`);
     await page.getByLabel('Add files').setInputFiles(names.map((name, i) => payload(name, 1000 + i)));
     expect(await selectedNames(page)).toEqual(names);
     await page.getByLabel('Add files').setInputFiles(payload('page-51.pdf'));
-    expect(await text(notAdded(page))).toContain(`"page-51.pdf" was not added: an upload holds at most ${MAX_FILES_PER_UPLOAD} files`);
+    expect(await text(notAdded(page))).toContain(
+      `"page-51.pdf" was not added: an upload holds at most ${MAX_FILES_PER_UPLOAD} files`,
+    );
     expect(await page.locator('.selected-file-name').count()).toBe(MAX_FILES_PER_UPLOAD);
 
     await upload(page, 'Full scan');
@@ -219,7 +228,9 @@ describe('file checks', () => {
 });
 
 describe('title limits', () => {
-  test('a 10,000-character title is kept whole, the limit is stated, and Upload waits until it is shortened', async ({ page }) => {
+  test('a 10,000-character title is kept whole, the limit is stated, and Upload waits until it is shortened', async ({
+    page,
+  }) => {
     await login(page, 'patient');
     await openUpload(page);
     await page.getByLabel('Add files').setInputFiles(payload('scan.pdf'));

@@ -26,7 +26,10 @@ const selectedNames = (page: Page) => page.locator('.selected-file-name').allTex
 // An upload sent straight to a second copy of the built worker in comlink's wire format, as any script of the
 // origin could: the screen's check is not the only one.
 async function uploadThroughWorker(page: Page, fileName: string): Promise<unknown> {
-  const workerUrl = page.workers().find((worker) => /ledger\.worker/.test(worker.url()))?.url();
+  const workerUrl = page
+    .workers()
+    .find((worker) => /ledger\.worker/.test(worker.url()))
+    ?.url();
   if (!workerUrl) throw new Error('the app did not start its ledger worker');
   return page.evaluate(
     async ({ workerUrl, email, password, fileName }) => {
@@ -36,11 +39,18 @@ async function uploadThroughWorker(page: Page, fileName: string): Promise<unknow
       const call = (id: string, method: string, args: unknown[]) =>
         new Promise<unknown>((resolve) => {
           pending.set(id, resolve);
-          worker.postMessage({ id, type: 'APPLY', path: ['ledger', method], argumentList: args.map((value) => ({ type: 'RAW', value })) });
+          worker.postMessage({
+            id,
+            type: 'APPLY',
+            path: ['ledger', method],
+            argumentList: args.map((value) => ({ type: 'RAW', value })),
+          });
         });
       await call('signIn', 'signIn', [email, password, 'patient']);
       const bytes = new TextEncoder().encode('%PDF-1.4 invoice').buffer;
-      const reply = await call('upload', 'upload', [{ title: 'Invoice', type: 'test_report', files: [{ name: fileName, type: 'application/pdf', bytes }] }]);
+      const reply = await call('upload', 'upload', [
+        { title: 'Invoice', type: 'test_report', files: [{ name: fileName, type: 'application/pdf', bytes }] },
+      ]);
       worker.terminate();
       return reply;
     },
@@ -78,21 +88,31 @@ async function dropOn(page: Page, locator: Locator, names: string[]) {
 }
 
 describe('text inputs, one rule on screen and in the worker', () => {
-  test('a file name with a right-to-left override is refused on screen and by the worker, in the same words', async ({ page }) => {
+  test('a file name with a right-to-left override is refused on screen and by the worker, in the same words', async ({
+    page,
+  }) => {
     await login(page, 'patient');
     await openUpload(page);
-    await page.getByLabel('Add files').setInputFiles({ name: DISGUISED, mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+    await page
+      .getByLabel('Add files')
+      .setInputFiles({ name: DISGUISED, mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
     expect(await notAdded(page).getByRole('listitem').allTextContents()).toEqual([REFUSED]);
     expect(await page.locator('.selected-file-name').count()).toBe(0);
 
     const reply = await uploadThroughWorker(page, DISGUISED);
-    expect(reply).toMatchObject({ type: 'HANDLER', name: 'throw', value: { isError: true, value: { name: 'ValidationError', message: REFUSED } } });
+    expect(reply).toMatchObject({
+      type: 'HANDLER',
+      name: 'throw',
+      value: { isError: true, value: { name: 'ValidationError', message: REFUSED } },
+    });
   });
 
   test('an NFD search finds the NFC title it was typed for', async ({ page }) => {
     await login(page, 'patient');
     await openUpload(page);
-    await page.getByLabel('Add files').setInputFiles({ name: 'care.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+    await page
+      .getByLabel('Add files')
+      .setInputFiles({ name: 'care.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
     await page.getByLabel('Title').fill(NFC_TITLE);
     await page.getByRole('button', { name: 'Upload Documents' }).click();
     await page.getByRole('status').filter({ hasText: 'Upload successful' }).waitFor();

@@ -12,7 +12,9 @@ async function chainStatus(page: Page): Promise<{ blocks: string; chain: string 
 
 async function uploadOneFile(page: Page, title: string): Promise<void> {
   await page.getByRole('link', { name: 'Upload Documents' }).click();
-  await page.getByLabel('Add files').setInputFiles({ name: 'lab-result.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 lab result') });
+  await page
+    .getByLabel('Add files')
+    .setInputFiles({ name: 'lab-result.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 lab result') });
   await page.getByLabel('Title').fill(title);
   await page.getByRole('button', { name: 'Upload Documents' }).click();
   await page.getByRole('heading', { name: 'Upload successful' }).waitFor();
@@ -21,11 +23,18 @@ async function uploadOneFile(page: Page, title: string): Promise<void> {
 describe('the ledger worker in the built app', () => {
   test('starts in a real Web Worker and shows the fresh chain (the genesis block) as valid', async ({ page }) => {
     await login(page, 'patient');
-    expect(page.workers().map((worker) => worker.url()).some((url) => /ledger\.worker/.test(url))).toBe(true);
+    expect(
+      page
+        .workers()
+        .map((worker) => worker.url())
+        .some((url) => /ledger\.worker/.test(url)),
+    ).toBe(true);
     expect(await chainStatus(page)).toEqual({ blocks: '1', chain: 'Valid' });
   });
 
-  test('mines an uploaded record into a block whose SHA-256 hash starts with two zeros, and the chain stays valid', async ({ page }) => {
+  test('mines an uploaded record into a block whose SHA-256 hash starts with two zeros, and the chain stays valid', async ({
+    page,
+  }) => {
     await login(page, 'patient');
     await uploadOneFile(page, 'Blood panel');
     const success = page.getByRole('status').filter({ hasText: 'Upload successful' });

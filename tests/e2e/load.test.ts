@@ -6,7 +6,10 @@ import { runLoadScenario } from './support/load';
 const UPLOADS = 100;
 
 describe('load', () => {
-  test(`${UPLOADS} uploads: every record counted on every screen, the chain valid, no main-thread task over 100 ms of work`, async ({ page, browser }) => {
+  test(`${UPLOADS} uploads: every record counted on every screen, the chain valid, no main-thread task over 100 ms of work`, async ({
+    page,
+    browser,
+  }) => {
     const report = await runLoadScenario(page, browser, { uploads: UPLOADS, concurrency: 20, formUploads: 3 });
     console.log(`[load] ${JSON.stringify(report)}`);
 

@@ -22,7 +22,11 @@ async function watchSubmitButton(page: Page): Promise<() => Promise<string[]>> {
   await page.evaluate(() => {
     const button = document.querySelector('form button[type="submit"]') as HTMLButtonElement;
     const seen: string[] = [button.textContent ?? ''];
-    new MutationObserver(() => seen.push(button.textContent ?? '')).observe(button, { subtree: true, childList: true, characterData: true });
+    new MutationObserver(() => seen.push(button.textContent ?? '')).observe(button, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
     (window as unknown as { submitTexts: string[] }).submitTexts = seen;
   });
   return () => page.evaluate(() => (window as unknown as { submitTexts: string[] }).submitTexts.map((t) => t.trim()));
@@ -45,7 +49,9 @@ describe('login', () => {
     expect(JSON.parse(stored ?? '{}')).toMatchObject({ id: 'patient-1', role: 'patient' });
   });
 
-  test('a doctor signs in and lands on the doctor dashboard with specialization, hospital and licence number', async ({ page }) => {
+  test('a doctor signs in and lands on the doctor dashboard with specialization, hospital and licence number', async ({
+    page,
+  }) => {
     await page.goto('/');
     await chooseRole(page, 'doctor');
     await submit(page, DEMO_ACCOUNTS.doctor, DEMO_PASSWORD);
@@ -116,7 +122,9 @@ describe('login', () => {
   // The unexpected failure, made real: the browser holds a newer MedLedger database (version 99) than
   // this build opens (version 1), as after a downgrade. The worker cannot load the ledger, so sign-in fails.
   test("a ledger that cannot load its stored records answers 'Login failed. Please try again.'", async ({ page, baseUrl }) => {
-    await page.route(`${baseUrl}/__blank`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>blank</title>' }));
+    await page.route(`${baseUrl}/__blank`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>blank</title>' }),
+    );
     await page.goto('/__blank');
     await page.evaluate(
       () =>
@@ -167,7 +175,9 @@ describe('login', () => {
 
   test('a stored currentUser with an unknown id is signed out', async ({ page }) => {
     await page.goto('/');
-    await page.evaluate(() => localStorage.setItem('currentUser', JSON.stringify({ id: 'doctor-999', role: 'doctor', name: 'Ghost' })));
+    await page.evaluate(() =>
+      localStorage.setItem('currentUser', JSON.stringify({ id: 'doctor-999', role: 'doctor', name: 'Ghost' })),
+    );
     await page.goto('/doctor/dashboard');
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
     expect(pathOf(page)).toBe('/');

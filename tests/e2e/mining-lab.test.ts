@@ -65,7 +65,9 @@ describe('Mining Lab', () => {
     await page.getByRole('button', { name: 'Cancel' }).click();
     const latency = await timing;
     expect(latency).toBeLessThanOrEqual(CANCEL_BOUND_MS);
-    expect(await status(page).textContent()).toMatch(/^Cancelled after [0-4] of 5 blocks in the worker: mining stopped \d+ ms after Cancel\.$/);
+    expect(await status(page).textContent()).toMatch(
+      /^Cancelled after [0-4] of 5 blocks in the worker: mining stopped \d+ ms after Cancel\.$/,
+    );
     const cancelled = await runRow(page, 'worker');
     expect(cancelled.cancelled).toBe('true');
 
@@ -75,7 +77,9 @@ describe('Mining Lab', () => {
     expect(await status(page).textContent()).toMatch(/^Mined 2 blocks in the worker/);
   });
 
-  test('the main-thread switch runs the same mining on the main thread and records it beside the worker run', async ({ page }) => {
+  test('the main-thread switch runs the same mining on the main thread and records it beside the worker run', async ({
+    page,
+  }) => {
     await openLabAsPatient(page);
     await setUp(page, 3, 2, true);
     await page.getByRole('button', { name: 'Start mining' }).click();

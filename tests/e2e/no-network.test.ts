@@ -55,7 +55,9 @@ async function watchCspViolations(context: BrowserContext): Promise<void> {
     const seen: string[] = [];
     (window as unknown as { cspViolations: string[] }).cspViolations = seen;
     document.addEventListener('securitypolicyviolation', (event) => {
-      seen.push(`${event.effectiveDirective} blocked ${event.blockedURI || '(inline)'} at ${event.sourceFile}:${event.lineNumber}`);
+      seen.push(
+        `${event.effectiveDirective} blocked ${event.blockedURI || '(inline)'} at ${event.sourceFile}:${event.lineNumber}`,
+      );
     });
   });
 }
@@ -97,7 +99,10 @@ async function visitMiningLab(page: Page): Promise<void> {
   for (const parallel of [false, true]) {
     await page.getByLabel(/^Split the nonce search across \d+ workers/).setChecked(parallel);
     await page.getByRole('button', { name: 'Start mining' }).click();
-    await page.locator(`tr[data-place="${parallel ? 'parallel' : 'worker'}"]`).first().waitFor({ timeout: 60_000 });
+    await page
+      .locator(`tr[data-place="${parallel ? 'parallel' : 'worker'}"]`)
+      .first()
+      .waitFor({ timeout: 60_000 });
   }
 }
 
@@ -115,12 +120,17 @@ describe('no network', () => {
     expect(directives).toEqual(EXPECTED_POLICY);
     // the meta must come before any script or stylesheet it governs
     const order = await page.evaluate(() =>
-      [...document.head.querySelectorAll('meta[http-equiv], script, link[rel="stylesheet"], link[rel="modulepreload"]')].map((el) => el.tagName),
+      [...document.head.querySelectorAll('meta[http-equiv], script, link[rel="stylesheet"], link[rel="modulepreload"]')].map(
+        (el) => el.tagName,
+      ),
     );
     expect(order[0]).toBe('META');
   });
 
-  test('the browser enforces it: other origins, inline script and style, and a blob: worker are refused', async ({ page, recorded }) => {
+  test('the browser enforces it: other origins, inline script and style, and a blob: worker are refused', async ({
+    page,
+    recorded,
+  }) => {
     await watchCspViolations(recorded.context);
     recorded.allowProblem(/Content Security Policy|ERR_BLOCKED_BY_CSP|Failed to fetch/);
     await page.goto('/');
@@ -174,7 +184,11 @@ describe('no network', () => {
     );
   });
 
-  test('a walk through every screen of both roles requests nothing from another origin, and after load only lazy chunks', async ({ page, recorded, baseUrl }) => {
+  test('a walk through every screen of both roles requests nothing from another origin, and after load only lazy chunks', async ({
+    page,
+    recorded,
+    baseUrl,
+  }) => {
     const appOrigin = new URL(baseUrl).origin;
     const traffic = recordTraffic(recorded.context);
     const sockets: string[] = [];
@@ -248,7 +262,9 @@ describe('no network', () => {
     expect(problems).toEqual([]);
     expect(sockets).toEqual([]);
     // lazy route chunks and the lab's workers did load after load: the allowance was used, not vacuous
-    const lateScripts = traffic.requests.filter((request) => request.afterLoad && request.type === 'script').map((r) => new URL(r.url).pathname);
+    const lateScripts = traffic.requests
+      .filter((request) => request.afterLoad && request.type === 'script')
+      .map((r) => new URL(r.url).pathname);
     expect(lateScripts.some((path) => path.includes('upload-page'))).toBe(true);
     expect(lateScripts.some((path) => path.includes('nonce-range.worker'))).toBe(true);
     expect(traffic.requests.some((request) => request.url.startsWith(`blob:${appOrigin}/`))).toBe(true);

@@ -38,7 +38,10 @@ describe('records survive a reload', () => {
     const report = pdfFile('lab-report.pdf', `%PDF-1.4 potassium 4.1 mmol/L ${'k'.repeat(2000)}`);
     const scan = pngFile('rash-photo.png');
     await login(page, 'patient');
-    await uploadRecord(page, 'Dermatology visit', [report, scan], { description: 'Rash on the left forearm', type: 'Test Report' });
+    await uploadRecord(page, 'Dermatology visit', [report, scan], {
+      description: 'Rash on the left forearm',
+      type: 'Test Report',
+    });
     await goTo(page, 'Medical Records', 'Medical Records');
     await recordItem(records(page), 'Dermatology visit').waitFor();
 
@@ -85,7 +88,9 @@ describe('records survive a reload', () => {
     expect(other.bytes.equals(pdfFile('cover-letter.pdf').buffer)).toBe(true);
   });
 
-  test('a block changed at rest is named with its check, the app turns read-only, and Reset demo data starts over', async ({ page }) => {
+  test('a block changed at rest is named with its check, the app turns read-only, and Reset demo data starts over', async ({
+    page,
+  }) => {
     await login(page, 'patient');
     await uploadRecord(page, 'Genuine record', [pdfFile('genuine.pdf')]);
     await uploadRecord(page, 'Second record', [pdfFile('second.pdf')]);

@@ -27,10 +27,12 @@ async function grant(page: Page, level: 'Basic' | 'Full'): Promise<void> {
 describe('records, patients, profile and emergency screens look right and pass axe', { timeout: 120_000 }, () => {
   test('Medical Records with files, a deleted file, filters, the access history, and its dialogs', async ({ page }) => {
     await login(page, 'patient', MICHAEL);
-    await uploadRecord(page, 'Cardiology follow-up with a long title that has to wrap on a phone screen', [
-      pdfFile('echocardiogram-report-march-2026-final-version.pdf'),
-      pngFile('ecg-strip.png'),
-    ], { description: 'Ejection fraction 58%. Continue current medication and review in three months.', type: 'Test Report' });
+    await uploadRecord(
+      page,
+      'Cardiology follow-up with a long title that has to wrap on a phone screen',
+      [pdfFile('echocardiogram-report-march-2026-final-version.pdf'), pngFile('ecg-strip.png')],
+      { description: 'Ejection fraction 58%. Continue current medication and review in three months.', type: 'Test Report' },
+    );
     await uploadRecord(page, 'Metformin prescription', [pdfFile('metformin.pdf'), pdfFile('dosage-notes.pdf')]);
     await logout(page);
     await login(page, 'doctor');
@@ -77,13 +79,17 @@ describe('records, patients, profile and emergency screens look right and pass a
     await checkScreen(page, 'my-patients');
 
     await grant(page, 'Basic');
-    await recordItem(section(page, 'Recent Records'), 'Insulin prescription').getByText('1 file: documents need full access.').waitFor();
+    await recordItem(section(page, 'Recent Records'), 'Insulin prescription')
+      .getByText('1 file: documents need full access.')
+      .waitFor();
     await checkScreen(page, 'emergency-active-basic');
     await page.getByRole('button', { name: 'End Emergency Session' }).click();
     await page.getByText('Emergency session for Michael Chen ended.').waitFor();
 
     await grant(page, 'Full');
-    await recordItem(section(page, 'Complete History'), 'Insulin prescription').getByRole('button', { name: 'Download insulin.pdf' }).waitFor();
+    await recordItem(section(page, 'Complete History'), 'Insulin prescription')
+      .getByRole('button', { name: 'Download insulin.pdf' })
+      .waitFor();
     await checkScreen(page, 'emergency-active-full');
   });
 

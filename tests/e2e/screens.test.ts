@@ -16,7 +16,9 @@ async function go(page: Page, label: string, heading: string | RegExp): Promise<
 
 async function uploadRecord(page: Page, title: string): Promise<void> {
   await go(page, 'Upload Documents', 'Upload Medical Documents');
-  await page.getByLabel('Add files').setInputFiles({ name: 'blood-test.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+  await page
+    .getByLabel('Add files')
+    .setInputFiles({ name: 'blood-test.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
   await page.getByLabel('Title').fill(title);
   await page.getByRole('button', { name: 'Upload Documents' }).click();
   await page.getByRole('heading', { name: 'Upload successful' }).waitFor();

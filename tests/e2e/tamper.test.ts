@@ -64,42 +64,45 @@ const CASES = [
 ] as const;
 
 describe('a block changed at rest in IndexedDB', () => {
-  test.for(CASES)('block #$index changed at rest ($edit) is named with its failed check after a reload, and the app turns read-only', async ({ edit, index, reason }, { page, recorded }) => {
-    await login(page, 'patient');
-    const titles = ['Lipid panel', 'ECG report', 'Thyroid panel'];
-    for (const title of titles) await uploadRecord(page, title, [pdfFile(`${title.toLowerCase().replace(' ', '-')}.pdf`)]);
-    await editStoredBlock(page, index, edit);
-    await page.reload();
+  test.for(CASES)(
+    'block #$index changed at rest ($edit) is named with its failed check after a reload, and the app turns read-only',
+    async ({ edit, index, reason }, { page, recorded }) => {
+      await login(page, 'patient');
+      const titles = ['Lipid panel', 'ECG report', 'Thyroid panel'];
+      for (const title of titles) await uploadRecord(page, title, [pdfFile(`${title.toLowerCase().replace(' ', '-')}.pdf`)]);
+      await editStoredBlock(page, index, edit);
+      await page.reload();
 
-    // named on every screen: the block, and the check it failed
-    const banner = page.getByRole('status').filter({ hasText: 'The stored chain failed verification' });
-    await banner.waitFor();
-    expect(await text(banner)).toContain(`Block #${index} failed a check: ${reason}.`);
-    await goTo(page, 'Dashboard', /Welcome back/);
-    const status = section(page, 'Blockchain Status');
-    expect(await text(detail(status, 'Chain Status'))).toBe('Invalid');
-    expect(await text(detail(status, 'First Bad Block'))).toBe(`#${index}: ${reason}`);
+      // named on every screen: the block, and the check it failed
+      const banner = page.getByRole('status').filter({ hasText: 'The stored chain failed verification' });
+      await banner.waitFor();
+      expect(await text(banner)).toContain(`Block #${index} failed a check: ${reason}.`);
+      await goTo(page, 'Dashboard', /Welcome back/);
+      const status = section(page, 'Blockchain Status');
+      expect(await text(detail(status, 'Chain Status'))).toBe('Invalid');
+      expect(await text(detail(status, 'First Bad Block'))).toBe(`#${index}: ${reason}`);
 
-    // what verified (blocks before the bad one) is shown; the bad block and everything after it are not
-    await goTo(page, 'Medical Records', 'Medical Records');
-    await recordItem(records(page), 'Initial health assessment').waitFor();
-    for (const [i, title] of titles.entries()) {
-      expect(await recordItem(records(page), title).count(), `${title} in block #${i + 1}`).toBe(i + 1 < index ? 1 : 0);
-    }
-    expect(await page.getByText('Forged diagnosis').count()).toBe(0);
+      // what verified (blocks before the bad one) is shown; the bad block and everything after it are not
+      await goTo(page, 'Medical Records', 'Medical Records');
+      await recordItem(records(page), 'Initial health assessment').waitFor();
+      for (const [i, title] of titles.entries()) {
+        expect(await recordItem(records(page), title).count(), `${title} in block #${i + 1}`).toBe(i + 1 < index ? 1 : 0);
+      }
+      expect(await page.getByText('Forged diagnosis').count()).toBe(0);
 
-    // writes are refused with a message that names the block, and nothing is stored
-    const before = await storedCounts(page);
-    recorded.allowProblem(/MedLedger: upload failed/);
-    await goTo(page, 'Upload Documents', 'Upload Medical Documents');
-    await page.getByLabel('Add files').setInputFiles(pdfFile('after-tamper.pdf'));
-    await page.getByLabel('Title').fill('Written after the tamper');
-    await page.getByRole('button', { name: 'Upload Documents' }).click();
-    const refused = page.getByRole('alert').filter({ hasText: 'failed verification' });
-    await refused.waitFor({ timeout: 15_000 });
-    expect(await text(refused)).toContain(`failed verification at block ${index} (${reason}), so changes are turned off`);
-    expect(await page.getByRole('heading', { name: 'Upload successful' }).count()).toBe(0);
-    expect(await page.getByLabel('Title').inputValue()).toBe('Written after the tamper');
-    expect(await storedCounts(page)).toEqual(before);
-  });
+      // writes are refused with a message that names the block, and nothing is stored
+      const before = await storedCounts(page);
+      recorded.allowProblem(/MedLedger: upload failed/);
+      await goTo(page, 'Upload Documents', 'Upload Medical Documents');
+      await page.getByLabel('Add files').setInputFiles(pdfFile('after-tamper.pdf'));
+      await page.getByLabel('Title').fill('Written after the tamper');
+      await page.getByRole('button', { name: 'Upload Documents' }).click();
+      const refused = page.getByRole('alert').filter({ hasText: 'failed verification' });
+      await refused.waitFor({ timeout: 15_000 });
+      expect(await text(refused)).toContain(`failed verification at block ${index} (${reason}), so changes are turned off`);
+      expect(await page.getByRole('heading', { name: 'Upload successful' }).count()).toBe(0);
+      expect(await page.getByLabel('Title').inputValue()).toBe('Written after the tamper');
+      expect(await storedCounts(page)).toEqual(before);
+    },
+  );
 });

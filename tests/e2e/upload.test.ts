@@ -86,11 +86,13 @@ describe('upload', () => {
   test('a rejected file gets a message naming it and is not added; accepted files in the same pick are', async ({ page }) => {
     await login(page, 'patient');
     await openUpload(page);
-    await page.getByLabel('Add files').setInputFiles([
-      { name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') },
-      { name: 'huge-scan.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(MAX_FILE_BYTES + 1, 1) },
-      pdf('referral.pdf'),
-    ]);
+    await page
+      .getByLabel('Add files')
+      .setInputFiles([
+        { name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') },
+        { name: 'huge-scan.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(MAX_FILE_BYTES + 1, 1) },
+        pdf('referral.pdf'),
+      ]);
     const rejected = page.getByRole('alert').filter({ hasText: 'Not added:' });
     await rejected.waitFor();
     const message = await text(rejected);
@@ -100,7 +102,9 @@ describe('upload', () => {
     expect(await page.getByLabel('Add files').getAttribute('accept')).toBe('.pdf,.jpg,.jpeg,.png,.doc,.docx');
   });
 
-  test('files are added by drag and drop and removed; Upload stays disabled until a file and a non-blank title', async ({ page }) => {
+  test('files are added by drag and drop and removed; Upload stays disabled until a file and a non-blank title', async ({
+    page,
+  }) => {
     await login(page, 'patient');
     await openUpload(page);
     expect(await page.getByText('maximum 10MB each').count()).toBe(1);
@@ -108,7 +112,11 @@ describe('upload', () => {
 
     await dropFiles(page, [
       { name: 'xray.png', type: 'image/png', content: 'png bytes' },
-      { name: 'notes.docx', type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', content: 'docx bytes' },
+      {
+        name: 'notes.docx',
+        type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        content: 'docx bytes',
+      },
     ]);
     expect(await selectedFiles(page).count()).toBe(2);
     expect(await text(selectedFiles(page).first())).toMatch(/xray\.png\s*9 B/);
@@ -125,7 +133,9 @@ describe('upload', () => {
     expect(await uploadButton(page).isDisabled()).toBe(true);
   });
 
-  test('every file of an upload is stored, and the success panel gives way to an empty form after 5 seconds', async ({ page }) => {
+  test('every file of an upload is stored, and the success panel gives way to an empty form after 5 seconds', async ({
+    page,
+  }) => {
     await login(page, 'patient');
     await openUpload(page);
     await page.getByLabel('Add files').setInputFiles([pdf('page-1.pdf'), pdf('page-2.pdf')]);

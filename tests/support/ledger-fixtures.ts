@@ -16,12 +16,15 @@ export function signInAs(service: Pick<LedgerService, 'signIn'>, account: Accoun
 }
 
 export function fileInput(name: string, content: string | number = 'scan', type = ''): FileInput {
-  const bytes =
-    typeof content === 'number' ? new Uint8Array(content).fill(7) : new TextEncoder().encode(content);
+  const bytes = typeof content === 'number' ? new Uint8Array(content).fill(7) : new TextEncoder().encode(content);
   return { name, type, bytes: bytes.buffer as ArrayBuffer };
 }
 
-export function uploadOf(title: string, files: FileInput[] = [fileInput('report.pdf')], extra: Partial<UploadRequest> = {}): UploadRequest {
+export function uploadOf(
+  title: string,
+  files: FileInput[] = [fileInput('report.pdf')],
+  extra: Partial<UploadRequest> = {},
+): UploadRequest {
   return { title, type: 'test_report', files, ...extra };
 }
 

@@ -68,7 +68,9 @@ describe('Patient dashboard', () => {
     await waitFor(() => expect(screen.getByText(/Current block height:/)).toHaveTextContent('Current block height: 2'));
     // the height comes from the shared chain status, the list from the overview: two answers, either first
     await waitFor(() =>
-      expect(within(screen.getByRole('region', { name: 'Recent Medical Records' })).getByText('Arrived later')).toBeInTheDocument(),
+      expect(
+        within(screen.getByRole('region', { name: 'Recent Medical Records' })).getByText('Arrived later'),
+      ).toBeInTheDocument(),
     );
   });
 });

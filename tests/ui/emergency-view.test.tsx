@@ -20,7 +20,11 @@ const titles = (section: HTMLElement) =>
 async function grantedView(accessLevel: 'basic' | 'full') {
   const clock = createClock(Date.now()); // the worker's clock; the countdown keeps the real one
   const ledger = openLedger({ now: clock.now });
-  await seedRecords(ledger.service, 'patient-2', ['R1', 'R2', 'R3', 'R4', 'R5', 'R6', 'R7'].map((title) => ({ title })));
+  await seedRecords(
+    ledger.service,
+    'patient-2',
+    ['R1', 'R2', 'R3', 'R4', 'R5', 'R6', 'R7'].map((title) => ({ title })),
+  );
   const view = renderApp('/doctor/emergency', { ledger, signedInAs: 'doctor-1' });
   await view.user.click(await screen.findByRole('radio', { name: /Michael Chen/ }));
   await view.user.type(screen.getByLabelText('Reason for emergency access'), 'Collapsed in clinic');

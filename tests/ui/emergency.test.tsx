@@ -24,7 +24,11 @@ describe('SOS Emergency Access', () => {
     expect(screen.getByRole('radio', { name: /Full/ })).toHaveAccessibleDescription('complete history');
     const duration = screen.getByLabelText('Duration');
     expect(duration).toHaveValue('60');
-    expect(within(duration).getAllByRole('option').map((option) => [option.getAttribute('value'), option.textContent])).toEqual([
+    expect(
+      within(duration)
+        .getAllByRole('option')
+        .map((option) => [option.getAttribute('value'), option.textContent]),
+    ).toEqual([
       ['15', '15 minutes'],
       ['30', '30 minutes'],
       ['60', '1 hour'],

@@ -94,22 +94,22 @@ describe('Shared layout', () => {
     expect(within(banner).getByText('Blockchain Secured')).toBeInTheDocument();
     expect(within(banner).getByText('Sarah Johnson')).toBeInTheDocument();
     const menu = screen.getByRole('navigation', { name: 'Main menu' });
-    expect(within(menu).getAllByRole('link').map((link) => link.textContent)).toEqual([
-      'Dashboard',
-      'My Profile',
-      'Medical Records',
-      'Upload Documents',
-      'Sharing',
-      'Blockchain Explorer',
-      'Mining Lab',
-    ]);
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Dashboard', 'My Profile', 'Medical Records', 'Upload Documents', 'Sharing', 'Blockchain Explorer', 'Mining Lab']);
     expect(screen.getByText('Network Active')).toBeInTheDocument();
   });
 
   it('shows the doctor menu with the exact labels', async () => {
     renderApp('/doctor/dashboard', { signedInAs: 'doctor-1' });
     const menu = await screen.findByRole('navigation', { name: 'Main menu' });
-    expect(within(menu).getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual([
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((link) => link.getAttribute('href')),
+    ).toEqual([
       '/doctor/dashboard',
       '/doctor/profile',
       '/doctor/patients',
@@ -117,14 +117,11 @@ describe('Shared layout', () => {
       '/doctor/blockchain',
       '/doctor/mining-lab',
     ]);
-    expect(within(menu).getAllByRole('link').map((link) => link.textContent)).toEqual([
-      'Dashboard',
-      'My Profile',
-      'My Patients',
-      'SOS Emergency',
-      'Blockchain Explorer',
-      'Mining Lab',
-    ]);
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Dashboard', 'My Profile', 'My Patients', 'SOS Emergency', 'Blockchain Explorer', 'Mining Lab']);
   });
 
   it.each([

@@ -53,7 +53,9 @@ describe('a worker that dies', () => {
     const { user } = renderWith(farm.connect, '/patient/dashboard');
     await screen.findByRole('heading', { name: 'Welcome back, Sarah Johnson' });
     farm.started[0].die();
-    await user.click(within(screen.getByRole('navigation', { name: 'Main menu' })).getByRole('link', { name: 'Blockchain Explorer' }));
+    await user.click(
+      within(screen.getByRole('navigation', { name: 'Main menu' })).getByRole('link', { name: 'Blockchain Explorer' }),
+    );
 
     // The explorer shows the shared chain status at once; its page of blocks is the call left waiting.
     await screen.findByRole('heading', { name: 'The records service stopped' });

@@ -19,12 +19,15 @@ const selectedNames = () =>
   within(screen.getByRole('list', { name: 'Selected files' }))
     .getAllByRole('listitem')
     .map((item) => item.querySelector('.selected-file-name')?.textContent);
-const notAdded = () => within(screen.getByRole('alert')).getAllByRole('listitem').map((item) => item.textContent);
+const notAdded = () =>
+  within(screen.getByRole('alert'))
+    .getAllByRole('listitem')
+    .map((item) => item.textContent);
 const uploadButton = () => screen.getByRole('button', { name: /Upload Documents|Uploading/ });
 const titleField = () => screen.getByLabelText('Title') as HTMLInputElement;
 
 describe('the upload form', () => {
-  it('names a file whose name hides its direction, or is over 255 characters, as not added, in the worker\'s words', async () => {
+  it("names a file whose name hides its direction, or is over 255 characters, as not added, in the worker's words", async () => {
     await openUpload();
     const long = `${'n'.repeat(MAX_FILE_NAME_LENGTH - 3)}.pdf`;
     fireEvent.drop(screen.getByTestId('drop-zone'), {
@@ -37,7 +40,7 @@ describe('the upload form', () => {
     expect(selectedNames()).toEqual(['fine.pdf']);
   });
 
-  it('shows the worker\'s message under a title with a hidden direction character and holds the upload', async () => {
+  it("shows the worker's message under a title with a hidden direction character and holds the upload", async () => {
     const { user } = await openUpload();
     fireEvent.drop(screen.getByTestId('drop-zone'), { dataTransfer: { files: [pdf('scan.pdf')], types: ['Files'] } });
     await user.click(titleField());
@@ -56,11 +59,13 @@ describe('the upload form', () => {
     expect(screen.getByText('Add at least one file and a title to upload.')).toBeInTheDocument();
   });
 
-  it('shows the worker\'s message under a description with a control character', async () => {
+  it("shows the worker's message under a description with a control character", async () => {
     const { user } = await openUpload();
     await user.click(screen.getByLabelText(/Description/));
     await user.paste('bell \u0007 here');
-    expect(screen.getByText('The description contains a hidden control or text-direction character (U+0007).')).toBeInTheDocument();
+    expect(
+      screen.getByText('The description contains a hidden control or text-direction character (U+0007).'),
+    ).toBeInTheDocument();
   });
 
   it('uploads a file typed "APPLICATION/PDF; x=<b>" as application/pdf', async () => {
@@ -108,7 +113,7 @@ describe('a file dropped outside the drop zone', () => {
 });
 
 describe('the emergency reason', () => {
-  it('shows the worker\'s message for a hidden direction character and keeps Grant disabled', async () => {
+  it("shows the worker's message for a hidden direction character and keeps Grant disabled", async () => {
     const { user } = renderApp('/doctor/emergency', { signedInAs: 'doctor-1' });
     await user.click(await screen.findByRole('radio', { name: /Sarah Johnson/ }));
     await user.click(screen.getByLabelText('Reason for emergency access'));
@@ -122,14 +127,20 @@ describe('the patient search', () => {
   it(`takes at most ${MAX_SEARCH_LENGTH} characters and shows the worker's message for a control character without asking`, async () => {
     const ledger = openLedger();
     const searchPatients = vi.fn((query: string) => ledger.proxy.searchPatients(query));
-    const { user } = renderApp('/doctor/emergency', { signedInAs: 'doctor-1', ledger, proxy: withOverrides(ledger.proxy, { searchPatients }) });
+    const { user } = renderApp('/doctor/emergency', {
+      signedInAs: 'doctor-1',
+      ledger,
+      proxy: withOverrides(ledger.proxy, { searchPatients }),
+    });
     const search = await screen.findByLabelText('Search patients by name or ID');
     expect(search).toHaveAttribute('maxlength', String(MAX_SEARCH_LENGTH));
     await screen.findByRole('radio', { name: /Sarah Johnson/ });
     const calls = searchPatients.mock.calls.length;
     await user.click(search);
     await user.paste('sa\u202Erah');
-    expect(await screen.findByText('The search contains a hidden control or text-direction character (U+202E).')).toBeInTheDocument();
+    expect(
+      await screen.findByText('The search contains a hidden control or text-direction character (U+202E).'),
+    ).toBeInTheDocument();
     expect(searchPatients.mock.calls.slice(calls).map(([query]) => query)).not.toContain('sa\u202Erah');
   });
 });
@@ -148,7 +159,9 @@ describe('the records search', () => {
     expect(within(section).getByRole('heading', { name: NFC_TITLE })).toBeInTheDocument();
     await user.clear(search);
     await user.paste('a\u0007b');
-    expect(await within(section).findByText('The search contains a hidden control or text-direction character (U+0007).')).toBeInTheDocument();
+    expect(
+      await within(section).findByText('The search contains a hidden control or text-direction character (U+0007).'),
+    ).toBeInTheDocument();
     expect(search).toHaveAttribute('aria-invalid', 'true');
   });
 });
@@ -156,7 +169,9 @@ describe('the records search', () => {
 describe('a file sent as "APPLICATION/PDF; x=<b>"', () => {
   it('keeps its preview: Medical Records offers Open for it', async () => {
     const ledger = openLedger();
-    await seedRecords(ledger.service, 'patient-1', [{ title: 'Typed', files: [{ name: 'shout.pdf', type: 'APPLICATION/PDF; x=<b>', text: '%PDF-1.4' }] }]);
+    await seedRecords(ledger.service, 'patient-1', [
+      { title: 'Typed', files: [{ name: 'shout.pdf', type: 'APPLICATION/PDF; x=<b>', text: '%PDF-1.4' }] },
+    ]);
     renderApp('/patient/records', { ledger, signedInAs: 'patient-1' });
     const section = await screen.findByRole('region', { name: 'Your Records' });
     expect(await within(section).findByRole('button', { name: 'Open shout.pdf' })).toBeInTheDocument();
@@ -164,7 +179,7 @@ describe('a file sent as "APPLICATION/PDF; x=<b>"', () => {
 });
 
 describe('the tamper demo', () => {
-  it('shows the worker\'s message for a hidden direction character and does not send that title', async () => {
+  it("shows the worker's message for a hidden direction character and does not send that title", async () => {
     const { user } = renderApp('/patient/blockchain', { signedInAs: 'patient-1' });
     await user.click(await screen.findByRole('tab', { name: 'Tamper demo' }));
     await user.click(await screen.findByRole('button', { name: 'Open block 0' }));

@@ -1,12 +1,7 @@
 // Issue 5, bad input on the upload screen: names shown as text, files checked before upload, stated limits.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_DESCRIPTION_LENGTH,
-  MAX_FILE_BYTES,
-  MAX_FILES_PER_UPLOAD,
-  MAX_TITLE_LENGTH,
-} from '../../workers/core/constants';
+import { MAX_DESCRIPTION_LENGTH, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD, MAX_TITLE_LENGTH } from '../../workers/core/constants';
 import { renderApp } from './render-app';
 
 const NAMES = {
@@ -93,7 +88,9 @@ describe('file checks when files are added', () => {
       file('photo.pdf', 16, 'image/png'),
       file('good.pdf'),
     ]);
-    const items = within(notAdded()).getAllByRole('listitem').map((item) => item.textContent);
+    const items = within(notAdded())
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
     expect(items).toEqual([
       '"empty.pdf" is empty',
       '"over.png" is larger than 10 MB',
@@ -133,9 +130,11 @@ describe('file checks when files are added', () => {
     drop(Array.from({ length: MAX_FILES_PER_UPLOAD - 1 }, (_, i) => file(`page-${i + 1}.pdf`)));
     drop([file('extra-a.pdf'), file('extra-b.pdf'), file(`page-1.pdf`)]);
     expect(selected()).toHaveLength(MAX_FILES_PER_UPLOAD);
-    expect(within(notAdded()).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      `"extra-b.pdf" was not added: an upload holds at most ${MAX_FILES_PER_UPLOAD} files`,
-    ]);
+    expect(
+      within(notAdded())
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([`"extra-b.pdf" was not added: an upload holds at most ${MAX_FILES_PER_UPLOAD} files`]);
     expect(screen.getByText('extra-a.pdf')).toBeInTheDocument();
   });
 });

@@ -21,7 +21,9 @@ export async function seedRecords(service: LedgerService, patientId: string, rec
   await service.resumeSession(patientId);
   const results = [];
   for (const record of records) {
-    const files = record.files ?? [{ name: `${record.title.toLowerCase().replace(/\W+/g, '-')}.pdf`, type: 'application/pdf', text: PDF_TEXT }];
+    const files = record.files ?? [
+      { name: `${record.title.toLowerCase().replace(/\W+/g, '-')}.pdf`, type: 'application/pdf', text: PDF_TEXT },
+    ];
     results.push(
       await service.upload({
         title: record.title,

@@ -12,8 +12,12 @@ afterEach(() => {
 });
 
 const recordsSection = () => screen.findByRole('region', { name: 'Your Records' });
-const recordItems = (section: HTMLElement) => within(section).queryAllByRole('listitem').filter((item) => item.classList.contains('record-detail'));
-const titles = (section: HTMLElement) => recordItems(section).map((item) => within(item).getByRole('heading', { level: 3 }).textContent);
+const recordItems = (section: HTMLElement) =>
+  within(section)
+    .queryAllByRole('listitem')
+    .filter((item) => item.classList.contains('record-detail'));
+const titles = (section: HTMLElement) =>
+  recordItems(section).map((item) => within(item).getByRole('heading', { level: 3 }).textContent);
 const recordNamed = (section: HTMLElement, title: string) => {
   const item = recordItems(section).find((candidate) => within(candidate).queryByRole('heading', { name: title }));
   if (!item) throw new Error(`no record titled ${title}`);
@@ -25,7 +29,9 @@ async function openRecords(seed: Parameters<typeof seedRecords>[2] = [], patient
   const uploads = await seedRecords(ledger.service, patientId, seed);
   const view = renderApp('/patient/records', { ledger, signedInAs: patientId });
   const section = await recordsSection();
-  await waitFor(() => expect(recordItems(section).length + within(section).queryAllByText(/No records/).length).toBeGreaterThan(0));
+  await waitFor(() =>
+    expect(recordItems(section).length + within(section).queryAllByText(/No records/).length).toBeGreaterThan(0),
+  );
   return { ...view, section, uploads };
 }
 
@@ -33,10 +39,14 @@ describe('Medical Records', () => {
   it('lists every record newest first with its date, doctor, files, block number and short hash', async () => {
     const { section, uploads } = await openRecords([
       { title: 'Lipid panel', description: 'Fasting sample' },
-      { title: 'Statin prescription', type: 'prescription', files: [
-        { name: 'statin.pdf', type: 'application/pdf', text: 'rx' },
-        { name: 'label.png', type: 'image/png', text: 'png' },
-      ] },
+      {
+        title: 'Statin prescription',
+        type: 'prescription',
+        files: [
+          { name: 'statin.pdf', type: 'application/pdf', text: 'rx' },
+          { name: 'label.png', type: 'image/png', text: 'png' },
+        ],
+      },
     ]);
     await waitFor(() => expect(titles(section)).toEqual(['Statin prescription', 'Lipid panel', 'Initial health assessment']));
     const newest = recordNamed(section, 'Statin prescription');
@@ -145,7 +155,9 @@ describe('Medical Records', () => {
     const { section, user } = await openRecords([{ title: 'Tampered scan' }], 'patient-1', storage);
     await user.click(within(section).getByRole('button', { name: 'Open tampered-scan.pdf' }));
     const alert = await within(section).findByRole('alert');
-    expect(alert).toHaveTextContent(/^Integrity check failed for “tampered-scan\.pdf”: .*content id Qm\w+.*\. The file was not opened\.$/);
+    expect(alert).toHaveTextContent(
+      /^Integrity check failed for “tampered-scan\.pdf”: .*content id Qm\w+.*\. The file was not opened\.$/,
+    );
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(capture.blobs).toHaveLength(0);
   });
@@ -187,7 +199,12 @@ describe('Emergency access history', () => {
   it("the dashboard alert's link opens Medical Records scrolled to the access history", async () => {
     const ledger = openLedger();
     await ledger.service.resumeSession('doctor-1');
-    await ledger.service.requestEmergencyAccess({ patientId: 'patient-1', reason: 'Chest pain', accessLevel: 'basic', durationMinutes: 15 });
+    await ledger.service.requestEmergencyAccess({
+      patientId: 'patient-1',
+      reason: 'Chest pain',
+      accessLevel: 'basic',
+      durationMinutes: 15,
+    });
     const scrolled = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(() => undefined);
     try {
       const { user, router } = renderApp('/patient/dashboard', { ledger, signedInAs: 'patient-1' });

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ledgerError } from '../../workers/core/errors';
 import { deferred, openLedger, renderApp, withOverrides } from './render-app';
 
-const pdf = (name = 'blood-test.pdf', bytes = 2048) => new File([new Uint8Array(bytes).fill(7)], name, { type: 'application/pdf' });
+const pdf = (name = 'blood-test.pdf', bytes = 2048) =>
+  new File([new Uint8Array(bytes).fill(7)], name, { type: 'application/pdf' });
 
 async function openUpload(options: Parameters<typeof renderApp>[1] = {}) {
   const view = renderApp('/patient/upload', { signedInAs: 'patient-1', ...options });

@@ -78,7 +78,7 @@ describe('reading a patient', () => {
     expect(canReadPatient(SARAH, MICHAEL.id)).toBe(false);
   });
 
-  it("lets a doctor read only the patients in their own list", () => {
+  it('lets a doctor read only the patients in their own list', () => {
     expect(canReadPatient(CARTER, SARAH.id)).toBe(true);
     expect(canReadPatient(CARTER, MICHAEL.id)).toBe(false);
     expect(canReadPatient(WILSON, MICHAEL.id)).toBe(true);
@@ -120,7 +120,7 @@ describe('reading a document', () => {
     expect(thrown(() => documentAccess(WILSON, sarahsDocument(), [ended], NOW + 2000))).toEqual(DENIED);
   });
 
-  it("refuses a grant that belongs to another doctor or another patient", () => {
+  it('refuses a grant that belongs to another doctor or another patient', () => {
     expect(thrown(() => documentAccess(WILSON, sarahsDocument(), [grant({ doctorId: CARTER.id })], NOW))).toEqual(DENIED);
     expect(thrown(() => documentAccess(WILSON, sarahsDocument(), [grant({ patientId: MICHAEL.id })], NOW))).toEqual(DENIED);
   });
@@ -132,7 +132,7 @@ describe('deleting a document', () => {
     expect(thrown(() => assertCanDelete(MICHAEL, sarahsDocument()))).toEqual(DELETE_DENIED);
   });
 
-  it('is refused to doctors, the document\'s own doctor included', () => {
+  it("is refused to doctors, the document's own doctor included", () => {
     expect(thrown(() => assertCanDelete(CARTER, sarahsDocument()))).toEqual(DELETE_DENIED);
     expect(thrown(() => assertCanDelete(WILSON, sarahsDocument()))).toEqual(DELETE_DENIED);
   });
@@ -153,7 +153,7 @@ describe('emergency grants', () => {
     expect(isGrantDue(ended, NOW + 60 * 60_000)).toBe(false);
   });
 
-  it("are usable only by their own doctor while active", () => {
+  it('are usable only by their own doctor while active', () => {
     expect(assertGrantUsable(WILSON, grant(), NOW).id).toBe('grant-1');
     expect(thrown(() => assertGrantUsable(CARTER, grant(), NOW))).toEqual(DENIED);
     expect(thrown(() => assertGrantUsable(SARAH, grant(), NOW))).toEqual(DENIED);

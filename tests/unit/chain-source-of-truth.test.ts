@@ -7,7 +7,19 @@ import { createIndexedDbStorage } from '../../workers/storage/indexeddb-storage'
 import { FORMAT_KEY, type LedgerStorage } from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { emergencyOf } from '../support/chain-records';
-import { CARTER, DENIED, MICHAEL, SARAH, WILSON, createClock, errorOf, fileInput, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
+import {
+  CARTER,
+  DENIED,
+  MICHAEL,
+  SARAH,
+  WILSON,
+  createClock,
+  errorOf,
+  fileInput,
+  signInAs,
+  textOf,
+  uploadOf,
+} from '../support/ledger-fixtures';
 import { createTestLedgerService } from '../support/test-ledger';
 
 const MINUTE = 60_000;
@@ -18,9 +30,16 @@ async function endedBasicGrant(storage: LedgerStorage = createMemoryStorage()) {
   const clock = createClock();
   const service = createTestLedgerService({ storage, now: clock.now });
   await signInAs(service, SARAH);
-  const { record } = await service.upload(uploadOf('Scans', [fileInput('first.pdf', 'first'), fileInput('second.pdf', 'second')]));
+  const { record } = await service.upload(
+    uploadOf('Scans', [fileInput('first.pdf', 'first'), fileInput('second.pdf', 'second')]),
+  );
   await signInAs(service, WILSON);
-  const grant = await service.requestEmergencyAccess({ patientId: SARAH.id, reason: 'ER', accessLevel: 'basic', durationMinutes: 15 });
+  const grant = await service.requestEmergencyAccess({
+    patientId: SARAH.id,
+    reason: 'ER',
+    accessLevel: 'basic',
+    durationMinutes: 15,
+  });
   clock.advance(MINUTE);
   await service.endEmergencyAccess(grant.id);
   return { service, storage, clock, grant, documentIds: record.documentIds };
@@ -58,7 +77,14 @@ describe('a grant is a fact of the chain, never a stored row', () => {
     const stored = (await storage.load()).blocks;
     const index = stored.findIndex((block) => emergencyOf(block.data)?.event === 'granted');
     const granted = stored[index];
-    const forged = { ...granted, data: { ...granted.data, emergency: { ...emergencyOf(granted.data)!, accessLevel: 'full' as const }, emergencyAccessExpiry: '2099-01-01T00:00:00.000Z' } };
+    const forged = {
+      ...granted,
+      data: {
+        ...granted.data,
+        emergency: { ...emergencyOf(granted.data)!, accessLevel: 'full' as const },
+        emergencyAccessExpiry: '2099-01-01T00:00:00.000Z',
+      },
+    };
     await storage.commit({ blocks: [forged as Block] }); // not re-mined
     clock.advance(24 * 60 * MINUTE);
     const wilson = await reload(storage, WILSON, clock.now);
@@ -78,11 +104,16 @@ describe('a grant is a fact of the chain, never a stored row', () => {
     const ended = blocks.findIndex((block) => emergencyOf(block.data)?.event === 'ended');
     // A read forged after the end, every hash redone: legal by hashes, illegal by the grant's story.
     const read = { ...structuredClone(blocks[ended].data), id: 'forged-read', title: 'Emergency read by Dr. James Wilson' };
-    Object.assign(read, { emergency: { ...emergencyOf(read)!, event: 'read', read: 'profile, health overview and 5 most recent records' } });
+    Object.assign(read, {
+      emergency: { ...emergencyOf(read)!, event: 'read', read: 'profile, health overview and 5 most recent records' },
+    });
     const forged = mineBlock(blocks[ended], read, blocks[ended].timestamp);
     await storage.commit({ blocks: [forged] });
     const wilson = await reload(storage, WILSON);
-    expect((await wilson.chainStatus()).firstInvalid).toEqual({ index: ended + 1, reason: `read names grant ${grant.id}, which had ended` });
+    expect((await wilson.chainStatus()).firstInvalid).toEqual({
+      index: ended + 1,
+      reason: `read names grant ${grant.id}, which had ended`,
+    });
   });
 });
 
@@ -110,7 +141,10 @@ describe('every file of an upload is bound to the chain', () => {
     files[1].cid = files[0].cid;
     await storage.commit({ blocks: [{ ...upload, data: { ...upload.data, files } as ChainRecord }] });
     const sarah = await reload(storage, SARAH);
-    expect((await sarah.chainStatus()).firstInvalid).toEqual({ index: 1, reason: 'record data was changed (data hash mismatch)' });
+    expect((await sarah.chainStatus()).firstInvalid).toEqual({
+      index: 1,
+      reason: 'record data was changed (data hash mismatch)',
+    });
   });
 
   it('names a stored key that no block names, and a named file whose key or bytes are gone', async () => {
@@ -137,7 +171,12 @@ describe('writes are decided on fresh state', () => {
     const storage = createMemoryStorage();
     const tabA = createTestLedgerService({ storage });
     await signInAs(tabA, WILSON);
-    const grant = await tabA.requestEmergencyAccess({ patientId: SARAH.id, reason: 'ER', accessLevel: 'basic', durationMinutes: 15 });
+    const grant = await tabA.requestEmergencyAccess({
+      patientId: SARAH.id,
+      reason: 'ER',
+      accessLevel: 'basic',
+      durationMinutes: 15,
+    });
     const tabB = createTestLedgerService({ storage });
     await signInAs(tabB, SARAH);
     await tabB.resetDemoData();
@@ -149,7 +188,7 @@ describe('writes are decided on fresh state', () => {
     expect(await tabA.activeGrants()).toEqual([]);
   });
 
-  it("says a document was deleted when another tab deleted it after this tab last read the ledger", async () => {
+  it('says a document was deleted when another tab deleted it after this tab last read the ledger', async () => {
     const storage = createMemoryStorage();
     const tabA = createTestLedgerService({ storage });
     await signInAs(tabA, SARAH);
@@ -157,8 +196,14 @@ describe('writes are decided on fresh state', () => {
     const tabB = createTestLedgerService({ storage });
     await signInAs(tabB, SARAH);
     await tabB.deleteDocument(record.documentIds[0]);
-    expect(await errorOf(tabA.readDocument(record.documentIds[0]))).toEqual({ name: 'NotFoundError', message: '"ecg.pdf" was deleted.' });
-    expect(await errorOf(tabA.deleteDocument(record.documentIds[0]))).toEqual({ name: 'NotFoundError', message: '"ecg.pdf" was deleted.' });
+    expect(await errorOf(tabA.readDocument(record.documentIds[0]))).toEqual({
+      name: 'NotFoundError',
+      message: '"ecg.pdf" was deleted.',
+    });
+    expect(await errorOf(tabA.deleteDocument(record.documentIds[0]))).toEqual({
+      name: 'NotFoundError',
+      message: '"ecg.pdf" was deleted.',
+    });
     expect((await storage.load()).blocks).toHaveLength(3); // genesis, upload, one deletion
   });
 });
@@ -198,7 +243,11 @@ describe('stored data the chain cannot hold', () => {
         db.createObjectStore('meta');
       },
     });
-    await old.put('blocks', { id: '0', hash: 'h', previousHash: '0'.repeat(64), timestamp: 't', dataHash: 'd', data: {}, nonce: 1 }, 0);
+    await old.put(
+      'blocks',
+      { id: '0', hash: 'h', previousHash: '0'.repeat(64), timestamp: 't', dataHash: 'd', data: {}, nonce: 1 },
+      0,
+    );
     await old.put('grants', { id: 'g', isActive: true });
     await old.put('meta', 5, 'revision');
     old.close();
@@ -218,7 +267,10 @@ describe('stored data the chain cannot hold', () => {
     expect(await service.chainStatus()).toMatchObject({
       valid: false,
       readOnly: true,
-      firstInvalid: { index: 0, reason: 'the records were stored by an earlier version of MedLedger, in a format this version does not read' },
+      firstInvalid: {
+        index: 0,
+        reason: 'the records were stored by an earlier version of MedLedger, in a format this version does not read',
+      },
     });
     expect((await errorOf(service.upload(uploadOf('New')))).name).toBe('ReadOnlyError');
     await service.resetDemoData();
@@ -239,11 +291,44 @@ describe('semantic verification of re-mined chains', () => {
   }
 
   it.each([
-    ['a timestamp that goes back', 2, (r: ChainRecord) => ({ ...r, timestamp: '2020-01-01T00:00:00.000Z' }), 'the timestamp goes back before the previous block'],
-    ['a document id used twice', 2, (r: ChainRecord) => ({ ...r, files: (r as { files: object[] }).files.map((f) => ({ ...f, documentId: documentIdOfBlock1 })) }) as ChainRecord, `document ${'<id>'} is already named by another record`],
-    ['an upload for a doctor other than the patient’s', 2, (r: ChainRecord) => ({ ...r, doctorId: CARTER.id === r.doctorId ? WILSON.id : CARTER.id }), "an upload names a doctor other than the patient's"],
-    ['an upload for an unlisted patient', 2, (r: ChainRecord) => ({ ...r, patientId: 'patient-9' }), 'an upload names no listed patient'],
-    ['a deletion of a document of another patient', 2, (r: ChainRecord) => ({ ...r, type: 'document_deleted', documentId: documentIdOfBlock1, patientId: MICHAEL.id, files: undefined }) as unknown as ChainRecord, "a deletion names a document that is not one of the patient's"],
+    [
+      'a timestamp that goes back',
+      2,
+      (r: ChainRecord) => ({ ...r, timestamp: '2020-01-01T00:00:00.000Z' }),
+      'the timestamp goes back before the previous block',
+    ],
+    [
+      'a document id used twice',
+      2,
+      (r: ChainRecord) =>
+        ({ ...r, files: (r as { files: object[] }).files.map((f) => ({ ...f, documentId: documentIdOfBlock1 })) }) as ChainRecord,
+      `document ${'<id>'} is already named by another record`,
+    ],
+    [
+      'an upload for a doctor other than the patient’s',
+      2,
+      (r: ChainRecord) => ({ ...r, doctorId: CARTER.id === r.doctorId ? WILSON.id : CARTER.id }),
+      "an upload names a doctor other than the patient's",
+    ],
+    [
+      'an upload for an unlisted patient',
+      2,
+      (r: ChainRecord) => ({ ...r, patientId: 'patient-9' }),
+      'an upload names no listed patient',
+    ],
+    [
+      'a deletion of a document of another patient',
+      2,
+      (r: ChainRecord) =>
+        ({
+          ...r,
+          type: 'document_deleted',
+          documentId: documentIdOfBlock1,
+          patientId: MICHAEL.id,
+          files: undefined,
+        }) as unknown as ChainRecord,
+      "a deletion names a document that is not one of the patient's",
+    ],
   ])('names %s at its block with the rule', async (_case, index, edit, reason) => {
     const { storage, blocks } = await ledger();
     documentIdOfBlock1 = (blocks[1].data as { files: { documentId: string }[] }).files[0].documentId;

@@ -28,7 +28,10 @@ function record(i: number, overrides: Record<string, unknown> = {}): ChainRecord
     type: i === 0 ? 'diagnosis' : 'prescription',
     title: `Record ${i}`,
     description: `Description of record ${i}, with ünïcödé and an emoji 🩺`,
-    files: i === 0 ? [] : [{ cid: `Qm${'x'.repeat(44)}`, documentId: `doc-${i}`, name: `scan-${i}.pdf`, size: 100, type: 'application/pdf' }],
+    files:
+      i === 0
+        ? []
+        : [{ cid: `Qm${'x'.repeat(44)}`, documentId: `doc-${i}`, name: `scan-${i}.pdf`, size: 100, type: 'application/pdf' }],
     timestamp: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
     ...overrides,
   } as ChainRecord;
@@ -87,7 +90,13 @@ describe('record data hash', () => {
       emergency: { grantId: 'g1', event: 'granted', accessLevel: 'full', reason: 'ER', durationMinutes: 60 },
     });
     const reversed = JSON.parse(JSON.stringify(r, Object.keys(r).reverse())) as ChainRecord;
-    (reversed as { emergency: unknown }).emergency = { durationMinutes: 60, reason: 'ER', accessLevel: 'full', event: 'granted', grantId: 'g1' };
+    (reversed as { emergency: unknown }).emergency = {
+      durationMinutes: 60,
+      reason: 'ER',
+      accessLevel: 'full',
+      event: 'granted',
+      grantId: 'g1',
+    };
     expect(Object.keys(reversed)[0]).not.toBe(Object.keys(r)[0]);
     expect(recordDataHash(reversed)).toBe(recordDataHash(r));
   });
@@ -97,18 +106,24 @@ describe('record data hash', () => {
   });
 
   it('sorts the keys of nested objects and keeps array order', () => {
-    expect(canonicalJson({ b: [{ z: 1, a: 2 }, 3], a: { d: null, c: 'x' } })).toBe('{"a":{"c":"x","d":null},"b":[{"a":2,"z":1},3]}');
+    expect(canonicalJson({ b: [{ z: 1, a: 2 }, 3], a: { d: null, c: 'x' } })).toBe(
+      '{"a":{"c":"x","d":null},"b":[{"a":2,"z":1},3]}',
+    );
   });
 
   it('sorts integer-like keys as text too', () => {
-    expect(canonicalJson({ b: 1, 10: 'ten', 2: 'two', a: [{ 1: true, '': 0 }] })).toBe('{"10":"ten","2":"two","a":[{"":0,"1":true}],"b":1}');
+    expect(canonicalJson({ b: 1, 10: 'ten', 2: 'two', a: [{ 1: true, '': 0 }] })).toBe(
+      '{"10":"ten","2":"two","a":[{"":0,"1":true}],"b":1}',
+    );
   });
 
   it('equals an independent sorted-key serializer for any JSON value, whatever the key order', () => {
     const reference = (value: unknown): string => {
       if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
       if (value !== null && typeof value === 'object') {
-        const entries = Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${reference((value as Record<string, unknown>)[key])}`);
+        const entries = Object.keys(value)
+          .sort()
+          .map((key) => `${JSON.stringify(key)}:${reference((value as Record<string, unknown>)[key])}`);
         return `{${entries.join(',')}}`;
       }
       return JSON.stringify(value);
@@ -116,7 +131,11 @@ describe('record data hash', () => {
     const reversed = (value: unknown): unknown => {
       if (Array.isArray(value)) return value.map(reversed);
       if (value !== null && typeof value === 'object') {
-        return Object.fromEntries(Object.keys(value).reverse().map((key) => [key, reversed((value as Record<string, unknown>)[key])]));
+        return Object.fromEntries(
+          Object.keys(value)
+            .reverse()
+            .map((key) => [key, reversed((value as Record<string, unknown>)[key])]),
+        );
       }
       return value;
     };
@@ -132,7 +151,9 @@ describe('record data hash', () => {
   });
 
   it('leaves undefined fields out, as JSON does', () => {
-    expect(recordDataHash({ ...record(2), emergencyAccessExpiry: undefined } as unknown as ChainRecord)).toBe(recordDataHash(record(2)));
+    expect(recordDataHash({ ...record(2), emergencyAccessExpiry: undefined } as unknown as ChainRecord)).toBe(
+      recordDataHash(record(2)),
+    );
   });
 });
 
@@ -324,7 +345,11 @@ describe('verifyChain', () => {
   });
 
   it('finds an empty chain invalid: there is no genesis block', () => {
-    expect(verifyChain([])).toEqual({ valid: false, height: 0, firstInvalid: { index: 0, reason: 'the chain has no genesis block' } });
+    expect(verifyChain([])).toEqual({
+      valid: false,
+      height: 0,
+      firstInvalid: { index: 0, reason: 'the chain has no genesis block' },
+    });
   });
 });
 

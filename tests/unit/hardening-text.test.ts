@@ -31,7 +31,11 @@ const invalid = (message: string) => ({ name: 'ValidationError', message });
 describe('an upload', () => {
   const refusals: [string, Parameters<typeof uploadOf>, string][] = [
     ['a title of only zero-width characters', ['\u200B\u200C\u200D\uFEFF\u2060', undefined], 'Enter a title.'],
-    ['a title with a bell character', ['Blood\u0007 test', undefined], 'The title contains a hidden control or text-direction character (U+0007).'],
+    [
+      'a title with a bell character',
+      ['Blood\u0007 test', undefined],
+      'The title contains a hidden control or text-direction character (U+0007).',
+    ],
     [
       'a description with a right-to-left override',
       ['Blood test', undefined, { description: 'normal \u202Ereversed' }],
@@ -47,10 +51,14 @@ describe('an upload', () => {
       ['Scan', [fileInput('fdp.\u202Escan.pdf')]],
       '"fdp.[U+202E]scan.pdf" has a hidden control or text-direction character in its name',
     ],
-    ['a file name of zero-width characters only', ['Scan', [fileInput('\u200B\u2060')]], 'A file without a name cannot be uploaded'],
+    [
+      'a file name of zero-width characters only',
+      ['Scan', [fileInput('\u200B\u2060')]],
+      'A file without a name cannot be uploaded',
+    ],
   ];
 
-  it.each(refusals)('refuses %s with the rule\'s words and stores nothing', async (_case, args, message) => {
+  it.each(refusals)("refuses %s with the rule's words and stores nothing", async (_case, args, message) => {
     const { service, storage } = await patientLedger();
     expect(await errorOf(service.upload(uploadOf(...args)))).toEqual(invalid(message));
     await expectNothingStored(storage);
@@ -77,7 +85,10 @@ describe('an upload', () => {
   it('stores a file type as its lower-case essence: "APPLICATION/PDF; x=<b>" is application/pdf', async () => {
     const { service } = await patientLedger();
     const { record } = await service.upload(
-      uploadOf('Typed', [fileInput('shout.pdf', 'pdf bytes', 'APPLICATION/PDF; x=<b>'), fileInput('generic.png', 'png', 'application/octet-stream')]),
+      uploadOf('Typed', [
+        fileInput('shout.pdf', 'pdf bytes', 'APPLICATION/PDF; x=<b>'),
+        fileInput('generic.png', 'png', 'application/octet-stream'),
+      ]),
     );
     expect(record.documents.map((document) => document.fileType)).toEqual(['application/pdf', 'image/png']);
     const block = (await service.block(1)).data as ClinicalRecord;
@@ -96,7 +107,9 @@ describe('the emergency reason', () => {
 
   it('is refused when it holds only zero-width characters, or a right-to-left override', async () => {
     const service = await wilson();
-    expect(await errorOf(service.requestEmergencyAccess(request('\u200B \u2060')))).toEqual(invalid('Enter a reason for emergency access.'));
+    expect(await errorOf(service.requestEmergencyAccess(request('\u200B \u2060')))).toEqual(
+      invalid('Enter a reason for emergency access.'),
+    );
     expect(await errorOf(service.requestEmergencyAccess(request('ER \u202Eadmission')))).toEqual(
       invalid('The reason contains a hidden control or text-direction character (U+202E).'),
     );
@@ -175,7 +188,12 @@ describe('the chain holds every block to the same rule', () => {
     const { service, storage } = await patientLedger();
     await service.upload(uploadOf('Scan', [fileInput('scan.pdf')]));
     await signInAs(service, WILSON);
-    await service.requestEmergencyAccess({ patientId: SARAH.id, reason: 'ER admission', accessLevel: 'basic', durationMinutes: 15 });
+    await service.requestEmergencyAccess({
+      patientId: SARAH.id,
+      reason: 'ER admission',
+      accessLevel: 'basic',
+      durationMinutes: 15,
+    });
     const blocks = (await storage.load()).blocks;
     const next: Block[] = [blocks[0]];
     let changed = -1;

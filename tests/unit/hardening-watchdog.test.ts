@@ -31,7 +31,10 @@ describe('the ledger watchdog', () => {
     const watched = watchLedger(remote, { ...FAST, probe: () => livenessProbe(remote) });
     await signInAs(service, SARAH);
     expect((await watched.service.chainStatus()).height).toBe(1);
-    expect(await errorOf(watched.service.upload(uploadOf('   ')))).toEqual({ name: 'ValidationError', message: 'Enter a title.' });
+    expect(await errorOf(watched.service.upload(uploadOf('   ')))).toEqual({
+      name: 'ValidationError',
+      message: 'Enter a title.',
+    });
     expect(watched.failure()).toBeNull();
   });
 

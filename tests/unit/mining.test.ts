@@ -32,13 +32,9 @@ const genesis = createGenesisBlock(record(0), record(0).timestamp);
 describe('nonce search (midstate SHA-256)', () => {
   it('hashes prefix + nonce digits exactly as node:crypto does, for any prefix length and nonce', () => {
     fc.assert(
-      fc.property(
-        fc.uint8Array({ minLength: 0, maxLength: 200 }),
-        fc.oneof(fc.nat(1000), fc.maxSafeNat()),
-        (prefix, nonce) => {
-          expect(wordsToHex(createNonceSearch(prefix, 0).digestWords(nonce))).toBe(nodeHeaderHash(prefix, nonce));
-        },
-      ),
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 200 }), fc.oneof(fc.nat(1000), fc.maxSafeNat()), (prefix, nonce) => {
+        expect(wordsToHex(createNonceSearch(prefix, 0).digestWords(nonce))).toBe(nodeHeaderHash(prefix, nonce));
+      }),
       { numRuns: 400 },
     );
   });
@@ -142,7 +138,9 @@ describe('mineBlockAsync', () => {
   });
 
   it('refuses a bad difficulty or yield interval', async () => {
-    await expect(mineBlockAsync(genesis, record(1), 'now', { difficulty: 65 })).rejects.toMatchObject({ name: 'ValidationError' });
+    await expect(mineBlockAsync(genesis, record(1), 'now', { difficulty: 65 })).rejects.toMatchObject({
+      name: 'ValidationError',
+    });
     await expect(mineBlockAsync(genesis, record(1), 'now', { difficulty: 2, yieldEvery: 0 })).rejects.toMatchObject({
       name: 'ValidationError',
     });

@@ -7,16 +7,7 @@ import type { LedgerBroadcast } from '../../workers/ledger/deps';
 import { createIndexedDbStorage } from '../../workers/storage/indexeddb-storage';
 import type { LedgerStorage } from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
-import {
-  SARAH,
-  WILSON,
-  createFailingStorage,
-  errorOf,
-  fileInput,
-  signInAs,
-  textOf,
-  uploadOf,
-} from '../support/ledger-fixtures';
+import { SARAH, WILSON, createFailingStorage, errorOf, fileInput, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
 import { emergencyOf } from '../support/chain-records';
 
 let databases = 0;
@@ -110,7 +101,12 @@ async function populated(storage: LedgerStorage) {
   const removed = await service.upload(uploadOf('Old scan', [fileInput('old.jpg', 'old')]));
   await service.deleteDocument(removed.record.documentIds[0]);
   await signInAs(service, WILSON);
-  const grant = await service.requestEmergencyAccess({ patientId: SARAH.id, reason: 'ER', accessLevel: 'full', durationMinutes: 60 });
+  const grant = await service.requestEmergencyAccess({
+    patientId: SARAH.id,
+    reason: 'ER',
+    accessLevel: 'full',
+    durationMinutes: 60,
+  });
   await service.emergencyView(grant.id);
   await service.endEmergencyAccess(grant.id);
   await signInAs(service, SARAH);
@@ -186,7 +182,12 @@ describe('a stored chain that fails verification', () => {
     expect(await errorOf(service.upload(uploadOf('More')))).toEqual(readOnly);
     expect(await errorOf(service.deleteDocument(kept.record.documentIds[0]))).toEqual(readOnly);
     await signInAs(service, WILSON);
-    const grant = service.requestEmergencyAccess({ patientId: SARAH.id, reason: 'ER', accessLevel: 'basic', durationMinutes: 15 });
+    const grant = service.requestEmergencyAccess({
+      patientId: SARAH.id,
+      reason: 'ER',
+      accessLevel: 'basic',
+      durationMinutes: 15,
+    });
     expect(await errorOf(grant)).toEqual(readOnly);
   });
 
@@ -260,7 +261,9 @@ describe('a write the storage refuses (atomic upload)', () => {
     const service = createTestLedgerService({ storage });
     await signInAs(service, WILSON);
     failWhen(() => true);
-    const error = await errorOf(service.requestEmergencyAccess({ patientId: SARAH.id, reason: 'ER', accessLevel: 'basic', durationMinutes: 15 }));
+    const error = await errorOf(
+      service.requestEmergencyAccess({ patientId: SARAH.id, reason: 'ER', accessLevel: 'basic', durationMinutes: 15 }),
+    );
     expect(error).toEqual({
       name: 'StorageError',
       message: "The emergency access was not saved: the browser's storage refused the write (QuotaExceededError).",
@@ -337,9 +340,12 @@ describe('two tabs', () => {
       const reopened = createTestLedgerService({ storage: createIndexedDbStorage(name) });
       await signInAs(reopened, SARAH);
       expect(await reopened.chainStatus()).toMatchObject({ height: 4, valid: true });
-      expect((await first.listRecords(SARAH.id)).map((r) => r.title).sort()).toEqual(
-        ['Initial health assessment', 'One', 'Three', 'Two'],
-      );
+      expect((await first.listRecords(SARAH.id)).map((r) => r.title).sort()).toEqual([
+        'Initial health assessment',
+        'One',
+        'Three',
+        'Two',
+      ]);
     } finally {
       close();
     }
@@ -360,9 +366,13 @@ describe('two tabs', () => {
     const reopened = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await signInAs(reopened, SARAH);
     expect(await reopened.chainStatus()).toMatchObject({ height: 5, valid: true });
-    expect((await reopened.listRecords(SARAH.id)).map((r) => r.title).sort()).toEqual(
-      ['A1', 'A2', 'B1', 'B2', 'Initial health assessment'],
-    );
+    expect((await reopened.listRecords(SARAH.id)).map((r) => r.title).sort()).toEqual([
+      'A1',
+      'A2',
+      'B1',
+      'B2',
+      'Initial health assessment',
+    ]);
   });
 
   it('a tab that missed the broadcast still appends on the stored tip', async () => {
@@ -386,7 +396,12 @@ describe('an expiry the storage cannot record', () => {
     const { storage, failWhen } = createFailingStorage(createMemoryStorage());
     const service = createTestLedgerService({ storage, now: () => time });
     await signInAs(service, WILSON);
-    const grant = await service.requestEmergencyAccess({ patientId: SARAH.id, reason: 'ER', accessLevel: 'basic', durationMinutes: 15 });
+    const grant = await service.requestEmergencyAccess({
+      patientId: SARAH.id,
+      reason: 'ER',
+      accessLevel: 'basic',
+      durationMinutes: 15,
+    });
     failWhen(() => true);
     time += 15 * 60_000;
     expect((await errorOf(service.emergencyView(grant.id))).message).toBe('Access denied: Insufficient permissions');

@@ -66,42 +66,62 @@ function oracleMayDelete(actor: User, document: DocumentInfo): boolean {
 
 // ---- generators ----
 
-const IDS = ['patient-1', 'patient-2', 'doctor-1', 'doctor-2', 'patient-3', 'doctor-9', '', 'Patient-1', 'patient-1 ', 'constructor'];
+const IDS = [
+  'patient-1',
+  'patient-2',
+  'doctor-1',
+  'doctor-2',
+  'patient-3',
+  'doctor-9',
+  '',
+  'Patient-1',
+  'patient-1 ',
+  'constructor',
+];
 const idArb = fc.constantFrom(...IDS);
 // Mostly the directory's ids, so actors, documents and grants meet often enough to exercise every branch.
-const patientIdArb = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('patient-1', 'patient-2') }, { weight: 1, arbitrary: idArb });
+const patientIdArb = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('patient-1', 'patient-2') },
+  { weight: 1, arbitrary: idArb },
+);
 const doctorIdArb = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('doctor-1', 'doctor-2') }, { weight: 1, arbitrary: idArb });
 
-const patientArb: fc.Arbitrary<Patient> = fc.record({ id: idArb, base: fc.constantFrom(...PATIENTS) }).map(({ id, base }) => ({ ...base, id }));
+const patientArb: fc.Arbitrary<Patient> = fc
+  .record({ id: idArb, base: fc.constantFrom(...PATIENTS) })
+  .map(({ id, base }) => ({ ...base, id }));
 const doctorArb: fc.Arbitrary<Doctor> = fc
-  .record({ id: doctorIdArb, patients: fc.uniqueArray(patientIdArb, { maxLength: 4 }), base: fc.constantFrom(...USERS.filter((u): u is Doctor => u.role === 'doctor')) })
+  .record({
+    id: doctorIdArb,
+    patients: fc.uniqueArray(patientIdArb, { maxLength: 4 }),
+    base: fc.constantFrom(...USERS.filter((u): u is Doctor => u.role === 'doctor')),
+  })
   .map(({ id, patients, base }) => ({ ...base, id, patients }));
 const actorArb: fc.Arbitrary<User> = fc.oneof(fc.constantFrom(...USERS), patientArb, doctorArb);
 
-const documentArb: fc.Arbitrary<DocumentInfo> = fc.record({ patientId: patientIdArb, doctorId: doctorIdArb }).map(({ patientId, doctorId }) => ({
-  id: 'doc',
-  fileName: 'scan.pdf',
-  fileType: 'application/pdf',
-  fileSize: 1,
-  uploadDate: new Date(T0).toISOString(),
-  ipfsHash: 'Qm',
-  patientId,
-  doctorId,
-  isEncrypted: true,
-}));
-
-const recordArb = fc.record({ patientId: patientIdArb, doctorId: doctorIdArb }).map(
-  ({ patientId, doctorId }): ChainRecord => ({
-    id: 'r',
+const documentArb: fc.Arbitrary<DocumentInfo> = fc
+  .record({ patientId: patientIdArb, doctorId: doctorIdArb })
+  .map(({ patientId, doctorId }) => ({
+    id: 'doc',
+    fileName: 'scan.pdf',
+    fileType: 'application/pdf',
+    fileSize: 1,
+    uploadDate: new Date(T0).toISOString(),
+    ipfsHash: 'Qm',
     patientId,
     doctorId,
-    type: 'prescription',
-    title: 't',
-    description: '',
-    files: [],
-    timestamp: new Date(T0).toISOString(),
-  }),
-);
+    isEncrypted: true,
+  }));
+
+const recordArb = fc.record({ patientId: patientIdArb, doctorId: doctorIdArb }).map(({ patientId, doctorId }): ChainRecord => ({
+  id: 'r',
+  patientId,
+  doctorId,
+  type: 'prescription',
+  title: 't',
+  description: '',
+  files: [],
+  timestamp: new Date(T0).toISOString(),
+}));
 
 const grantArb: fc.Arbitrary<EmergencyGrant> = fc
   .record({
@@ -161,10 +181,16 @@ const worldArb = grantsArb.chain((grants) => fc.record({ grants: fc.constant(gra
 const documentCaseArb = worldArb.chain(({ grants, now }) => {
   const grantArbOf = grants.length > 0 ? fc.constantFrom(...grants) : null;
   const actor = grantArbOf
-    ? fc.oneof(actorArb, fc.tuple(grantArbOf, doctorArb).map(([g, doctor]): User => ({ ...doctor, id: g.doctorId })))
+    ? fc.oneof(
+        actorArb,
+        fc.tuple(grantArbOf, doctorArb).map(([g, doctor]): User => ({ ...doctor, id: g.doctorId })),
+      )
     : actorArb;
   const document = grantArbOf
-    ? fc.oneof(documentArb, fc.tuple(grantArbOf, documentArb).map(([g, doc]) => ({ ...doc, patientId: g.patientId })))
+    ? fc.oneof(
+        documentArb,
+        fc.tuple(grantArbOf, documentArb).map(([g, doc]) => ({ ...doc, patientId: g.patientId })),
+      )
     : documentArb;
   return fc.record({ grants: fc.constant(grants), now: fc.constant(now), actor, document });
 });
@@ -205,7 +231,8 @@ describe('access rules against an oracle from the spec', { timeout: 60_000 }, ()
         expect(actual).toBe('allowed');
         const access = documentAccess(actor, document, grants, now);
         expect(access.via).toBe(expected);
-        if (access.via === 'emergency') expect(oracleFullGrants(actor as Doctor, document.patientId, grants, now)).toContainEqual(access.grant);
+        if (access.via === 'emergency')
+          expect(oracleFullGrants(actor as Doctor, document.patientId, grants, now)).toContainEqual(access.grant);
       }),
       { numRuns: RUNS },
     );
@@ -217,7 +244,9 @@ describe('access rules against an oracle from the spec', { timeout: 60_000 }, ()
   it('lets only the owning patient delete a document, with the exact message for anyone else', () => {
     fc.assert(
       fc.property(actorArb, documentArb, (actor, document) => {
-        expect(outcome(() => assertCanDelete(actor, document))).toEqual(oracleMayDelete(actor, document) ? 'allowed' : DELETE_DENIED);
+        expect(outcome(() => assertCanDelete(actor, document))).toEqual(
+          oracleMayDelete(actor, document) ? 'allowed' : DELETE_DENIED,
+        );
       }),
       { numRuns: RUNS },
     );
@@ -237,10 +266,11 @@ describe('access rules against an oracle from the spec', { timeout: 60_000 }, ()
     );
   });
 
-  it("lets a doctor read under a grant only when it is theirs and in force", () => {
+  it('lets a doctor read under a grant only when it is theirs and in force', () => {
     fc.assert(
       fc.property(actorArb, worldArb, fc.nat(), (actor, { grants, now }, pick) => {
-        const grant = grants.length > 0 && pick % (grants.length + 1) < grants.length ? grants[pick % (grants.length + 1)] : undefined;
+        const grant =
+          grants.length > 0 && pick % (grants.length + 1) < grants.length ? grants[pick % (grants.length + 1)] : undefined;
         const usable = grant !== undefined && actor.role === 'doctor' && grant.doctorId === actor.id && oracleInForce(grant, now);
         expect(outcome(() => assertGrantUsable(actor, grant, now))).toEqual(usable ? 'allowed' : DENIED);
       }),
@@ -265,7 +295,13 @@ describe('access rules against an oracle from the spec', { timeout: 60_000 }, ()
   it('grants an emergency request only with an existing patient, a reason of 1 to 1000 characters, a level and a listed duration', () => {
     const reasonArb = fc.oneof(
       fc.string({ maxLength: 20 }),
-      fc.constantFrom('   ', '\n\t', 'x'.repeat(MAX_REASON_LENGTH), ` ${'x'.repeat(MAX_REASON_LENGTH)} `, 'x'.repeat(MAX_REASON_LENGTH + 1)),
+      fc.constantFrom(
+        '   ',
+        '\n\t',
+        'x'.repeat(MAX_REASON_LENGTH),
+        ` ${'x'.repeat(MAX_REASON_LENGTH)} `,
+        'x'.repeat(MAX_REASON_LENGTH + 1),
+      ),
       fc.constantFrom(undefined, null, 42),
     );
     const requestArb = fc.record({

@@ -41,33 +41,35 @@ const emergencyArb = fc.record(
   { requiredKeys: ['grantId', 'event', 'accessLevel', 'reason', 'durationMinutes'] },
 );
 
-const recordArb: fc.Arbitrary<ChainRecord> = fc.record(
-  {
-    id: fc.uuid(),
-    patientId: fc.constantFrom('patient-1', 'patient-2', 'sandbox'),
-    doctorId: fc.constantFrom('doctor-1', 'doctor-2', ''),
-    type: fc.constantFrom('diagnosis', 'prescription', 'test_report', 'emergency_access'),
-    title: text,
-    description: text,
-    files: fc.array(
-      fc.record({
-        documentId: fc.uuid(),
-        name: text,
-        type: fc.constantFrom('application/pdf', 'image/png'),
-        size: fc.nat(),
-        cid: hex64.map((hex) => `Qm${hex.slice(0, 44)}`),
-      }),
-      { maxLength: 4 },
-    ),
-    timestamp: isoDate,
-    isEmergencyAccess: fc.boolean(),
-    emergencyAccessExpiry: isoDate,
-    emergency: emergencyArb,
-  },
-  {
-    requiredKeys: ['id', 'patientId', 'doctorId', 'type', 'title', 'description', 'files', 'timestamp'],
-  },
-).map((record) => record as unknown as ChainRecord); // any shape: the hash layer checks bytes, the projection checks meaning
+const recordArb: fc.Arbitrary<ChainRecord> = fc
+  .record(
+    {
+      id: fc.uuid(),
+      patientId: fc.constantFrom('patient-1', 'patient-2', 'sandbox'),
+      doctorId: fc.constantFrom('doctor-1', 'doctor-2', ''),
+      type: fc.constantFrom('diagnosis', 'prescription', 'test_report', 'emergency_access'),
+      title: text,
+      description: text,
+      files: fc.array(
+        fc.record({
+          documentId: fc.uuid(),
+          name: text,
+          type: fc.constantFrom('application/pdf', 'image/png'),
+          size: fc.nat(),
+          cid: hex64.map((hex) => `Qm${hex.slice(0, 44)}`),
+        }),
+        { maxLength: 4 },
+      ),
+      timestamp: isoDate,
+      isEmergencyAccess: fc.boolean(),
+      emergencyAccessExpiry: isoDate,
+      emergency: emergencyArb,
+    },
+    {
+      requiredKeys: ['id', 'patientId', 'doctorId', 'type', 'title', 'description', 'files', 'timestamp'],
+    },
+  )
+  .map((record) => record as unknown as ChainRecord); // any shape: the hash layer checks bytes, the projection checks meaning
 
 function buildChain(records: readonly ChainRecord[]): Block[] {
   const blocks = [createGenesisBlock(records[0], records[0].timestamp, DIFFICULTY)];
@@ -203,11 +205,25 @@ describe('verifyChain on random chains', { timeout: TIMEOUT_MS }, () => {
     const seen = new Set<string>();
     fc.assert(
       fc.property(chainArb, (blocks) => {
-        for (const block of blocks) for (const path of fieldPaths(block)) seen.add(path.map((key) => (typeof key === 'number' ? '#' : key)).join('.'));
+        for (const block of blocks)
+          for (const path of fieldPaths(block)) seen.add(path.map((key) => (typeof key === 'number' ? '#' : key)).join('.'));
       }),
       { numRuns: 60 },
     );
-    for (const field of ['id', 'hash', 'previousHash', 'timestamp', 'nonce', 'dataHash', 'data', 'data.title', 'data.files.#', 'data.emergency.reason', 'data.emergency.read', 'data.emergencyAccessExpiry']) {
+    for (const field of [
+      'id',
+      'hash',
+      'previousHash',
+      'timestamp',
+      'nonce',
+      'dataHash',
+      'data',
+      'data.title',
+      'data.files.#',
+      'data.emergency.reason',
+      'data.emergency.read',
+      'data.emergencyAccessExpiry',
+    ]) {
       expect(seen, field).toContain(field);
     }
   });
@@ -236,7 +252,10 @@ describe('verifyChain on random chains', { timeout: TIMEOUT_MS }, () => {
         const copy = structuredClone(blocks);
         const changed = { ...copy[index].data, title: `${copy[index].data.title}#${suffix}` };
         // the tamperer recomputes everything block `index` vouches for: data hash, nonce and hash
-        copy[index] = index === 0 ? createGenesisBlock(changed, copy[0].timestamp, DIFFICULTY) : mineBlock(copy[index - 1], changed, copy[index].timestamp, DIFFICULTY);
+        copy[index] =
+          index === 0
+            ? createGenesisBlock(changed, copy[0].timestamp, DIFFICULTY)
+            : mineBlock(copy[index - 1], changed, copy[index].timestamp, DIFFICULTY);
         expect(copy[index].dataHash).toBe(recordDataHash(changed));
         const result = verifyChain(copy, DIFFICULTY);
         if (index === blocks.length - 1) {
@@ -251,21 +270,30 @@ describe('verifyChain on random chains', { timeout: TIMEOUT_MS }, () => {
 
   it('names the first moved block when a stored block is removed or two blocks swap places', () => {
     fc.assert(
-      fc.property(chainArb.filter((blocks) => blocks.length >= 2), fc.nat(), fc.nat(), fc.boolean(), (blocks, a, b, remove) => {
-        const i = a % blocks.length;
-        const j = b % blocks.length;
-        const copy = structuredClone(blocks);
-        if (remove) {
-          fc.pre(i < blocks.length - 1); // dropping the tip leaves a shorter valid chain: nothing in it can tell
-          copy.splice(i, 1);
-        } else {
-          fc.pre(i !== j);
-          [copy[i], copy[j]] = [copy[j], copy[i]];
-        }
-        const first = remove ? i : Math.min(i, j);
-        const moved = remove ? i + 1 : Math.max(i, j); // the index the block now at `first` was mined for
-        expect(verifyChain(copy, DIFFICULTY).firstInvalid).toEqual({ index: first, reason: `id "${moved}" does not match index ${first}` });
-      }),
+      fc.property(
+        chainArb.filter((blocks) => blocks.length >= 2),
+        fc.nat(),
+        fc.nat(),
+        fc.boolean(),
+        (blocks, a, b, remove) => {
+          const i = a % blocks.length;
+          const j = b % blocks.length;
+          const copy = structuredClone(blocks);
+          if (remove) {
+            fc.pre(i < blocks.length - 1); // dropping the tip leaves a shorter valid chain: nothing in it can tell
+            copy.splice(i, 1);
+          } else {
+            fc.pre(i !== j);
+            [copy[i], copy[j]] = [copy[j], copy[i]];
+          }
+          const first = remove ? i : Math.min(i, j);
+          const moved = remove ? i + 1 : Math.max(i, j); // the index the block now at `first` was mined for
+          expect(verifyChain(copy, DIFFICULTY).firstInvalid).toEqual({
+            index: first,
+            reason: `id "${moved}" does not match index ${first}`,
+          });
+        },
+      ),
       { numRuns: RUNS },
     );
   });

@@ -26,7 +26,11 @@ const lengthArb = fc.oneof(fc.constantFrom(0, 1, 15, 16, 17, MAX_BYTES), fc.inte
 const plainArb = fc.tuple(lengthArb, fc.integer()).map(([length, seed]) => bytesFrom(length, seed));
 
 type Region = 'iv' | 'ciphertext' | 'tag';
-const flipArb = fc.record({ region: fc.constantFrom<Region>('iv', 'ciphertext', 'tag'), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) });
+const flipArb = fc.record({
+  region: fc.constantFrom<Region>('iv', 'ciphertext', 'tag'),
+  at: fc.nat(),
+  bit: fc.integer({ min: 0, max: 7 }),
+});
 
 // The stored layout is iv (12) || ciphertext (same length as the plain bytes) || tag (16): the byte to flip in `region`.
 function byteIndex(region: Region, at: number, plainLength: number): number | null {
@@ -84,7 +88,10 @@ describe('AES-256-GCM documents on random bytes', { timeout: TIMEOUT_MS }, () =>
           const where = `bit ${bit} of byte ${index} (${region}) of ${plain.byteLength} bytes`;
           // as stored: the content id no longer matches
           const byId = await failure(decryptDocument(tampered, encryptionKey, ipfsHash));
-          expect(byId, where).toEqual({ name: 'IntegrityError', message: expect.stringContaining('does not match its content id') });
+          expect(byId, where).toEqual({
+            name: 'IntegrityError',
+            message: expect.stringContaining('does not match its content id'),
+          });
           // a tamperer who also rewrote the content id: the GCM tag still refuses it
           const byTag = await failure(decryptDocument(tampered, encryptionKey, await contentId(tampered)));
           expect(byTag, where).toEqual({ name: 'IntegrityError', message: expect.stringContaining('could not be decrypted') });

@@ -81,14 +81,25 @@ async function play(ops: readonly Op[]) {
     const call = async () => {
       switch (op.kind) {
         case 'upload': {
-          const files = Array.from({ length: op.files }, (_, i) => fileInput(`scan-${documents.length}-${i}.pdf`, `bytes ${documents.length} ${i}`));
+          const files = Array.from({ length: op.files }, (_, i) =>
+            fileInput(`scan-${documents.length}-${i}.pdf`, `bytes ${documents.length} ${i}`),
+          );
           documents.push(...(await service.upload(uploadOf(`Upload ${documents.length}`, files))).record.documentIds);
           return;
         }
         case 'delete':
           return service.deleteDocument(at(documents, op.pick));
         case 'grant':
-          grants.push((await service.requestEmergencyAccess({ patientId: PATIENTS[op.patient].id, reason: 'ER', accessLevel: op.level, durationMinutes: op.duration })).id);
+          grants.push(
+            (
+              await service.requestEmergencyAccess({
+                patientId: PATIENTS[op.patient].id,
+                reason: 'ER',
+                accessLevel: op.level,
+                durationMinutes: op.duration,
+              })
+            ).id,
+          );
           return;
         case 'end':
           return service.endEmergencyAccess(at(grants, op.pick));
@@ -99,7 +110,9 @@ async function play(ops: readonly Op[]) {
         case 'acknowledge':
           return service.acknowledgeEmergencyAccesses();
         case 'share':
-          shares.push((await service.shareRecords({ doctorId: DOCTORS[op.doctor].id, accessLevel: op.level, durationDays: op.days })).id);
+          shares.push(
+            (await service.shareRecords({ doctorId: DOCTORS[op.doctor].id, accessLevel: op.level, durationDays: op.days })).id,
+          );
           return;
         case 'revoke':
           return service.revokeShare(at(shares, op.pick));

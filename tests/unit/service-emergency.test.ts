@@ -91,7 +91,13 @@ describe('requesting emergency access', () => {
       doctorId: WILSON.id,
       isEmergencyAccess: true,
       emergencyAccessExpiry: grant.expiresAt,
-      emergency: { grantId: grant.id, event: 'granted', accessLevel: 'full', reason: 'Unconscious in the ER', durationMinutes: 30 },
+      emergency: {
+        grantId: grant.id,
+        event: 'granted',
+        accessLevel: 'full',
+        reason: 'Unconscious in the ER',
+        durationMinutes: 30,
+      },
     });
     expect(await service.activeGrants()).toEqual([grant]);
   });
@@ -112,7 +118,10 @@ describe('requesting emergency access', () => {
 
   it('returns the same grant to a second identical request instead of granting twice', async () => {
     const { service } = await emergencySetup();
-    const [first, second] = await Promise.all([service.requestEmergencyAccess(request()), service.requestEmergencyAccess(request())]);
+    const [first, second] = await Promise.all([
+      service.requestEmergencyAccess(request()),
+      service.requestEmergencyAccess(request()),
+    ]);
     expect(second.id).toBe(first.id);
     expect(await service.activeGrants()).toHaveLength(1);
     expect(await emergencyRecords(service)).toHaveLength(1);
@@ -146,7 +155,7 @@ describe('reading under a grant', () => {
     expect(textOf((await service.readDocument(documentIds[0])).bytes)).toBe('content 1');
   });
 
-  it("never lets a doctor delete under a grant", async () => {
+  it('never lets a doctor delete under a grant', async () => {
     const { service, documentIds } = await emergencySetup();
     await service.requestEmergencyAccess(request({ accessLevel: 'full' }));
     expect((await errorOf(service.deleteDocument(documentIds[0]))).message).toBe(
@@ -200,7 +209,7 @@ describe('ending and expiry', () => {
     expect((await emergencyRecords(service))[0].title).toBe('Emergency access ended by Dr. James Wilson');
   });
 
-  it('only the grant\'s own doctor can end it', async () => {
+  it("only the grant's own doctor can end it", async () => {
     const { service } = await emergencySetup();
     const grant = await service.requestEmergencyAccess(request());
     await signInAs(service, CARTER);
@@ -274,7 +283,9 @@ describe("the patient's access history", () => {
     clock.advance(MINUTE);
     const ended = await service.endEmergencyAccess(first.id);
     clock.advance(MINUTE);
-    const second = await service.requestEmergencyAccess(request({ accessLevel: 'basic', durationMinutes: 15, reason: 'Follow-up' }));
+    const second = await service.requestEmergencyAccess(
+      request({ accessLevel: 'basic', durationMinutes: 15, reason: 'Follow-up' }),
+    );
     clock.advance(15 * MINUTE);
 
     await signInAs(service, SARAH);
@@ -303,7 +314,10 @@ describe("the patient's access history", () => {
         endedAt: ended.endedAt,
         status: 'ended',
         reads: [
-          { at: new Date(Date.parse(first.createdAt) + MINUTE).toISOString(), what: 'profile, health overview and complete history' },
+          {
+            at: new Date(Date.parse(first.createdAt) + MINUTE).toISOString(),
+            what: 'profile, health overview and complete history',
+          },
           { at: new Date(Date.parse(first.createdAt) + 2 * MINUTE).toISOString(), what: 'document "report-1.pdf"' },
         ],
       },

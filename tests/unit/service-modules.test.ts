@@ -24,7 +24,9 @@ interface Modules {
 }
 type MethodsOf<M extends keyof Modules> = keyof Modules[M];
 type Covered = { [M in keyof Modules]: MethodsOf<M> }[keyof Modules];
-type Overlap = { [M in keyof Modules]: MethodsOf<M> & { [N in Exclude<keyof Modules, M>]: MethodsOf<N> }[Exclude<keyof Modules, M>] }[keyof Modules];
+type Overlap = {
+  [M in keyof Modules]: MethodsOf<M> & { [N in Exclude<keyof Modules, M>]: MethodsOf<N> }[Exclude<keyof Modules, M>];
+}[keyof Modules];
 
 describe('the capability modules', () => {
   it('cover the LedgerService API exactly once', () => {
@@ -35,14 +37,43 @@ describe('the capability modules', () => {
   it('give the built service every method of the API, and nothing else', () => {
     const service = createTestLedgerService();
     const methods: Record<keyof LedgerService, true> = {
-      signIn: true, resumeSession: true, signOut: true, chainStatus: true, blocksPage: true, block: true,
-      patientOverview: true, listRecords: true, upload: true, readDocument: true, deleteDocument: true,
-      accessHistory: true, acknowledgeEmergencyAccesses: true, doctorOverview: true, searchPatients: true,
-      requestEmergencyAccess: true, endEmergencyAccess: true, activeGrants: true, emergencyView: true,
-      shareRecords: true, revokeShare: true, myShares: true, sharedWithMe: true, sharedView: true,
-      resetDemoData: true, onChange: true, saveAnchor: true, checkAnchor: true, sandboxReset: true, sandboxPage: true,
-      sandboxBlock: true, sandboxEdit: true, sandboxRemine: true, sandboxRemineFrom: true, sandboxPeers: true,
-      mineSandbox: true, cancelJob: true,
+      signIn: true,
+      resumeSession: true,
+      signOut: true,
+      chainStatus: true,
+      blocksPage: true,
+      block: true,
+      patientOverview: true,
+      listRecords: true,
+      upload: true,
+      readDocument: true,
+      deleteDocument: true,
+      accessHistory: true,
+      acknowledgeEmergencyAccesses: true,
+      doctorOverview: true,
+      searchPatients: true,
+      requestEmergencyAccess: true,
+      endEmergencyAccess: true,
+      activeGrants: true,
+      emergencyView: true,
+      shareRecords: true,
+      revokeShare: true,
+      myShares: true,
+      sharedWithMe: true,
+      sharedView: true,
+      resetDemoData: true,
+      onChange: true,
+      saveAnchor: true,
+      checkAnchor: true,
+      sandboxReset: true,
+      sandboxPage: true,
+      sandboxBlock: true,
+      sandboxEdit: true,
+      sandboxRemine: true,
+      sandboxRemineFrom: true,
+      sandboxPeers: true,
+      mineSandbox: true,
+      cancelJob: true,
     };
     expect(Object.keys(service).sort()).toEqual(Object.keys(methods).sort());
     for (const name of Object.keys(service)) expect(typeof service[name as keyof LedgerService]).toBe('function');

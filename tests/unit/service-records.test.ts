@@ -17,7 +17,6 @@ import {
   DENIED,
 } from '../support/ledger-fixtures';
 
-
 async function patientLedger(options: Parameters<typeof createTestLedgerService>[0] = {}) {
   const storage = options.storage ?? createMemoryStorage();
   const service = createTestLedgerService({ ...options, storage });
@@ -33,11 +32,19 @@ describe('upload validation stores nothing', () => {
   const rejections: [string, Parameters<typeof uploadOf>, string][] = [
     ['a blank title', ['   ', [fileInput('ecg.pdf')]], 'Enter a title.'],
     ['no file', ['Blood test', []], 'Add at least one file.'],
-    ['a wrong file type', ['Blood test', [fileInput('virus.exe')]], '"virus.exe" is not an accepted file type (.pdf, .jpg, .jpeg, .png, .doc, .docx)'],
+    [
+      'a wrong file type',
+      ['Blood test', [fileInput('virus.exe')]],
+      '"virus.exe" is not an accepted file type (.pdf, .jpg, .jpeg, .png, .doc, .docx)',
+    ],
     ['a file of 10 MB + 1 byte', ['Blood test', [fileInput('big.pdf', MAX_FILE_BYTES + 1)]], '"big.pdf" is larger than 10 MB'],
     ['an empty file', ['Blood test', [fileInput('empty.pdf', 0)]], '"empty.pdf" is empty'],
     ['a title over 200 characters', ['x'.repeat(201), [fileInput('ecg.pdf')]], 'The title is longer than 200 characters.'],
-    ['a bad file among good ones', ['Blood test', [fileInput('ok.pdf'), fileInput('report.pdf.exe'), fileInput('ok2.png')]], '"report.pdf.exe" is not an accepted file type (.pdf, .jpg, .jpeg, .png, .doc, .docx)'],
+    [
+      'a bad file among good ones',
+      ['Blood test', [fileInput('ok.pdf'), fileInput('report.pdf.exe'), fileInput('ok2.png')]],
+      '"report.pdf.exe" is not an accepted file type (.pdf, .jpg, .jpeg, .png, .doc, .docx)',
+    ],
   ];
 
   it.each(rejections)('rejects %s with a message naming the problem', async (_case, args, message) => {
@@ -124,10 +131,7 @@ describe('an upload', () => {
 
   it('appends two concurrent uploads as two consecutive valid blocks', async () => {
     const { service } = await patientLedger();
-    const [first, second] = await Promise.all([
-      service.upload(uploadOf('First')),
-      service.upload(uploadOf('Second')),
-    ]);
+    const [first, second] = await Promise.all([service.upload(uploadOf('First')), service.upload(uploadOf('Second'))]);
     expect([first.block.index, second.block.index].sort()).toEqual([1, 2]);
     expect(await service.chainStatus()).toMatchObject({ height: 3, valid: true });
     const later = first.block.index === 2 ? first : second;
@@ -151,7 +155,7 @@ describe('listing records', () => {
     return service;
   }
 
-  it('lists a patient\'s records newest first, genesis last', async () => {
+  it("lists a patient's records newest first, genesis last", async () => {
     const service = await withRecords();
     const titles = (await service.listRecords(SARAH.id)).map((r) => r.title);
     expect(titles).toEqual(['Chest X-ray', 'Beta blocker', 'Lipid panel', 'Initial health assessment']);
@@ -323,7 +327,7 @@ describe('blocks', () => {
     expect((await errorOf(service.blocksPage(-1, 10))).name).toBe('ValidationError');
   });
 
-  it("hide the title and patient of records the reader may not see", async () => {
+  it('hide the title and patient of records the reader may not see', async () => {
     const { service } = await patientLedger();
     await service.upload(uploadOf('Private diagnosis'));
     await signInAs(service, MICHAEL);

@@ -8,7 +8,6 @@ import type { LedgerStorage } from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { CARTER, SARAH, WILSON, errorOf, fileInput, signInAs, uploadOf, DENIED } from '../support/ledger-fixtures';
 
-
 describe('signing in', () => {
   it('signs a patient in with the demo password and returns the directory user', async () => {
     const service = createTestLedgerService();
@@ -104,7 +103,10 @@ describe('every data call', () => {
     ['acknowledgeEmergencyAccesses', (s) => s.acknowledgeEmergencyAccesses()],
     ['doctorOverview', (s) => s.doctorOverview()],
     ['searchPatients', (s) => s.searchPatients('')],
-    ['requestEmergencyAccess', (s) => s.requestEmergencyAccess({ patientId: SARAH.id, reason: 'x', accessLevel: 'basic', durationMinutes: 15 })],
+    [
+      'requestEmergencyAccess',
+      (s) => s.requestEmergencyAccess({ patientId: SARAH.id, reason: 'x', accessLevel: 'basic', durationMinutes: 15 }),
+    ],
     ['endEmergencyAccess', (s) => s.endEmergencyAccess('g')],
     ['activeGrants', (s) => s.activeGrants()],
     ['emergencyView', (s) => s.emergencyView('g')],
@@ -114,11 +116,29 @@ describe('every data call', () => {
     ['sandboxBlock', (s) => s.sandboxBlock(0)],
     ['sandboxEdit', (s) => s.sandboxEdit({ peer: 'A', index: 0, seq: 1, title: 'x' })],
     ['sandboxRemine', (s) => s.sandboxRemine(0)],
-    ['sandboxRemineFrom', (s) => s.sandboxRemineFrom('job', 0, 'A', proxy(() => undefined))],
+    [
+      'sandboxRemineFrom',
+      (s) =>
+        s.sandboxRemineFrom(
+          'job',
+          0,
+          'A',
+          proxy(() => undefined),
+        ),
+    ],
     ['sandboxPeers', (s) => s.sandboxPeers()],
     ['saveAnchor', (s) => s.saveAnchor()],
     ['checkAnchor', (s) => s.checkAnchor('{}')],
-    ['mineSandbox', (s) => s.mineSandbox('job', 1, 1, proxy(() => undefined))],
+    [
+      'mineSandbox',
+      (s) =>
+        s.mineSandbox(
+          'job',
+          1,
+          1,
+          proxy(() => undefined),
+        ),
+    ],
   ];
 
   it.each(calls)('%s is refused before sign-in with the exact message', async (_name, call) => {

@@ -3,7 +3,19 @@ import { mineBlock } from '../../workers/core/chain';
 import type { ChainRecord, ShareRecord } from '../../workers/core/types';
 import { EMERGENCY_READ_REPEAT_MS } from '../../workers/ledger/views';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
-import { CARTER, DENIED, MICHAEL, SARAH, WILSON, createClock, errorOf, fileInput, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
+import {
+  CARTER,
+  DENIED,
+  MICHAEL,
+  SARAH,
+  WILSON,
+  createClock,
+  errorOf,
+  fileInput,
+  signInAs,
+  textOf,
+  uploadOf,
+} from '../support/ledger-fixtures';
 import { createTestLedgerService } from '../support/test-ledger';
 
 const DAY = 24 * 60 * 60_000;
@@ -17,7 +29,9 @@ async function sarahWithRecords() {
   const documentIds: string[] = [];
   for (let i = 1; i <= 7; i++) {
     clock.advance(60_000);
-    documentIds.push((await service.upload(uploadOf(`Report ${i}`, [fileInput(`report-${i}.pdf`, `content ${i}`)]))).record.documentIds[0]);
+    documentIds.push(
+      (await service.upload(uploadOf(`Report ${i}`, [fileInput(`report-${i}.pdf`, `content ${i}`)]))).record.documentIds[0],
+    );
   }
   return { service, storage, clock, documentIds };
 }
@@ -25,20 +39,44 @@ async function sarahWithRecords() {
 describe('a patient sharing with a doctor', () => {
   it('gives a full share the complete history and the files, and logs each read for the patient', async () => {
     const { service, documentIds } = await sarahWithRecords();
-    const share = await service.shareRecords({ doctorId: WILSON.id, accessLevel: 'full', durationDays: 7, note: ' Second opinion ' });
-    expect(share).toMatchObject({ patientId: SARAH.id, doctorId: WILSON.id, accessLevel: 'full', durationDays: 7, note: 'Second opinion', expiresAt: new Date(Date.parse(share.createdAt) + 7 * DAY).toISOString() });
+    const share = await service.shareRecords({
+      doctorId: WILSON.id,
+      accessLevel: 'full',
+      durationDays: 7,
+      note: ' Second opinion ',
+    });
+    expect(share).toMatchObject({
+      patientId: SARAH.id,
+      doctorId: WILSON.id,
+      accessLevel: 'full',
+      durationDays: 7,
+      note: 'Second opinion',
+      expiresAt: new Date(Date.parse(share.createdAt) + 7 * DAY).toISOString(),
+    });
 
     await signInAs(service, WILSON);
     expect((await service.sharedWithMe()).map((entry) => [entry.share.id, entry.patient.id])).toEqual([[share.id, SARAH.id]]);
     const view = await service.sharedView(share.id);
-    expect(view.records.map((record) => record.title)).toEqual(['Report 7', 'Report 6', 'Report 5', 'Report 4', 'Report 3', 'Report 2', 'Report 1', 'Initial health assessment']);
+    expect(view.records.map((record) => record.title)).toEqual([
+      'Report 7',
+      'Report 6',
+      'Report 5',
+      'Report 4',
+      'Report 3',
+      'Report 2',
+      'Report 1',
+      'Initial health assessment',
+    ]);
     expect(view.documentsReadable).toBe(true);
     expect(textOf((await service.readDocument(documentIds[0])).bytes)).toBe('content 1');
 
     await signInAs(service, SARAH);
     const [entry] = await service.myShares();
     expect(entry).toMatchObject({ doctorName: WILSON.name, status: 'active' });
-    expect(entry.reads.map((read) => read.what)).toEqual(['profile, health overview and complete history', 'document "report-1.pdf"']);
+    expect(entry.reads.map((read) => read.what)).toEqual([
+      'profile, health overview and complete history',
+      'document "report-1.pdf"',
+    ]);
     expect(await service.chainStatus()).toMatchObject({ valid: true });
   });
 
@@ -98,7 +136,9 @@ describe('a patient sharing with a doctor', () => {
     ['a 501-character note', { note: 'x'.repeat(501) }, 'The note is longer than 500 characters.'],
   ])('refuses %s with a plain message and shares nothing', async (_case, overrides, message) => {
     const { service } = await sarahWithRecords();
-    const request = { doctorId: WILSON.id, accessLevel: 'full' as const, durationDays: 7, ...overrides } as Parameters<typeof service.shareRecords>[0];
+    const request = { doctorId: WILSON.id, accessLevel: 'full' as const, durationDays: 7, ...overrides } as Parameters<
+      typeof service.shareRecords
+    >[0];
     expect(await errorOf(service.shareRecords(request))).toEqual({ name: 'ValidationError', message });
     expect(await service.myShares()).toEqual([]);
   });
@@ -110,7 +150,10 @@ describe('a patient sharing with a doctor', () => {
     expect(await errorOf(service.shareRecords({ doctorId: CARTER.id, accessLevel: 'full', durationDays: 7 }))).toEqual(DENIED);
     expect(await errorOf(service.revokeShare(share.id))).toEqual(DENIED);
     await signInAs(service, MICHAEL);
-    expect(await errorOf(service.revokeShare(share.id))).toEqual({ name: 'NotFoundError', message: 'This share no longer exists.' });
+    expect(await errorOf(service.revokeShare(share.id))).toEqual({
+      name: 'NotFoundError',
+      message: 'This share no longer exists.',
+    });
   });
 });
 
@@ -126,6 +169,9 @@ describe('shares on the chain', () => {
     await storage.commit({ blocks: [mineBlock(revoke, { ...read, id: 'forged' } as ChainRecord, revoke.timestamp)] });
     const reloaded = createTestLedgerService({ storage });
     await signInAs(reloaded, SARAH);
-    expect((await reloaded.chainStatus()).firstInvalid).toEqual({ index: blocks.length, reason: `read names share ${share.id}, which was revoked` });
+    expect((await reloaded.chainStatus()).firstInvalid).toEqual({
+      index: blocks.length,
+      reason: `read names share ${share.id}, which was revoked`,
+    });
   });
 });

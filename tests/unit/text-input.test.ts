@@ -30,17 +30,31 @@ describe('every text field', () => {
     expect(checkText(field, 'x'.repeat(max)).problem).toBeNull();
   });
 
-  it.each(fields)('%s: counts its limit after normalising, and refuses one character more naming the field', (field, what, max) => {
-    expect(checkText(field, 'e\u0301'.repeat(max)).problem).toBeNull(); // max NFD pairs are max characters once composed
-    expect(checkText(field, ` ${'x'.repeat(max + 1)} `).problem).toBe(`The ${what} is longer than ${max} characters.`);
-  });
+  it.each(fields)(
+    '%s: counts its limit after normalising, and refuses one character more naming the field',
+    (field, what, max) => {
+      expect(checkText(field, 'e\u0301'.repeat(max)).problem).toBeNull(); // max NFD pairs are max characters once composed
+      expect(checkText(field, ` ${'x'.repeat(max + 1)} `).problem).toBe(`The ${what} is longer than ${max} characters.`);
+    },
+  );
 
-  it.each(fields)('%s: refuses a right-to-left override, an isolate and a bell, naming the field and the character', (field, what) => {
-    expect(checkText(field, 'Blood\u202Etest').problem).toBe(`The ${what} contains a hidden control or text-direction character (U+202E).`);
-    expect(checkText(field, 'a\u2066b\u2069').problem).toBe(`The ${what} contains a hidden control or text-direction character (U+2066).`);
-    expect(checkText(field, 'ring\u0007').problem).toBe(`The ${what} contains a hidden control or text-direction character (U+0007).`);
-    expect(checkText(field, 'c1\u0085').problem).toBe(`The ${what} contains a hidden control or text-direction character (U+0085).`);
-  });
+  it.each(fields)(
+    '%s: refuses a right-to-left override, an isolate and a bell, naming the field and the character',
+    (field, what) => {
+      expect(checkText(field, 'Blood\u202Etest').problem).toBe(
+        `The ${what} contains a hidden control or text-direction character (U+202E).`,
+      );
+      expect(checkText(field, 'a\u2066b\u2069').problem).toBe(
+        `The ${what} contains a hidden control or text-direction character (U+2066).`,
+      );
+      expect(checkText(field, 'ring\u0007').problem).toBe(
+        `The ${what} contains a hidden control or text-direction character (U+0007).`,
+      );
+      expect(checkText(field, 'c1\u0085').problem).toBe(
+        `The ${what} contains a hidden control or text-direction character (U+0085).`,
+      );
+    },
+  );
 
   it('keeps right-to-left text, emoji with joiners and left-to-right marks: they are not controls', () => {
     for (const text of ['تقرير الدم – בדיקת דם', '👩🏽‍⚕️ check', 'abc\u200Fdef', '<b>Bold</b> & "quotes"']) {
@@ -49,10 +63,18 @@ describe('every text field', () => {
   });
 
   it('lets the description and the reason (both text areas) keep line breaks and tabs, and reads CR LF as one line break', () => {
-    expect(checkText('description', 'line one\r\n\tline two')).toEqual({ text: 'line one\n\tline two', problem: null, blank: false });
+    expect(checkText('description', 'line one\r\n\tline two')).toEqual({
+      text: 'line one\n\tline two',
+      problem: null,
+      blank: false,
+    });
     expect(checkText('reason', 'Unconscious\nallergy check').problem).toBeNull();
-    expect(checkText('title', 'line one\nline two').problem).toBe('The title contains a hidden control or text-direction character (U+000A).');
-    expect(checkText('search', 'a\tb').problem).toBe('The search contains a hidden control or text-direction character (U+0009).');
+    expect(checkText('title', 'line one\nline two').problem).toBe(
+      'The title contains a hidden control or text-direction character (U+000A).',
+    );
+    expect(checkText('search', 'a\tb').problem).toBe(
+      'The search contains a hidden control or text-direction character (U+0009).',
+    );
   });
 
   it('refuses a title, reason or new title that is empty once zero-width characters and spaces are gone; an empty description or search is fine', () => {

@@ -51,10 +51,7 @@ export function findActiveGrant(
 }
 
 export type DocumentAccess =
-  | { via: 'owner' }
-  | { via: 'doctor' }
-  | { via: 'emergency'; grant: EmergencyGrant }
-  | { via: 'share'; share: Share };
+  { via: 'owner' } | { via: 'doctor' } | { via: 'emergency'; grant: EmergencyGrant } | { via: 'share'; share: Share };
 
 // The doctor's share on the patient in force at `now` (the newest when there are several), if any.
 export function findActiveShare(shares: Iterable<Share>, doctorId: string, patientId: string, now: number): Share | undefined {
@@ -155,7 +152,8 @@ export interface ShareRequestInput {
 export function validateShareRequest(request: ShareRequestInput, isDoctor: (id: string) => boolean): string | null {
   if (typeof request.doctorId !== 'string' || !isDoctor(request.doctorId)) return 'Choose a doctor to share with.';
   if (request.accessLevel !== 'basic' && request.accessLevel !== 'full') return 'Choose basic or full access.';
-  if (!(SHARE_DURATIONS_DAYS as readonly unknown[]).includes(request.durationDays)) return 'Choose 1 day, 7 days, 30 days or until revoked.';
+  if (!(SHARE_DURATIONS_DAYS as readonly unknown[]).includes(request.durationDays))
+    return 'Choose 1 day, 7 days, 30 days or until revoked.';
   if (request.note !== undefined && typeof request.note !== 'string') return 'The note must be text.';
   return checkText('note', request.note ?? '').problem;
 }

@@ -77,7 +77,10 @@ export async function decryptDocument(
   try {
     return await cryptoImpl.subtle.decrypt({ name: 'AES-GCM', iv: bytes.slice(0, IV_BYTES) }, key, bytes.slice(IV_BYTES));
   } catch {
-    throw ledgerError('IntegrityError', 'The document could not be decrypted: the key is wrong or the encrypted bytes were changed');
+    throw ledgerError(
+      'IntegrityError',
+      'The document could not be decrypted: the key is wrong or the encrypted bytes were changed',
+    );
   }
 }
 

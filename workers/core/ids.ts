@@ -11,7 +11,8 @@ export function bytesToHex(bytes: Uint8Array): string {
 
 // Lower- or upper-case hex of even length; anything else is refused so a bad key is never half-read.
 export function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) throw ledgerError('ValidationError', 'Not a hex string of whole bytes');
+  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex))
+    throw ledgerError('ValidationError', 'Not a hex string of whole bytes');
   const bytes = new Uint8Array(hex.length / 2);
   for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   return bytes;

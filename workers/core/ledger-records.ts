@@ -101,7 +101,12 @@ export function deletionRecord(id: string, document: DocumentInfo, timestamp: st
   };
 }
 
-export function acknowledgementRecord(id: string, patientId: string, grantIds: string[], timestamp: string): AcknowledgementRecord {
+export function acknowledgementRecord(
+  id: string,
+  patientId: string,
+  grantIds: string[],
+  timestamp: string,
+): AcknowledgementRecord {
   return {
     id,
     patientId,

@@ -24,7 +24,8 @@ export interface NonceSearch {
 
 // prefix: the header bytes before the nonce's decimal digits. difficulty: leading zero hex digits.
 export function createNonceSearch(prefix: Uint8Array, difficulty: number): NonceSearch {
-  if (!isValidDifficulty(difficulty)) throw ledgerError('ValidationError', `Difficulty must be a whole number from 0 to ${MAX_DIFFICULTY}`);
+  if (!isValidDifficulty(difficulty))
+    throw ledgerError('ValidationError', `Difficulty must be a whole number from 0 to ${MAX_DIFFICULTY}`);
   const wholeBytes = prefix.length - (prefix.length % 64);
   const midstate = Int32Array.from(INITIAL_STATE);
   for (let offset = 0; offset < wholeBytes; offset += 64) compress(midstate, midstate, prefix, offset);
@@ -70,7 +71,8 @@ export function createNonceSearch(prefix: Uint8Array, difficulty: number): Nonce
 
   return {
     search(start, count) {
-      if (!isValidNonce(start) || !Number.isInteger(count) || count < 0) throw ledgerError('ValidationError', 'A nonce range must start at a whole number, 0 or more');
+      if (!isValidNonce(start) || !Number.isInteger(count) || count < 0)
+        throw ledgerError('ValidationError', 'A nonce range must start at a whole number, 0 or more');
       const end = Math.min(start + count, Number.MAX_SAFE_INTEGER + 1);
       for (let nonce = start; nonce < end; nonce++) {
         hashNonce(nonce);

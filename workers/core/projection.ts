@@ -72,7 +72,6 @@ const CID_V0 = /^Qm[1-9A-HJ-NP-Za-km-z]{44}$/;
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 
-
 export function emptyState(): LedgerState {
   return {
     height: 0,
@@ -101,7 +100,9 @@ function extensionOf(name: string): string {
 
 function clinicalProblem(state: LedgerState, record: ClinicalRecord, index: number): string | null {
   if (index === 0) {
-    return record.type === 'diagnosis' && record.files.length === 0 ? null : 'the genesis block must be a diagnosis without files';
+    return record.type === 'diagnosis' && record.files.length === 0
+      ? null
+      : 'the genesis block must be a diagnosis without files';
   }
   if (record.type === 'diagnosis') return 'a diagnosis record may only open the chain';
   const patient = PATIENTS.find((candidate) => candidate.id === record.patientId);
@@ -121,7 +122,8 @@ function clinicalProblem(state: LedgerState, record: ClinicalRecord, index: numb
     seen.add(file.documentId);
     const name = checkFileName(file.name).problem;
     if (name) return fileNameMessage(name);
-    if (!(ACCEPTED_EXTENSIONS as readonly string[]).includes(extensionOf(file.name))) return `"${file.name}" is not an accepted file type`;
+    if (!(ACCEPTED_EXTENSIONS as readonly string[]).includes(extensionOf(file.name)))
+      return `"${file.name}" is not an accepted file type`;
     if (file.size < 1 || file.size > MAX_FILE_BYTES) return `"${file.name}" has a size outside 1 byte to 10 MB`;
     if (!CID_V0.test(file.cid)) return `"${file.name}" has no valid content id`;
   }
@@ -135,8 +137,10 @@ function emergencyProblem(state: LedgerState, record: EmergencyRecord, at: numbe
   const known = state.grants.get(details.grantId);
   if (details.event === 'granted') {
     if (known) return `grant ${details.grantId} was already granted`;
-    if (!(EMERGENCY_DURATIONS as readonly number[]).includes(details.durationMinutes)) return 'a grant has a duration that is not offered';
-    if (details.reason !== details.reason.trim() || checkText('reason', details.reason).problem) return 'a grant has no valid reason';
+    if (!(EMERGENCY_DURATIONS as readonly number[]).includes(details.durationMinutes))
+      return 'a grant has a duration that is not offered';
+    if (details.reason !== details.reason.trim() || checkText('reason', details.reason).problem)
+      return 'a grant has no valid reason';
     if (Date.parse(record.emergencyAccessExpiry) !== at + details.durationMinutes * MINUTE_MS) {
       return 'a grant expiry does not match its start and duration';
     }
@@ -164,13 +168,18 @@ function emergencyProblem(state: LedgerState, record: EmergencyRecord, at: numbe
   const expired = at >= Date.parse(grant.expiresAt);
   if (details.event === 'expired') return expired ? null : 'an expiry is recorded before the grant expires';
   if (expired) return `${details.event === 'read' ? 'a read' : 'an end'} lies after the grant expired`;
-  if (details.event === 'ended') return details.read === undefined && details.documentId === undefined ? null : 'an end names a read';
+  if (details.event === 'ended')
+    return details.read === undefined && details.documentId === undefined ? null : 'an end names a read';
   return readProblem(state, grant, details);
 }
 
 // A read under a grant or a share covers no more than its level: the level's overview, or one stored document
 // of the patient under full access.
-function readProblem(state: LedgerState, access: { patientId: string; accessLevel: 'basic' | 'full' }, read: { read?: string; documentId?: string }): string | null {
+function readProblem(
+  state: LedgerState,
+  access: { patientId: string; accessLevel: 'basic' | 'full' },
+  read: { read?: string; documentId?: string },
+): string | null {
   if (typeof read.read !== 'string') return 'a read does not say what was read';
   const scope = emergencyScope(access.accessLevel);
   if (read.documentId === undefined) return read.read === scope.read ? null : 'a read names more than its level covers';
@@ -189,7 +198,8 @@ function shareProblem(state: LedgerState, record: ShareRecord, at: number): stri
   const known = state.shares.get(details.shareId);
   if (details.event === 'shared') {
     if (known) return `share ${details.shareId} was already made`;
-    if (!(SHARE_DURATIONS_DAYS as readonly number[]).includes(details.durationDays)) return 'a share has a duration that is not offered';
+    if (!(SHARE_DURATIONS_DAYS as readonly number[]).includes(details.durationDays))
+      return 'a share has a duration that is not offered';
     const expiresAt = details.durationDays === 0 ? '' : new Date(at + details.durationDays * DAY_MS).toISOString();
     if (details.expiresAt !== expiresAt) return 'a share expiry does not match its start and duration';
     if (details.note !== details.note.trim() || checkText('note', details.note).problem) return 'a share has no valid note';
@@ -208,7 +218,8 @@ function shareProblem(state: LedgerState, record: ShareRecord, at: number): stri
     return `${details.event} does not match share ${details.shareId} (doctor, patient, level, duration or note)`;
   }
   if (share.revokedAt !== undefined) return `${details.event} names share ${details.shareId}, which was revoked`;
-  if (details.event === 'revoked') return details.read === undefined && details.documentId === undefined ? null : 'a revoke names a read';
+  if (details.event === 'revoked')
+    return details.read === undefined && details.documentId === undefined ? null : 'a revoke names a read';
   if (!isShareActive(share, at)) return 'a read lies after the share expired';
   return readProblem(state, share, details);
 }
@@ -227,7 +238,8 @@ function acknowledgementProblem(state: LedgerState, record: AcknowledgementRecor
   }
   for (const id of record.grantIds) {
     const known = state.grants.get(id);
-    if (!known || known.grant.patientId !== record.patientId) return "an acknowledgement names a grant that is not on the patient's records";
+    if (!known || known.grant.patientId !== record.patientId)
+      return "an acknowledgement names a grant that is not on the patient's records";
     if (known.acknowledged) return `grant ${id} was already acknowledged`;
   }
   return null;
@@ -240,7 +252,8 @@ export function ruleProblem(state: LedgerState, block: Block, index: number): st
   const record = block.data;
   if (record.timestamp !== block.timestamp) return 'the record time differs from the block time';
   const at = Date.parse(block.timestamp);
-  if (state.lastTimestamp !== '' && at < Date.parse(state.lastTimestamp)) return 'the timestamp goes back before the previous block';
+  if (state.lastTimestamp !== '' && at < Date.parse(state.lastTimestamp))
+    return 'the timestamp goes back before the previous block';
   switch (record.type) {
     case 'diagnosis':
     case 'prescription':
@@ -327,7 +340,12 @@ function applyShare(state: LedgerState, record: ShareRecord): void {
   const known = state.shares.get(details.shareId);
   if (!known) return;
   if (details.event === 'revoked') known.share = { ...known.share, revokedAt: record.timestamp };
-  else known.reads.push({ at: record.timestamp, what: details.read ?? '', ...(details.documentId ? { documentId: details.documentId } : {}) });
+  else
+    known.reads.push({
+      at: record.timestamp,
+      what: details.read ?? '',
+      ...(details.documentId ? { documentId: details.documentId } : {}),
+    });
 }
 
 function applyEmergency(state: LedgerState, record: EmergencyRecord, entry: RecordEntry): void {
@@ -356,7 +374,11 @@ function applyEmergency(state: LedgerState, record: EmergencyRecord, entry: Reco
   const known = state.grants.get(details.grantId);
   if (!known) return;
   if (details.event === 'read') {
-    known.reads.push({ at: record.timestamp, what: details.read ?? '', ...(details.documentId ? { documentId: details.documentId } : {}) });
+    known.reads.push({
+      at: record.timestamp,
+      what: details.read ?? '',
+      ...(details.documentId ? { documentId: details.documentId } : {}),
+    });
     return;
   }
   known.closedBy = details.event;
@@ -371,7 +393,12 @@ export function project(blocks: readonly Block[]): LedgerState {
 // Hash, link, data hash and difficulty of each block, then its legality given the state before it; stops at
 // the first failure and returns the projection of the blocks before it. Never throws on stored data. Resumes
 // from `from` (blocks already verified), and stops before `until` so a long chain can be checked in slices.
-export function verifyLedger(blocks: readonly Block[], difficulty: number, from?: VerifiedLedger, until = blocks.length): VerifiedLedger {
+export function verifyLedger(
+  blocks: readonly Block[],
+  difficulty: number,
+  from?: VerifiedLedger,
+  until = blocks.length,
+): VerifiedLedger {
   const state = from?.state ?? emptyState();
   if (from?.firstInvalid) return from;
   if (blocks.length === 0) return { state, firstInvalid: { index: 0, reason: 'the stored chain has no blocks' } };

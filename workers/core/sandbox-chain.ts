@@ -61,7 +61,8 @@ export function peerOf(peer: unknown): PeerName {
 }
 
 export function blockIndexOf(chain: PeerChain, index: unknown): number {
-  if (!isIndex(index) || index >= chain.blocks.length) throw ledgerError('NotFoundError', `Block ${String(index)} does not exist.`);
+  if (!isIndex(index) || index >= chain.blocks.length)
+    throw ledgerError('NotFoundError', `Block ${String(index)} does not exist.`);
   return index;
 }
 

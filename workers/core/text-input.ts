@@ -50,7 +50,9 @@ const INVISIBLE = /[\s\u200B-\u200D\u2060\uFEFF]/g; // whitespace and zero-width
 // C0 and C1 controls and DEL; the bidi embeddings, overrides and isolates (U+202A-202E, U+2066-2069).
 function refused(code: number, multiline: boolean): boolean {
   if (multiline && (code === 0x09 || code === 0x0a)) return false;
-  return code <= 0x1f || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+  return (
+    code <= 0x1f || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069)
+  );
 }
 
 function firstRefused(text: string, multiline: boolean): number | undefined {
@@ -80,7 +82,8 @@ export function checkText(field: TextField, value: string): TextCheck {
   const blank = isBlank(text);
   const control = firstRefused(text, rule.multiline);
   let problem: string | null = null;
-  if (control !== undefined) problem = `The ${rule.what} contains a hidden control or text-direction character (${codePoint(control)}).`;
+  if (control !== undefined)
+    problem = `The ${rule.what} contains a hidden control or text-direction character (${codePoint(control)}).`;
   else if (blank && rule.required) problem = rule.required;
   else if (text.length > rule.max) problem = tooLong;
   return { text, problem, blank };

@@ -1,6 +1,14 @@
 // Break-the-glass: the doctor's side (overview, search, grant, end, view) and the patient's access history.
 import type { EmergencyRequest, LedgerService } from '../api';
-import { accessDenied, assertGrantUsable, emergencyScope, findActiveGrant, isGrantActive, requireRole, validateEmergencyRequest } from '../core/access';
+import {
+  accessDenied,
+  assertGrantUsable,
+  emergencyScope,
+  findActiveGrant,
+  isGrantActive,
+  requireRole,
+  validateEmergencyRequest,
+} from '../core/access';
 import { DOCTOR_KEPT_RECORDS } from '../core/constants';
 import { PATIENTS } from '../core/directory';
 import { acknowledgementRecord, emergencyRecord, iso, type EmergencyRead } from '../core/ledger-records';
@@ -9,7 +17,6 @@ import type { EmergencyGrant, User } from '../core/types';
 import { fail, sleep, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
 import { accessHistoryOf, grantsOf, isClinical, newestRecords, patientById, readJustLogged, recordView } from './views';
-
 
 export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>) {
   // Break-the-glass reads are recorded before the data is handed out: no record, no read.
@@ -52,7 +59,9 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
       const checked = checkText('search', typeof query === 'string' ? query : '');
       if (checked.problem) fail('ValidationError', checked.problem);
       const wanted = foldForSearch(checked.text);
-      return structuredClone(PATIENTS.filter((p) => foldForSearch(p.name).includes(wanted) || foldForSearch(p.id).includes(wanted)));
+      return structuredClone(
+        PATIENTS.filter((p) => foldForSearch(p.name).includes(wanted) || foldForSearch(p.id).includes(wanted)),
+      );
     },
 
     async requestEmergencyAccess(request: EmergencyRequest) {
@@ -119,7 +128,12 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
         .filter(isClinical)
         .slice(0, scope.records)
         .map((entry) => recordView(state, entry, scope.documents));
-      return { grant: { ...grant }, patient: structuredClone(patientById(grant.patientId)), records, documentsReadable: scope.documents };
+      return {
+        grant: { ...grant },
+        patient: structuredClone(patientById(grant.patientId)),
+        records,
+        documentsReadable: scope.documents,
+      };
     },
 
     async accessHistory() {

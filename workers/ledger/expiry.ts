@@ -12,7 +12,8 @@ export function createExpiry(deps: LedgerDeps, getStore: () => LedgerStore) {
     const store = getStore();
     if (!store.loaded() || store.current().invalid) return false;
     const at = store.clock();
-    for (const known of store.state().grants.values()) if (!known.closedBy && at >= Date.parse(known.grant.expiresAt)) return true;
+    for (const known of store.state().grants.values())
+      if (!known.closedBy && at >= Date.parse(known.grant.expiresAt)) return true;
     return false;
   }
 
@@ -28,7 +29,8 @@ export function createExpiry(deps: LedgerDeps, getStore: () => LedgerStore) {
     const store = getStore();
     if (!store.loaded() || store.current().invalid) return;
     let next = Infinity;
-    for (const known of store.state().grants.values()) if (!known.closedBy) next = Math.min(next, Date.parse(known.grant.expiresAt));
+    for (const known of store.state().grants.values())
+      if (!known.closedBy) next = Math.min(next, Date.parse(known.grant.expiresAt));
     if (next === Infinity) return;
     const delay = Math.min(Math.max(0, next - deps.now()) + AFTER_EXPIRY_MS, MAX_TIMER_MS);
     timer = setTimeout(() => {

@@ -100,7 +100,13 @@ export function createRecords(
       const signedIn = await enter();
       const document = storedDocument(store.state(), documentId);
       const state = store.state();
-      const access = documentAccess(signedIn, document, grantsOf(state), store.clock(), [...state.shares.values()].map((known) => known.share));
+      const access = documentAccess(
+        signedIn,
+        document,
+        grantsOf(state),
+        store.clock(),
+        [...state.shares.values()].map((known) => known.share),
+      );
       const deleted = (): never => fail('NotFoundError', `"${document.fileName}" was deleted.`);
       if (document.deletedAt) deleted();
       const key = store.current().keys.get(document.id);

@@ -1,14 +1,6 @@
 // The sandbox: three peers' copies of the chain (or of demo blocks) for the explorer's live chain and peers
 // view (docs/decisions/live-sandbox.md), and the mining lab's jobs. Never the real records: nothing here is stored.
-import type {
-  BlockSummary,
-  BlocksPage,
-  LedgerService,
-  MiningProgress,
-  PeerReport,
-  ProgressListener,
-  SandboxBlock,
-} from '../api';
+import type { BlockSummary, BlocksPage, LedgerService, MiningProgress, PeerReport, ProgressListener, SandboxBlock } from '../api';
 import { canSeeRecord } from '../core/access';
 import { blockHash, createGenesisBlock, mineBlock, recordDataHash } from '../core/chain';
 import { SANDBOX_PEERS } from '../core/constants';

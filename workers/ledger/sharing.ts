@@ -75,14 +75,12 @@ export function createSharing(deps: LedgerDeps, store: LedgerStore, enter: () =>
       requireRole(signedIn, 'patient');
       const state = store.state();
       const at = store.clock();
-      return sharesOf(state, state.patientShares.get(signedIn.id)).map(
-        (share): ShareEntry => ({
-          share: { ...share },
-          doctorName: findUser(share.doctorId)?.name ?? share.doctorId,
-          status: share.revokedAt !== undefined ? 'revoked' : isShareActive(share, at) ? 'active' : 'expired',
-          reads: (state.shares.get(share.id)?.reads ?? []).map(({ at: readAt, what }) => ({ at: readAt, what })),
-        }),
-      );
+      return sharesOf(state, state.patientShares.get(signedIn.id)).map((share): ShareEntry => ({
+        share: { ...share },
+        doctorName: findUser(share.doctorId)?.name ?? share.doctorId,
+        status: share.revokedAt !== undefined ? 'revoked' : isShareActive(share, at) ? 'active' : 'expired',
+        reads: (state.shares.get(share.id)?.reads ?? []).map(({ at: readAt, what }) => ({ at: readAt, what })),
+      }));
     },
 
     async sharedWithMe() {
@@ -105,7 +103,12 @@ export function createSharing(deps: LedgerDeps, store: LedgerStore, enter: () =>
         .filter(isClinical)
         .slice(0, scope.records)
         .map((entry) => recordView(state, entry, scope.documents));
-      return { share: { ...share }, patient: structuredClone(patientById(share.patientId)), records, documentsReadable: scope.documents };
+      return {
+        share: { ...share },
+        patient: structuredClone(patientById(share.patientId)),
+        records,
+        documentsReadable: scope.documents,
+      };
     },
   };
   return { api, logShareRead };

@@ -96,7 +96,11 @@ function createMutex(): <T>(fn: () => Promise<T>) => Promise<T> {
 }
 
 // Keys and bytes must match the projection exactly: each live document has both, nothing else is stored.
-function offChainProblem(state: LedgerState, keys: ReadonlyMap<string, string>, contentIds: readonly string[]): InvalidBlock | undefined {
+function offChainProblem(
+  state: LedgerState,
+  keys: ReadonlyMap<string, string>,
+  contentIds: readonly string[],
+): InvalidBlock | undefined {
   let first: InvalidBlock | undefined;
   const note = (problem: InvalidBlock) => {
     if (!first || problem.index < first.index) first = problem;
@@ -105,7 +109,8 @@ function offChainProblem(state: LedgerState, keys: ReadonlyMap<string, string>, 
   for (const document of state.documents.values()) {
     if (document.deletedAt) continue;
     if (!keys.has(document.id)) note({ index: document.blockIndex, reason: `the key of "${document.fileName}" is missing` });
-    if (!contents.has(document.id)) note({ index: document.blockIndex, reason: `the stored bytes of "${document.fileName}" are missing` });
+    if (!contents.has(document.id))
+      note({ index: document.blockIndex, reason: `the stored bytes of "${document.fileName}" are missing` });
   }
   const live = (id: string) => state.documents.get(id)?.deletedAt === undefined && state.documents.has(id);
   for (const id of keys.keys()) {
@@ -133,10 +138,14 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     }
     // Another tab only appended: verify its new blocks on top of what this tab verified.
     const extends_ =
-      previous && !previous.invalid && previous.blocks.length <= stored.blocks.length &&
+      previous &&
+      !previous.invalid &&
+      previous.blocks.length <= stored.blocks.length &&
       stored.blocks[previous.blocks.length - 1]?.hash === previous.blocks.at(-1)?.hash;
     // Resumed in one go: the shared state must never be seen half-advanced. A whole chain is checked in slices.
-    const verified = extends_ ? verifyLedger(stored.blocks, difficulty, previous.verified) : await verifyInSlices(stored.blocks, difficulty);
+    const verified = extends_
+      ? verifyLedger(stored.blocks, difficulty, previous.verified)
+      : await verifyInSlices(stored.blocks, difficulty);
     const invalid = verified.firstInvalid ?? offChainProblem(verified.state, keys, stored.contentIds);
     return { ...base, verified, ...(invalid ? { invalid } : {}) };
   }
@@ -153,7 +162,12 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
   function freshWrite(expectedRevision: number): StorageWrite {
     const timestamp = iso(deps.now());
     const genesis = createGenesisBlock(genesisRecord(deps.randomId(), timestamp), timestamp, difficulty);
-    return { expectedRevision, clear: true, blocks: [genesis], meta: { [REVISION_KEY]: expectedRevision + 1, [FORMAT_KEY]: LEDGER_FORMAT } };
+    return {
+      expectedRevision,
+      clear: true,
+      blocks: [genesis],
+      meta: { [REVISION_KEY]: expectedRevision + 1, [FORMAT_KEY]: LEDGER_FORMAT },
+    };
   }
 
   async function initialLoad(): Promise<void> {
@@ -190,7 +204,10 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     const invalid = current().invalid;
     if (invalid) {
       const where = invalid.item ?? `block ${invalid.index}`;
-      fail('ReadOnlyError', `The stored records failed verification at ${where} (${invalid.reason}), so changes are turned off. Reset the demo data to start over.`);
+      fail(
+        'ReadOnlyError',
+        `The stored records failed verification at ${where} (${invalid.reason}), so changes are turned off. Reset the demo data to start over.`,
+      );
     }
   }
 
@@ -239,7 +256,11 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
 
   // Every change: locked, on fresh state, due expiries first, revision-checked by storage (a lost race
   // decides again), announced after.
-  async function write<T>(failure: string, decide: (snapshot: Snapshot, at: number) => Draft<T>, options: WriteOptions = {}): Promise<T> {
+  async function write<T>(
+    failure: string,
+    decide: (snapshot: Snapshot, at: number) => Draft<T>,
+    options: WriteOptions = {},
+  ): Promise<T> {
     const kinds = new Set<ChangeKind>();
     const attempt = async (): Promise<T> => {
       if (await refreshIfStale()) ALL_KINDS.forEach((kind) => kinds.add(kind));

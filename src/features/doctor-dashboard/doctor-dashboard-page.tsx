@@ -126,9 +126,7 @@ export function DoctorDashboardPage() {
               </div>
               <div>
                 <dt>Chain Integrity</dt>
-                <dd className={chain.valid ? 'text-success fw-semibold' : 'text-danger fw-semibold'}>
-                  {chainIntegrity(chain)}
-                </dd>
+                <dd className={chain.valid ? 'text-success fw-semibold' : 'text-danger fw-semibold'}>{chainIntegrity(chain)}</dd>
               </div>
               {chain.firstInvalid ? (
                 <div>

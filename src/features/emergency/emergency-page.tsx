@@ -44,8 +44,7 @@ export function EmergencyPage() {
       <div className="page-header">
         <h1 className="page-title">SOS Emergency Access</h1>
         <p className="page-subtitle">
-          Temporary access to a patient's records in an emergency. Access ends automatically when the time runs
-          out.
+          Temporary access to a patient's records in an emergency. Access ends automatically when the time runs out.
         </p>
       </div>
 

@@ -5,10 +5,7 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { useSearchParams } from 'react-router-dom';
-import {
-  DEFAULT_EMERGENCY_DURATION,
-  MAX_REASON_LENGTH,
-} from '../../../workers/core/constants';
+import { DEFAULT_EMERGENCY_DURATION, MAX_REASON_LENGTH } from '../../../workers/core/constants';
 import { PATIENTS } from '../../../workers/core/directory';
 import { checkText } from '../../../workers/core/text-input';
 import type { AccessLevel, EmergencyGrant, Patient } from '../../../workers/core/types';
@@ -88,7 +85,13 @@ export function GrantForm({ onGranted }: { onGranted: (grant: EmergencyGrant) =>
                 onChange={(event) => setReason(event.target.value)}
                 placeholder="e.g. Unconscious patient admitted to the ER, allergy check needed"
               />
-              <LengthNote id="emergency-reason" what="reason" length={reasonLength} max={MAX_REASON_LENGTH} problem={reasonProblem} />
+              <LengthNote
+                id="emergency-reason"
+                what="reason"
+                length={reasonLength}
+                max={MAX_REASON_LENGTH}
+                problem={reasonProblem}
+              />
             </Form.Group>
 
             <div className="row g-3 mb-3">

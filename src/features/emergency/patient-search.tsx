@@ -25,8 +25,7 @@ export function PatientSearch({ selected, onSelect }: PatientSearchProps) {
     let current = true;
     service.searchPatients(query).then(
       (patients) => current && setFound({ query, patients }),
-      (error: unknown) =>
-        current && setFound({ query, patients: [], error: userMessage(error, 'Patient search failed.') }),
+      (error: unknown) => current && setFound({ query, patients: [], error: userMessage(error, 'Patient search failed.') }),
     );
     return () => {
       current = false;

@@ -85,14 +85,21 @@ export function MiningLabPage() {
   const start = async (event: FormEvent) => {
     event.preventDefault();
     if (running.current || !blocksValid) return;
-    const run: ActiveRun = { jobId: newJobId(), place: onMainThread ? 'main' : inParallel ? 'parallel' : 'worker', difficulty: Number(difficulty), cancelling: false };
+    const run: ActiveRun = {
+      jobId: newJobId(),
+      place: onMainThread ? 'main' : inParallel ? 'parallel' : 'worker',
+      difficulty: Number(difficulty),
+      cancelling: false,
+    };
     cancelAt.current = null;
     running.current = run;
     // a transition: React renders the page in slices, so the click is not one long task on a slow device
     startTransition(() => {
       setActive(run);
       setError('');
-      setNote(`Mining ${blockCount} ${blockCount === 1 ? 'block' : 'blocks'} at difficulty ${run.difficulty} ${PLACE_PHRASES[run.place]}…`);
+      setNote(
+        `Mining ${blockCount} ${blockCount === 1 ? 'block' : 'blocks'} at difficulty ${run.difficulty} ${PLACE_PHRASES[run.place]}…`,
+      );
     });
     // the job starts in a task of its own, after the click's
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -109,7 +116,12 @@ export function MiningLabPage() {
         isCancelled: () => cancelAt.current !== null,
       };
       if (run.place === 'worker') {
-        result = await service.mineSandbox(run.jobId, run.difficulty, blockCount, proxy((update: MiningProgress) => progress.set(update)));
+        result = await service.mineSandbox(
+          run.jobId,
+          run.difficulty,
+          blockCount,
+          proxy((update: MiningProgress) => progress.set(update)),
+        );
       } else if (run.place === 'parallel') {
         parallel.current ??= new ParallelMiner(workerCount);
         result = await parallel.current.mine(job, parallelTip.current);
@@ -167,8 +179,8 @@ export function MiningLabPage() {
     <>
       <h1 className="h3 mb-2">Mining Lab</h1>
       <p className="text-body-secondary">
-        Mine proof-of-work blocks into the sandbox chain in the worker and watch the heartbeat keep ticking. Switch to the
-        main thread to see the freeze the worker avoids, or split the nonce search across several workers.
+        Mine proof-of-work blocks into the sandbox chain in the worker and watch the heartbeat keep ticking. Switch to the main
+        thread to see the freeze the worker avoids, or split the nonce search across several workers.
       </p>
       <Row className="g-3 mb-3">
         <Col lg={8}>
@@ -182,7 +194,11 @@ export function MiningLabPage() {
                   <Col xs={12} md={5}>
                     <Form.Group controlId="lab-difficulty">
                       <Form.Label>Difficulty (leading zeros)</Form.Label>
-                      <Form.Select value={difficulty} onChange={(event) => setDifficulty(event.target.value)} disabled={active !== null}>
+                      <Form.Select
+                        value={difficulty}
+                        onChange={(event) => setDifficulty(event.target.value)}
+                        disabled={active !== null}
+                      >
                         {DIFFICULTIES.map((value) => (
                           <option key={value} value={value}>
                             {value} (about {formatCount(expectedAttempts(value))} attempts a block)
@@ -241,8 +257,8 @@ export function MiningLabPage() {
                 />
                 {onMainThread && (
                   <Form.Text className="d-block text-warning-emphasis">
-                    Each block is one long task: the page cannot paint or respond until it is found, and Cancel takes
-                    effect only between blocks.
+                    Each block is one long task: the page cannot paint or respond until it is found, and Cancel takes effect only
+                    between blocks.
                   </Form.Text>
                 )}
               </Form>

@@ -5,7 +5,13 @@ import { PLACE_LABELS, type MiningPlace } from './lab-run';
 import type { ProgressStore } from './progress-store';
 
 // The progress bar and live figures of the current (or last) run.
-export const MiningProgressPanel = memo(function MiningProgressPanel({ store, place }: { store: ProgressStore; place: MiningPlace | null }) {
+export const MiningProgressPanel = memo(function MiningProgressPanel({
+  store,
+  place,
+}: {
+  store: ProgressStore;
+  place: MiningPlace | null;
+}) {
   const progress = useSyncExternalStore(store.subscribe, store.get);
   const percent = progress && progress.blocksTotal > 0 ? (progress.blocksMined / progress.blocksTotal) * 100 : 0;
   return (

@@ -78,8 +78,8 @@ export function DeleteDocumentModal({ target, onCancel, onDeleted, onExited }: D
         {target ? (
           <>
             <p className="text-break">
-              <strong>{target.document.fileName}</strong> of “{target.record.title}” will be removed from your document
-              store. This cannot be undone.
+              <strong>{target.document.fileName}</strong> of “{target.record.title}” will be removed from your document store.
+              This cannot be undone.
             </p>
             <p className="mb-0 text-body-secondary small">
               The record stays on the chain (block #{target.record.blockIndex}), marked “file deleted”.

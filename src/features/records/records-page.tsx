@@ -58,8 +58,8 @@ export function RecordsPage() {
       <div className="page-header">
         <h1 className="page-title">Medical Records</h1>
         <p className="page-subtitle">
-          Every record of yours on the chain, newest first. Files are decrypted in the ledger worker and checked against
-          their content id before you see them.
+          Every record of yours on the chain, newest first. Files are decrypted in the ledger worker and checked against their
+          content id before you see them.
         </p>
       </div>
 

@@ -80,7 +80,8 @@ export function UploadPage() {
       const problem = checkFile(file);
       const key = fileKey(file);
       if (problem) problems.push(problem);
-      else if (next.some((existing) => existing.key === key)) continue; // the same file again: one entry
+      else if (next.some((existing) => existing.key === key))
+        continue; // the same file again: one entry
       else if (next.length >= MAX_FILES_PER_UPLOAD) problems.push(tooManyFiles(file.name));
       else next.push({ key, file });
     }
@@ -107,7 +108,12 @@ export function UploadPage() {
         type: recordType,
         files: inputs,
       };
-      const uploaded = await service.upload(transfer(request, inputs.map((input) => input.bytes)));
+      const uploaded = await service.upload(
+        transfer(
+          request,
+          inputs.map((input) => input.bytes),
+        ),
+      );
       setResult(uploaded);
     } catch (caught) {
       console.error('MedLedger: upload failed', caught);
@@ -153,12 +159,26 @@ export function UploadPage() {
               <FileDropZone disabled={uploading} onFiles={addFiles} />
 
               {rejected.length > 0 ? (
-                <Alert variant="warning" role="alert" className="mt-3 mb-0 file-rejections" onClose={() => setRejected([])} dismissible>
+                <Alert
+                  variant="warning"
+                  role="alert"
+                  className="mt-3 mb-0 file-rejections"
+                  onClose={() => setRejected([])}
+                  dismissible
+                >
                   <div className="fw-semibold mb-1">Not added:</div>
                   <ul className="mb-0 ps-3">
                     {rejected.map(({ name, reason }, i) => (
                       // bdi: a right-to-left name cannot reorder the words around it
-                      <li key={i}>{name === '' ? reason : <><bdi>"{name}"</bdi> {reason}</>}</li>
+                      <li key={i}>
+                        {name === '' ? (
+                          reason
+                        ) : (
+                          <>
+                            <bdi>"{name}"</bdi> {reason}
+                          </>
+                        )}
+                      </li>
                     ))}
                   </ul>
                 </Alert>

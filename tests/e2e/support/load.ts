@@ -116,7 +116,10 @@ async function bulkUpload(page: Page, workerUrl: string, count: number, concurre
               reject(new Error(`${thrown.name}: ${thrown.message}`));
             } else resolve(data.value);
           });
-          worker.postMessage({ id, type: 'APPLY', path: ['ledger', method], argumentList: args.map((value) => ({ type: 'RAW', value })) }, transfer);
+          worker.postMessage(
+            { id, type: 'APPLY', path: ['ledger', method], argumentList: args.map((value) => ({ type: 'RAW', value })) },
+            transfer,
+          );
         });
       await call('signIn', [email, password, 'patient']);
       const times: number[] = [];
@@ -151,18 +154,28 @@ async function bulkUpload(page: Page, workerUrl: string, count: number, concurre
 async function workerHeapMb(browser: Browser): Promise<number | null> {
   try {
     const session = await browser.newBrowserCDPSession();
-    const { targetInfos } = (await session.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string; url: string }[] };
+    const { targetInfos } = (await session.send('Target.getTargets')) as {
+      targetInfos: { targetId: string; type: string; url: string }[];
+    };
     const target = targetInfos.find((info) => info.type === 'worker' && /ledger\.worker/.test(info.url));
     if (!target) return null;
-    const { sessionId } = (await session.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })) as { sessionId: string };
+    const { sessionId } = (await session.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })) as {
+      sessionId: string;
+    };
     const answer = new Promise<number>((resolve) => {
       session.on('Target.receivedMessageFromTarget', (event: { message: string }) => {
         const message = JSON.parse(event.message) as { id: number; result?: { usedSize: number } };
         if (message.id === 1 && message.result) resolve(message.result.usedSize);
       });
     });
-    await session.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: 1, method: 'Runtime.getHeapUsage' }) });
-    const used = await Promise.race([answer, new Promise<number>((_, reject) => setTimeout(() => reject(new Error('no answer')), 5000))]);
+    await session.send('Target.sendMessageToTarget', {
+      sessionId,
+      message: JSON.stringify({ id: 1, method: 'Runtime.getHeapUsage' }),
+    });
+    const used = await Promise.race([
+      answer,
+      new Promise<number>((_, reject) => setTimeout(() => reject(new Error('no answer')), 5000)),
+    ]);
     await session.detach();
     return used / 2 ** 20;
   } catch {
@@ -183,7 +196,11 @@ interface TraceEvent {
 
 // Every task the page's main thread ran while tracing, with its wall time and its own CPU time.
 function mainThreadTasks(events: TraceEvent[]): { ts: number; wallMs: number; cpuMs: number }[] {
-  const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const main = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
   return events
     .filter((e) => e.ph === 'X' && /RunTask/.test(e.name) && main.has(`${e.pid}:${e.tid}`))
     .map((e) => ({ ts: e.ts, wallMs: (e.dur ?? 0) / 1000, cpuMs: (e.tdur ?? e.dur ?? 0) / 1000 }));
@@ -193,12 +210,17 @@ export async function runLoadScenario(page: Page, browser: Browser, options: Loa
   const { uploads, concurrency, formUploads } = options;
   await page.goto('/');
   await signIn(page, 'patient');
-  const workerUrl = page.workers().find((worker) => /ledger\.worker/.test(worker.url()))?.url();
+  const workerUrl = page
+    .workers()
+    .find((worker) => /ledger\.worker/.test(worker.url()))
+    ?.url();
   if (!workerUrl) throw new Error('the app did not start its ledger worker');
 
   for (let i = 1; i <= formUploads; i++) {
     await menu(page, 'Upload Documents');
-    await page.getByLabel('Add files').setInputFiles({ name: `form-${i}.pdf`, mimeType: 'application/pdf', buffer: Buffer.alloc(2048, i) });
+    await page
+      .getByLabel('Add files')
+      .setInputFiles({ name: `form-${i}.pdf`, mimeType: 'application/pdf', buffer: Buffer.alloc(2048, i) });
     await page.getByLabel('Title').fill(`Form upload ${i}`);
     await page.getByRole('button', { name: 'Upload Documents' }).click();
     await page.getByRole('status').filter({ hasText: 'Upload successful' }).waitFor();
@@ -216,7 +238,9 @@ export async function runLoadScenario(page: Page, browser: Browser, options: Loa
   // the dashboard stays open and follows every change the app's worker hears of
   const bulk = await bulkUpload(page, workerUrl, uploads, concurrency);
   const stored = Date.now();
-  await stat(page, 'Total Records').filter({ hasText: new RegExp(`^${expectedRecords}$`) }).waitFor({ timeout: 120_000 });
+  await stat(page, 'Total Records')
+    .filter({ hasText: new RegExp(`^${expectedRecords}$`) })
+    .waitFor({ timeout: 120_000 });
   const catchUpMs = Date.now() - stored;
   const status = section(page, 'Blockchain Status');
   const dashboard = {
@@ -226,9 +250,14 @@ export async function runLoadScenario(page: Page, browser: Browser, options: Loa
 
   phaseStarts.push(await now('records screen'));
   let clicked = await menu(page, 'Medical Records');
-  await page.locator('.records-count').filter({ hasText: `${expectedRecords} records` }).waitFor({ timeout: 60_000 });
+  await page
+    .locator('.records-count')
+    .filter({ hasText: `${expectedRecords} records` })
+    .waitFor({ timeout: 60_000 });
   // the list is built in steps: wait for every record to be on the page, not only counted
-  await page.waitForFunction((count) => document.querySelectorAll('.record-detail').length === count, expectedRecords, { timeout: 60_000 });
+  await page.waitForFunction((count) => document.querySelectorAll('.record-detail').length === count, expectedRecords, {
+    timeout: 60_000,
+  });
   const recordsScreenMs = Date.now() - clicked;
   const recordsScreen = await page.locator('.record-detail').count();
 
@@ -259,7 +288,9 @@ export async function runLoadScenario(page: Page, browser: Browser, options: Loa
   const tasks = mainThreadTasks(events);
   const inPhase = (ts: number, i: number) => ts >= marks[i] && (i + 1 >= marks.length || ts < marks[i + 1]);
   const ledger = await readStoredLedger(page);
-  const mainHeapMb = await page.evaluate(() => ((performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0) / 2 ** 20);
+  const mainHeapMb = await page.evaluate(
+    () => ((performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0) / 2 ** 20,
+  );
   return {
     uploads,
     concurrency,
@@ -276,7 +307,12 @@ export async function runLoadScenario(page: Page, browser: Browser, options: Loa
     longestTaskMsByPhase: Object.fromEntries(
       PHASES.map((phase, i) => [
         phase,
-        Math.max(0, ...long.filter((task) => task.start >= phaseStarts[i] && (i + 1 >= phaseStarts.length || task.start < phaseStarts[i + 1])).map((task) => task.duration)),
+        Math.max(
+          0,
+          ...long
+            .filter((task) => task.start >= phaseStarts[i] && (i + 1 >= phaseStarts.length || task.start < phaseStarts[i + 1]))
+            .map((task) => task.duration),
+        ),
       ]),
     ) as Record<Phase, number>,
     maxFrameGapMs: maxGap,

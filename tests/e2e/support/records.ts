@@ -74,7 +74,9 @@ export async function uploadRecord(
 
 // The record of that title in a list of records (Medical Records, My Patients, the emergency view).
 export function recordItem(scope: Page | Locator, title: string): Locator {
-  return scope.locator('li.record-detail').filter({ has: pageOf(scope).getByRole('heading', { name: title, exact: true, level: 3 }) });
+  return scope
+    .locator('li.record-detail')
+    .filter({ has: pageOf(scope).getByRole('heading', { name: title, exact: true, level: 3 }) });
 }
 
 function pageOf(scope: Page | Locator): Page {

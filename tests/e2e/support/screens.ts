@@ -24,7 +24,8 @@ export async function overflowProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const problems: string[] = [];
     const doc = document.documentElement;
-    if (doc.scrollWidth > window.innerWidth) problems.push(`the page is ${doc.scrollWidth}px wide in a ${window.innerWidth}px viewport`);
+    if (doc.scrollWidth > window.innerWidth)
+      problems.push(`the page is ${doc.scrollWidth}px wide in a ${window.innerWidth}px viewport`);
     for (const card of document.querySelectorAll('.card')) {
       const edge = card.getBoundingClientRect();
       for (const element of card.querySelectorAll('*')) {
