@@ -26,7 +26,7 @@ export type BenchCommand =
   | { cmd: 'seed'; blocks: number }
   | { cmd: 'load'; blocks: number };
 
-const SEED_BATCH = 5_000; // blocks mined, then written in one transaction while the next batch is mined
+const WRITE_BATCH = 5_000; // blocks mined, then written in one transaction while the next batch is mined
 
 interface Prepared {
   records: ChainRecord[];
@@ -153,8 +153,8 @@ async function seed(height: number) {
   let mineMs = 0;
   let writeWaitMs = 0;
   let pending: Promise<void> = Promise.resolve();
-  for (let from = 0; from < height; from += SEED_BATCH) {
-    const until = Math.min(height, from + SEED_BATCH);
+  for (let from = 0; from < height; from += WRITE_BATCH) {
+    const until = Math.min(height, from + WRITE_BATCH);
     const mineBegan = performance.now();
     mine(records, blocks, until);
     mineMs += performance.now() - mineBegan;
