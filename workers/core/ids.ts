@@ -17,3 +17,8 @@ export function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
   for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   return bytes;
 }
+
+// A whole number of 0 or more: a block index or a page offset as it crosses the boundary.
+export function isIndex(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0;
+}

@@ -20,6 +20,19 @@ export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+// When a grant started at `at` (ms) ends: the service writes it, the chain's rules check it.
+export function grantExpiresAt(at: number, durationMinutes: number): string {
+  return iso(at + durationMinutes * MINUTE_MS);
+}
+
+// When a share made at `at` (ms) ends; null: until revoked (0 days).
+export function shareExpiresAt(at: number, durationDays: number): string | null {
+  return durationDays === 0 ? null : iso(at + durationDays * DAY_MS);
+}
+
 export function genesisRecord(id: string, timestamp: string): ClinicalRecord {
   return {
     id,

@@ -11,6 +11,7 @@ import {
   SHARE_DURATIONS_DAYS,
 } from './constants';
 import { DOCTORS, PATIENTS } from './directory';
+import { grantExpiresAt, shareExpiresAt } from './ledger-records';
 import { recordProblem } from './record-format';
 import { checkFileName, checkText, fileNameMessage } from './text-input';
 import type {
@@ -69,8 +70,6 @@ export interface VerifiedLedger {
 }
 
 const CID_V0 = /^Qm[1-9A-HJ-NP-Za-km-z]{44}$/;
-const MINUTE_MS = 60_000;
-const DAY_MS = 24 * 60 * MINUTE_MS;
 
 export function emptyState(): LedgerState {
   return {
@@ -141,7 +140,7 @@ function emergencyProblem(state: LedgerState, record: EmergencyRecord, at: numbe
       return 'a grant has a duration that is not offered';
     if (details.reason !== details.reason.trim() || checkText('reason', details.reason).problem)
       return 'a grant has no valid reason';
-    if (Date.parse(record.emergencyAccessExpiry) !== at + details.durationMinutes * MINUTE_MS) {
+    if (record.emergencyAccessExpiry !== grantExpiresAt(at, details.durationMinutes)) {
       return 'a grant expiry does not match its start and duration';
     }
     if (details.read !== undefined || details.documentId !== undefined) return 'a grant names a read';
@@ -200,8 +199,8 @@ function shareProblem(state: LedgerState, record: ShareRecord, at: number): stri
     if (known) return `share ${details.shareId} was already made`;
     if (!(SHARE_DURATIONS_DAYS as readonly number[]).includes(details.durationDays))
       return 'a share has a duration that is not offered';
-    const expiresAt = details.durationDays === 0 ? '' : new Date(at + details.durationDays * DAY_MS).toISOString();
-    if (details.expiresAt !== expiresAt) return 'a share expiry does not match its start and duration';
+    if (details.expiresAt !== (shareExpiresAt(at, details.durationDays) ?? ''))
+      return 'a share expiry does not match its start and duration';
     if (details.note !== details.note.trim() || checkText('note', details.note).problem) return 'a share has no valid note';
     return details.read === undefined && details.documentId === undefined ? null : 'a share names a read';
   }

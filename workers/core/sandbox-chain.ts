@@ -4,9 +4,8 @@ import type { ChainStatus } from '../api';
 import { checkBlock } from './chain';
 import { SANDBOX_PEERS, type PeerName } from './constants';
 import { ledgerError } from './errors';
+import { isIndex } from './ids';
 import type { Block, ClinicalRecord } from './types';
-
-const isIndex = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
 
 export const SANDBOX_PATIENT_ID = 'sandbox'; // synthetic sandbox records, readable by everyone
 

@@ -2,7 +2,8 @@
 import type { LedgerService } from '../api';
 import { accessDenied, canSeeRecord } from '../core/access';
 import type { User } from '../core/types';
-import { fail, isIndex } from './deps';
+import { isIndex } from '../core/ids';
+import { fail } from './deps';
 import type { LedgerStore } from './store';
 import { pageOf } from './views';
 

@@ -32,7 +32,3 @@ export function fail(name: LedgerErrorName, message: string): never {
 export function sleep(ms: number): Promise<void> {
   return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }
-
-export function isIndex(value: unknown): value is number {
-  return Number.isInteger(value) && (value as number) >= 0;
-}

@@ -11,7 +11,7 @@ import {
 } from '../core/access';
 import { DOCTOR_KEPT_RECORDS } from '../core/constants';
 import { PATIENTS } from '../core/directory';
-import { acknowledgementRecord, emergencyRecord, iso, type EmergencyRead } from '../core/ledger-records';
+import { acknowledgementRecord, type EmergencyRead, emergencyRecord, grantExpiresAt, iso } from '../core/ledger-records';
 import { checkText, foldForSearch } from '../core/text-input';
 import type { EmergencyGrant, User } from '../core/types';
 import { fail, sleep, type LedgerDeps } from './deps';
@@ -85,7 +85,7 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
           accessLevel: request.accessLevel,
           reason: checkText('reason', request.reason).text, // as validateEmergencyRequest accepted it
           durationMinutes: request.durationMinutes,
-          expiresAt: iso(at + request.durationMinutes * 60_000),
+          expiresAt: grantExpiresAt(at, request.durationMinutes),
           createdAt: iso(at),
           isActive: true,
         };

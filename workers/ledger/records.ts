@@ -11,7 +11,7 @@ import type { ClinicalRecord, DocumentInfo, User } from '../core/types';
 import { validateUpload } from '../core/upload-request';
 import { fail, sleep, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
-import { accessHistoryOf, blockSummary, documentView, grantsOf, newestRecords, recordView } from './views';
+import { accessHistoryOf, blockSummary, documentView, grantsOf, newestRecords, recordView, sharesOf } from './views';
 
 // Logs a read under a grant or a share on the chain (the emergency and sharing modules, through the root).
 export type LogRead = (signedIn: User, accessId: string, read: EmergencyRead) => Promise<void>;
@@ -100,13 +100,7 @@ export function createRecords(
       const signedIn = await enter();
       const document = storedDocument(store.state(), documentId);
       const state = store.state();
-      const access = documentAccess(
-        signedIn,
-        document,
-        grantsOf(state),
-        store.clock(),
-        [...state.shares.values()].map((known) => known.share),
-      );
+      const access = documentAccess(signedIn, document, grantsOf(state), store.clock(), sharesOf(state));
       const deleted = (): never => fail('NotFoundError', `"${document.fileName}" was deleted.`);
       if (document.deletedAt) deleted();
       const key = store.current().keys.get(document.id);

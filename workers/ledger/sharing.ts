@@ -4,14 +4,12 @@ import type { LedgerService, ShareEntry, ShareRequest } from '../api';
 import { accessDenied, emergencyScope, isShareActive, requireRole, validateShareRequest } from '../core/access';
 import { DOCTORS, findUser } from '../core/directory';
 import { checkText } from '../core/text-input';
-import { iso, shareRecord, type EmergencyRead } from '../core/ledger-records';
+import { type EmergencyRead, iso, shareExpiresAt, shareRecord } from '../core/ledger-records';
 import type { LedgerState } from '../core/projection';
 import type { Share, User } from '../core/types';
 import { fail, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
 import { isClinical, newestRecords, patientById, readJustLogged, recordView } from './views';
-
-const DAY_MS = 24 * 60 * 60_000;
 
 function sharesOf(state: LedgerState, ids: readonly string[] | undefined): Share[] {
   return (ids ?? []).flatMap((id) => state.shares.get(id)?.share ?? []).reverse(); // newest first
@@ -50,7 +48,7 @@ export function createSharing(deps: LedgerDeps, store: LedgerStore, enter: () =>
           durationDays: request.durationDays,
           note: checkText('note', request.note ?? '').text, // NFC, trimmed: as the chain's rule wants it
           createdAt: iso(at),
-          expiresAt: request.durationDays === 0 ? null : iso(at + request.durationDays * DAY_MS),
+          expiresAt: shareExpiresAt(at, request.durationDays),
         };
         return { records: [shareRecord(deps.randomId(), share, 'shared', share.createdAt)], result: () => ({ ...share }) };
       });

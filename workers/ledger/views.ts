@@ -3,8 +3,9 @@ import type { AccessHistoryEntry, BlockSummary, BlocksPage, DocumentView, Record
 import { PATIENTS, findUser } from '../core/directory';
 import type { EmergencyRead } from '../core/ledger-records';
 import type { GrantRead, GrantState, LedgerState, RecordEntry } from '../core/projection';
-import type { Block, EmergencyGrant, Patient } from '../core/types';
-import { fail, isIndex } from './deps';
+import type { Block, EmergencyGrant, Patient, Share } from '../core/types';
+import { isIndex } from '../core/ids';
+import { fail } from './deps';
 
 export const RESTRICTED_TITLE = 'Restricted record'; // a block summary of a record the reader may not see
 export const MAX_PAGE_SIZE = 500;
@@ -54,6 +55,10 @@ export function recordView(state: LedgerState, entry: RecordEntry, withFiles: bo
 
 export function grantsOf(state: LedgerState): EmergencyGrant[] {
   return [...state.grants.values()].map((known) => known.grant);
+}
+
+export function sharesOf(state: LedgerState): Share[] {
+  return [...state.shares.values()].map((known) => known.share);
 }
 
 // The patient's listed records, newest first.
