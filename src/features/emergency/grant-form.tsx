@@ -10,6 +10,7 @@ import { PATIENTS } from '../../../workers/core/directory';
 import { checkText } from '../../../workers/core/text-input';
 import type { AccessLevel, EmergencyGrant, Patient } from '../../../workers/core/types';
 import { AccessLevelField } from '../../components/access-level-field';
+import { DurationSelect } from '../../components/duration-select';
 import { Icon } from '../../components/icon';
 import { LengthNote } from '../../components/length-note';
 import { userMessage } from '../../ledger/error-message';
@@ -96,16 +97,13 @@ export function GrantForm({ onGranted }: { onGranted: (grant: EmergencyGrant) =>
 
             <div className="row g-3 mb-3">
               <AccessLevelField name="access-level" value={level} onChange={setLevel} className="col-md-7" />
-              <Form.Group className="col-md-5" controlId="emergency-duration">
-                <Form.Label>Duration</Form.Label>
-                <Form.Select value={duration} onChange={(event) => setDuration(Number(event.target.value))}>
-                  {DURATION_OPTIONS.map((option) => (
-                    <option key={option.value} value={option.value}>
-                      {option.label}
-                    </option>
-                  ))}
-                </Form.Select>
-              </Form.Group>
+              <DurationSelect
+                id="emergency-duration"
+                className="col-md-5"
+                value={duration}
+                options={DURATION_OPTIONS}
+                onChange={setDuration}
+              />
             </div>
           </fieldset>
 

@@ -8,6 +8,7 @@ import { MAX_SHARE_NOTE_LENGTH } from '../../../workers/core/constants';
 import { DOCTORS } from '../../../workers/core/directory';
 import type { AccessLevel, Share } from '../../../workers/core/types';
 import { AccessLevelField } from '../../components/access-level-field';
+import { DurationSelect } from '../../components/duration-select';
 import { ACCESS_LEVELS } from '../../components/access-levels';
 import { formatDateTime } from '../../components/format';
 import { Icon } from '../../components/icon';
@@ -97,16 +98,13 @@ export function ShareForm() {
                   ))}
                 </Form.Select>
               </Form.Group>
-              <Form.Group className="col-md-5" controlId="share-duration">
-                <Form.Label>Duration</Form.Label>
-                <Form.Select value={days} onChange={(event) => setDays(Number(event.target.value))}>
-                  {SHARE_DURATION_OPTIONS.map((option) => (
-                    <option key={option.value} value={option.value}>
-                      {option.label}
-                    </option>
-                  ))}
-                </Form.Select>
-              </Form.Group>
+              <DurationSelect
+                id="share-duration"
+                className="col-md-5"
+                value={days}
+                options={SHARE_DURATION_OPTIONS}
+                onChange={setDays}
+              />
             </div>
 
             <AccessLevelField name="share-level" value={level} onChange={setLevel} className="mb-3" />
