@@ -63,7 +63,11 @@ describe('stored data the chain cannot hold', () => {
   });
 
   test('a database of the earlier MedLedger is recognised and named, and Reset demo data starts over', async ({ page }) => {
-    await page.goto('/');
+    // a blank page of the app's origin: the app (and its worker, which would create version 2) must not run first
+    await page.route('**/blank', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>blank</title>' }),
+    );
+    await page.goto('/blank');
     await page.evaluate(async () => {
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
         const request = indexedDB.open('medledger', 1);
