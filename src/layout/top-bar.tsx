@@ -6,6 +6,7 @@ import type { User } from '../../workers/core/types';
 import { dashboardPath } from '../auth/dashboard-path';
 import { Icon } from '../components/icon';
 import { InitialsAvatar } from '../components/initials-avatar';
+import { ActiveGrantBar } from './active-grant-bar';
 import { ROLE_LABELS } from './user-display';
 
 interface TopBarProps {
@@ -55,6 +56,7 @@ export function TopBar({ user, menuOpen, onOpenMenu, onLogout }: TopBarProps) {
           </div>
         </Container>
       </Navbar>
+      {user.role === 'doctor' ? <ActiveGrantBar /> : null}
     </header>
   );
 }

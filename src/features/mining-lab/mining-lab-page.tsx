@@ -228,7 +228,12 @@ export function MiningLabPage() {
                     </Button>
                   </Col>
                   <Col xs="auto">
-                    <Button variant="danger" onClick={cancel} disabled={active === null || active.cancelling}>
+                    {/* red only while there is something to stop */}
+                    <Button
+                      variant={active === null ? 'outline-secondary' : 'danger'}
+                      onClick={cancel}
+                      disabled={active === null || active.cancelling}
+                    >
                       Cancel
                     </Button>
                   </Col>
