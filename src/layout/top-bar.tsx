@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react';
 import Button from 'react-bootstrap/Button';
 import Container from 'react-bootstrap/Container';
 import Navbar from 'react-bootstrap/Navbar';
@@ -16,9 +17,27 @@ interface TopBarProps {
   onLogout: () => void;
 }
 
+// The side menu sticks below the top bar, whose height grows with the emergency session bar.
+function useHeaderHeightVariable() {
+  const ref = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    const header = ref.current;
+    if (!header) return;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => root.style.setProperty('--ml-header-height', `${header.offsetHeight}px`));
+    observer.observe(header);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--ml-header-height');
+    };
+  }, []);
+  return ref;
+}
+
 export function TopBar({ user, menuOpen, onOpenMenu, onLogout }: TopBarProps) {
+  const headerRef = useHeaderHeightVariable();
   return (
-    <header className="top-bar">
+    <header className="top-bar" ref={headerRef}>
       <Navbar bg="white" className="border-bottom py-2" aria-label="Top bar">
         <Container fluid className="gap-2 flex-nowrap">
           <Button

@@ -98,7 +98,7 @@ describe('Shared layout', () => {
       within(menu)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Dashboard', 'My Profile', 'Medical Records', 'Upload Documents', 'Sharing', 'Blockchain Explorer', 'Mining Lab']);
+    ).toEqual(['Dashboard', 'My Profile', 'Medical Records', 'Upload Documents', 'Sharing', 'Blockchain Explorer']);
     expect(screen.getByText('Network Active')).toBeInTheDocument();
   });
 

@@ -60,8 +60,8 @@ export function RecordsPage() {
       <div className="page-header">
         <h1 className="page-title">Medical Records</h1>
         <p className="page-subtitle">
-          Every record of yours on the chain, newest first. Files are decrypted in the ledger worker and checked against their
-          content id before you see them.
+          All your medical records, newest first. Each file is unlocked on this device and checked to be exactly the file that was
+          added before you see it.
         </p>
       </div>
 
