@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type UIEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import type { BlockSummary, InvalidBlock } from '../../../workers/api';
+import { SideScrollHint } from '../../components/side-scroll-box';
 import { useSideScroll } from '../../components/use-side-scroll';
 import { BlockRow, ROW_PX } from './block-row';
 import { useBlockWindow, type LoadBlocks } from './use-block-window';
@@ -82,11 +83,7 @@ export function BlockTable({
   return (
     <>
       {error && <Alert variant="danger">Could not load blocks: {error.message}</Alert>}
-      {side.overflowing ? (
-        <p className="side-scroll-hint" aria-hidden="true">
-          Scroll sideways to see every column →
-        </p>
-      ) : null}
+      {side.overflowing ? <SideScrollHint /> : null}
       <div className={side.moreRight ? 'side-scroll more-right' : 'side-scroll'}>
         <div
           ref={viewport}

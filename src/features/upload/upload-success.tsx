@@ -51,7 +51,7 @@ export function UploadSuccess({ result, onDone }: UploadSuccessProps) {
             <Link to={recordLink(result.record.id)} className="btn btn-success btn-sm">
               View record
             </Link>
-            <Button variant="outline-success" size="sm" onClick={onDone}>
+            <Button variant="outline-dark" size="sm" onClick={onDone}>
               Upload another document
             </Button>
           </div>
