@@ -19,8 +19,8 @@ export function ActiveGrantBar() {
         const level = ACCESS_LEVELS.find((option) => option.value === grant.accessLevel)?.label ?? grant.accessLevel;
         return (
           <div key={grant.id} className="active-grant-bar-row">
-            <span className="pulse-dot pulse-dot-danger" aria-hidden="true" />
             <span className="active-grant-bar-text">
+              <span className="pulse-dot pulse-dot-danger me-2" aria-hidden="true" />
               <strong>Emergency access active:</strong> <bdi>{findUser(grant.patientId)?.name ?? grant.patientId}</bdi>
               <span className="active-grant-bar-level">{level} access</span>
             </span>
