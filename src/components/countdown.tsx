@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { formatRemaining } from './format';
 
 interface CountdownProps {
   expiresAt: string; // ISO 8601
   onExpire?: () => void;
   className?: string;
+  describe?: (remainingMs: number) => ReactNode; // a caption that follows the time left (e.g. its units)
 }
 
 function remainingMs(expiresAt: string): number {
@@ -12,7 +13,7 @@ function remainingMs(expiresAt: string): number {
 }
 
 // Recomputed from the clock on every tick (no drift); each tick lands when the shown second changes.
-export function Countdown({ expiresAt, onExpire, className }: CountdownProps) {
+export function Countdown({ expiresAt, onExpire, className, describe }: CountdownProps) {
   const [remaining, setRemaining] = useState(() => remainingMs(expiresAt));
   const onExpireRef = useRef(onExpire);
 
@@ -36,8 +37,11 @@ export function Countdown({ expiresAt, onExpire, className }: CountdownProps) {
   }, [expiresAt]);
 
   return (
-    <span className={className} role="timer">
-      {formatRemaining(remaining)}
-    </span>
+    <>
+      <span className={className} role="timer">
+        {formatRemaining(remaining)}
+      </span>
+      {describe?.(remaining)}
+    </>
   );
 }

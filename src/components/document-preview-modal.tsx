@@ -11,6 +11,10 @@ interface DocumentPreviewModalProps {
   onExited: () => void;
 }
 
+// Chromium's viewer: no toolbar (its title would be the blob URL's random id; the modal names the file), no
+// thumbnail pane, the page fitted to the width.
+const PDF_VIEW = '#toolbar=0&navpanes=0&view=FitH';
+
 // An image or PDF shown from its blob URL, with download and open-in-a-new-tab.
 export function DocumentPreviewModal({ preview, show, onHide, onExited }: DocumentPreviewModalProps) {
   const titleId = useId();
@@ -19,7 +23,16 @@ export function DocumentPreviewModal({ preview, show, onHide, onExited }: Docume
   const isPdf = document.fileType === 'application/pdf';
 
   return (
-    <Modal show={show} onHide={onHide} onExited={onExited} size="lg" centered aria-labelledby={titleId}>
+    <Modal
+      show={show}
+      onHide={onHide}
+      onExited={onExited}
+      size="lg"
+      centered
+      fullscreen="sm-down"
+      scrollable
+      aria-labelledby={titleId}
+    >
       <Modal.Header closeButton closeLabel="Close preview">
         <Modal.Title id={titleId} as="h2" className="h5 text-break">
           {document.fileName}
@@ -27,18 +40,22 @@ export function DocumentPreviewModal({ preview, show, onHide, onExited }: Docume
       </Modal.Header>
       <Modal.Body className="document-preview">
         {isPdf ? (
-          <iframe src={url} title={document.fileName} className="document-preview-frame" />
+          <iframe src={`${url}${PDF_VIEW}`} title={document.fileName} className="document-preview-frame" />
         ) : (
           <img src={url} alt={document.fileName} className="document-preview-image" />
         )}
-        <p className="small text-body-secondary mt-2 mb-0">
-          Decrypted in the ledger worker and checked against its content id{' '}
-          <code className="document-cid" title={document.ipfsHash}>
-            {document.ipfsHash.slice(0, SHORT_HASH_LENGTH + 2)}…
-          </code>
-        </p>
+        <p className="small text-body-secondary mt-2 mb-0">Checked: this is exactly the file that was added.</p>
+        <details className="chain-proof">
+          <summary>Verified on the chain</summary>
+          <span className="chain-proof-body">
+            Content id{' '}
+            <code className="document-cid" title={document.ipfsHash}>
+              {document.ipfsHash.slice(0, SHORT_HASH_LENGTH + 2)}…
+            </code>
+          </span>
+        </details>
       </Modal.Body>
-      <Modal.Footer>
+      <Modal.Footer className="document-preview-actions">
         <a className="btn btn-outline-dark" href={url} target="_blank" rel="noopener">
           Open in new tab
         </a>

@@ -29,10 +29,30 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-// mm:ss, rounded up so 00:00 shows only once the time is really over; minutes may exceed 59 (4-hour grants).
+const HOUR_S = 3600;
+
+const twoDigits = (value: number) => String(value).padStart(2, '0');
+
+// mm:ss up to an hour (60:00, as SEED's minutes-and-seconds countdown), h:mm:ss over it (3:59:59, not 239:59);
+// rounded up so 00:00 shows only once the time is really over.
 export function formatRemaining(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
-  const minutes = Math.floor(total / 60);
-  const seconds = total % 60;
-  return `${String(minutes).padStart(2, '0')}:${String(seconds).padStart(2, '0')}`;
+  if (total > HOUR_S)
+    return `${Math.floor(total / HOUR_S)}:${twoDigits(Math.floor((total % HOUR_S) / 60))}:${twoDigits(total % 60)}`;
+  return `${twoDigits(Math.floor(total / 60))}:${twoDigits(total % 60)}`;
+}
+
+// What the countdown's digits mean at this time left.
+export function remainingUnits(ms: number): string {
+  return ms > HOUR_S * 1000 ? 'hours:minutes:seconds' : 'minutes:seconds';
+}
+
+// A session's length in words: "45 min", "2 h", "1 h 5 min", "less than a minute".
+export function formatDuration(ms: number): string {
+  const minutes = Math.round(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return 'less than a minute';
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours === 0) return `${rest} min`;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }

@@ -8,13 +8,20 @@ interface RecordDetailListProps {
   empty: ReactNode;
   onDeleteDocument?: (record: RecordView, document: DocumentView) => void;
   documentsWithheld?: boolean; // the reader may see the record but not its files (basic emergency access)
+  highlightId?: string | null; // a record to mark and move to
 }
 
 // A long list is built in steps of this many records, one task each: 1,000 records at once block the page for over a second.
 const RECORDS_PER_STEP = 40;
 
 // Records in full: date, doctor, description, block number, short hash and their files.
-export function RecordDetailList({ records, empty, onDeleteDocument, documentsWithheld = false }: RecordDetailListProps) {
+export function RecordDetailList({
+  records,
+  empty,
+  onDeleteDocument,
+  documentsWithheld = false,
+  highlightId = null,
+}: RecordDetailListProps) {
   const [shown, setShown] = useState(RECORDS_PER_STEP);
   const [length, setLength] = useState(records.length);
   if (records.length !== length) {
@@ -32,7 +39,13 @@ export function RecordDetailList({ records, empty, onDeleteDocument, documentsWi
   return (
     <ul className="record-detail-list" aria-busy={shown < records.length || undefined}>
       {records.slice(0, shown).map((record) => (
-        <RecordDetail key={record.id} record={record} onDeleteDocument={onDeleteDocument} documentsWithheld={documentsWithheld} />
+        <RecordDetail
+          key={record.id}
+          record={record}
+          onDeleteDocument={onDeleteDocument}
+          documentsWithheld={documentsWithheld}
+          highlighted={record.id === highlightId}
+        />
       ))}
     </ul>
   );

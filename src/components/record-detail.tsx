@@ -1,15 +1,18 @@
-import { memo } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import type { DocumentView, RecordView } from '../../workers/api';
-import { findUser } from '../../workers/core/directory';
+import { useSession } from '../auth/use-session';
+import { ChainProof } from './chain-proof';
 import { DocumentList } from './document-list';
 import { formatDateTime } from './format';
-import { HashBadge } from './hash-badge';
+import { addedByText, careTeamText } from './record-author';
+import { recordAnchor } from './record-link';
 import { RecordTypeBadge } from './record-type-badge';
 
 interface RecordDetailProps {
   record: RecordView;
   onDeleteDocument?: (record: RecordView, document: DocumentView) => void;
   documentsWithheld: boolean;
+  highlighted?: boolean; // the record a link pointed at (the upload's "View record")
 }
 
 function filesLabel(count: number): string {
@@ -17,19 +20,39 @@ function filesLabel(count: number): string {
 }
 
 // One record in full. Memoized: while a long list grows, the records already shown are not rendered again.
-export const RecordDetail = memo(function RecordDetail({ record, onDeleteDocument, documentsWithheld }: RecordDetailProps) {
-  const doctor = record.doctorId ? (findUser(record.doctorId)?.name ?? record.doctorId) : 'No doctor';
+export const RecordDetail = memo(function RecordDetail({
+  record,
+  onDeleteDocument,
+  documentsWithheld,
+  highlighted = false,
+}: RecordDetailProps) {
+  const itemRef = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (!highlighted) return;
+    itemRef.current?.focus();
+    itemRef.current?.scrollIntoView({ block: 'center' });
+  }, [highlighted]);
+  const viewerId = useSession().user?.id;
+  // the care team matters to the patient: it says who the record is filed with
+  const careTeam = viewerId === record.patientId ? careTeamText(record) : null;
   return (
-    <li className="record-detail">
+    <li
+      className={highlighted ? 'record-detail record-highlight' : 'record-detail'}
+      id={recordAnchor(record.id)}
+      ref={itemRef}
+      tabIndex={highlighted ? -1 : undefined}
+      aria-current={highlighted || undefined}
+    >
       <div className="record-detail-head">
         <h3 className="record-detail-title">{record.title}</h3>
+        {highlighted ? <span className="record-new">Just added</span> : null}
         <RecordTypeBadge type={record.type} />
       </div>
       <div className="record-meta">
         <time dateTime={record.timestamp}>{formatDateTime(record.timestamp)}</time>
-        <span>{doctor}</span>
-        <span>Block #{record.blockIndex}</span>
-        <HashBadge hash={record.blockchainHash} label="block hash" />
+        <span className="record-author">{addedByText(record, viewerId)}</span>
+        {careTeam ? <span>{careTeam}</span> : null}
+        <ChainProof blockIndex={record.blockIndex} hash={record.blockchainHash} />
       </div>
       {record.description ? <p className="record-description">{record.description}</p> : null}
       {documentsWithheld ? (

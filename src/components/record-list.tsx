@@ -2,18 +2,22 @@ import ListGroup from 'react-bootstrap/ListGroup';
 import type { ReactNode } from 'react';
 import type { RecordView } from '../../workers/api';
 import { findUser } from '../../workers/core/directory';
+import { useSession } from '../auth/use-session';
+import { ChainProof } from './chain-proof';
 import { formatDateTime } from './format';
 import { HashBadge } from './hash-badge';
 import { Icon } from './icon';
+import { addedByPatient, addedByText } from './record-author';
 import { RecordTypeBadge } from './record-type-badge';
 
 interface RecordListProps {
   records: readonly RecordView[];
   empty: ReactNode;
-  showPatient?: boolean; // doctors see whose record it is
+  showPatient?: boolean; // doctors see whose record it is, and the block and hash in the open
 }
 
 export function RecordList({ records, empty, showPatient = false }: RecordListProps) {
+  const viewerId = useSession().user?.id;
   if (records.length === 0) return <div className="empty-state">{empty}</div>;
   return (
     <ListGroup variant="flush" as="ul" className="record-list">
@@ -30,15 +34,21 @@ export function RecordList({ records, empty, showPatient = false }: RecordListPr
               </div>
               <div className="record-meta">
                 <RecordTypeBadge type={record.type} />
-                {showPatient ? <span>{findUser(record.patientId)?.name ?? record.patientId}</span> : null}
+                {showPatient && !addedByPatient(record) ? (
+                  <span>{findUser(record.patientId)?.name ?? record.patientId}</span>
+                ) : null}
+                <span className="record-author">{addedByText(record, viewerId)}</span>
                 <time dateTime={record.timestamp}>{formatDateTime(record.timestamp)}</time>
                 {files > 0 ? <span>{files === 1 ? '1 file' : `${files} files`}</span> : null}
               </div>
+              {showPatient ? null : <ChainProof blockIndex={record.blockIndex} hash={record.blockchainHash} />}
             </div>
-            <div className="record-hash">
-              <span className="record-block">Block #{record.blockIndex}</span>
-              <HashBadge hash={record.blockchainHash} label="block hash" />
-            </div>
+            {showPatient ? (
+              <div className="record-hash">
+                <span className="record-block">Block #{record.blockIndex}</span>
+                <HashBadge hash={record.blockchainHash} label="block hash" />
+              </div>
+            ) : null}
           </ListGroup.Item>
         );
       })}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import { useSession } from '../auth/use-session';
 import { ChainBanner } from './chain-banner';
+import { focusHeadingWhenShown } from './focus-heading';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 
@@ -28,9 +29,15 @@ export function AppLayout() {
     document.title = title ? `${title} · MedLedger` : 'MedLedger';
   }, [title]);
 
-  // After a move between screens, start the keyboard and screen reader at the new content.
+  // After a move between screens, or after sign-in (the login form is gone and focus fell to the body), start the
+  // keyboard and screen reader at the new screen's heading.
   useEffect(() => {
-    if (pathname !== firstPath.current) mainRef.current?.focus();
+    const main = mainRef.current;
+    if (!main) return;
+    const moved = pathname !== firstPath.current;
+    if (!moved && document.activeElement !== document.body) return;
+    if (moved) main.focus();
+    return focusHeadingWhenShown(main);
   }, [pathname]);
 
   if (!session.user) return null;

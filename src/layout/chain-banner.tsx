@@ -20,6 +20,7 @@ export function ChainBanner() {
       <h2 className="h6 mb-1 fw-bold" id="chain-banner-title">
         The stored chain failed verification: MedLedger is read-only
       </h2>
+      <p className="mb-1">Some stored data was changed outside MedLedger, so it can no longer be trusted.</p>
       <p className="mb-0">
         {bad ? (
           <>

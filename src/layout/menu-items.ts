@@ -8,7 +8,8 @@ export interface MenuItem {
   roles: readonly Role[];
 }
 
-// The side menu, per role, with its exact labels.
+// The side menu, per role, with its exact labels. A patient's Mining Lab opens from the Blockchain Explorer
+// (docs/product-copy.md): a patient's main menu holds their health records only, and the chain.
 export const MENU_ITEMS: readonly MenuItem[] = [
   { label: 'Dashboard', path: '/patient/dashboard', icon: 'grid', roles: ['patient'] },
   { label: 'My Profile', path: '/patient/profile', icon: 'user', roles: ['patient'] },
@@ -16,7 +17,6 @@ export const MENU_ITEMS: readonly MenuItem[] = [
   { label: 'Upload Documents', path: '/patient/upload', icon: 'upload', roles: ['patient'] },
   { label: 'Sharing', path: '/patient/sharing', icon: 'share', roles: ['patient'] },
   { label: 'Blockchain Explorer', path: '/patient/blockchain', icon: 'box', roles: ['patient'] },
-  { label: 'Mining Lab', path: '/patient/mining-lab', icon: 'activity', roles: ['patient'] },
   { label: 'Dashboard', path: '/doctor/dashboard', icon: 'grid', roles: ['doctor'] },
   { label: 'My Profile', path: '/doctor/profile', icon: 'user', roles: ['doctor'] },
   { label: 'My Patients', path: '/doctor/patients', icon: 'users', roles: ['doctor'] },

@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react';
 import Button from 'react-bootstrap/Button';
 import Container from 'react-bootstrap/Container';
 import Navbar from 'react-bootstrap/Navbar';
@@ -6,6 +7,7 @@ import type { User } from '../../workers/core/types';
 import { dashboardPath } from '../auth/dashboard-path';
 import { Icon } from '../components/icon';
 import { InitialsAvatar } from '../components/initials-avatar';
+import { ActiveGrantBar } from './active-grant-bar';
 import { ROLE_LABELS } from './user-display';
 
 interface TopBarProps {
@@ -15,9 +17,27 @@ interface TopBarProps {
   onLogout: () => void;
 }
 
+// The side menu sticks below the top bar, whose height grows with the emergency session bar.
+function useHeaderHeightVariable() {
+  const ref = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    const header = ref.current;
+    if (!header) return;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => root.style.setProperty('--ml-header-height', `${header.offsetHeight}px`));
+    observer.observe(header);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--ml-header-height');
+    };
+  }, []);
+  return ref;
+}
+
 export function TopBar({ user, menuOpen, onOpenMenu, onLogout }: TopBarProps) {
+  const headerRef = useHeaderHeightVariable();
   return (
-    <header className="top-bar">
+    <header className="top-bar" ref={headerRef}>
       <Navbar bg="white" className="border-bottom py-2" aria-label="Top bar">
         <Container fluid className="gap-2 flex-nowrap">
           <Button
@@ -55,6 +75,7 @@ export function TopBar({ user, menuOpen, onOpenMenu, onLogout }: TopBarProps) {
           </div>
         </Container>
       </Navbar>
+      {user.role === 'doctor' ? <ActiveGrantBar /> : null}
     </header>
   );
 }

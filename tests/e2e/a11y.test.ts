@@ -8,7 +8,7 @@ import { formatViolations, scanA11y } from './support/axe';
 import { DESKTOP, PHONE } from './support/page';
 import { section } from './support/read';
 import { tamperDemoBlock7 } from './support/explorer';
-import { goTo, pdfFile, pngFile, recordItem, uploadRecord } from './support/records';
+import { goTo, openMiningLab, pdfFile, pngFile, recordItem, uploadRecord } from './support/records';
 import { login } from './support/session';
 
 // Scans the page at both sizes and returns a report line per size with violations ('' when clean).
@@ -159,7 +159,7 @@ describe('no axe violation of any impact on any screen or state, at desktop and 
     await log.scan('explorer, records chain');
     await tamperDemoBlock7(page);
     await log.scan('explorer, tamper demo with block 7 changed');
-    await goTo(page, 'Mining Lab', 'Mining Lab');
+    await openMiningLab(page);
     await log.scan('mining lab');
     await page.getByLabel('Difficulty (leading zeros)').selectOption('2');
     await page.getByLabel('Blocks', { exact: true }).fill('2');

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';
+import { openMiningLab } from './support/records';
 import { checkScreen } from './support/screens';
 
 const CANCEL_BOUND_MS = 500;
@@ -9,7 +10,7 @@ async function openLabAsPatient(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Fill Demo Credentials' }).click();
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL('**/patient/dashboard');
-  await page.getByRole('link', { name: 'Mining Lab' }).click();
+  await openMiningLab(page);
   await page.getByRole('button', { name: 'Start mining' }).waitFor();
 }
 

@@ -11,7 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';
 import { section } from './support/read';
 import { tamperDemoBlock7 } from './support/explorer';
-import { goTo, pdfFile, pngFile, recordItem, uploadRecord } from './support/records';
+import { goTo, openMiningLab, pdfFile, pngFile, recordItem, uploadRecord } from './support/records';
 import { chooseRole } from './support/session';
 
 const EXPECTED_POLICY = {
@@ -93,7 +93,7 @@ async function visitExplorer(page: Page): Promise<void> {
 }
 
 async function visitMiningLab(page: Page): Promise<void> {
-  await goTo(page, 'Mining Lab', 'Mining Lab');
+  await openMiningLab(page);
   await page.getByLabel('Difficulty (leading zeros)').selectOption('2');
   await page.getByLabel('Blocks', { exact: true }).fill('2');
   for (const parallel of [false, true]) {

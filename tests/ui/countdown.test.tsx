@@ -49,8 +49,11 @@ describe('Countdown', () => {
     expect(onExpire).toHaveBeenCalledTimes(1);
   });
 
-  it('formats 4 hours as 240:00 and rounds partial seconds up', () => {
-    expect(formatRemaining(240 * 60_000)).toBe('240:00');
+  it('shows hours once over an hour (4 hours as 4:00:00, not 240:00), an hour as 60:00, and rounds partial seconds up', () => {
+    expect(formatRemaining(240 * 60_000)).toBe('4:00:00');
+    expect(formatRemaining(240 * 60_000 - 1000)).toBe('3:59:59');
+    expect(formatRemaining(60 * 60_000 + 1)).toBe('1:00:01');
+    expect(formatRemaining(60 * 60_000)).toBe('60:00');
     expect(formatRemaining(59_001)).toBe('01:00');
     expect(formatRemaining(-5)).toBe('00:00');
   });

@@ -1,5 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '../../workers/core/constants';
+import { DEMO_ACCOUNTS } from '../../workers/core/directory';
 import { renderApp } from './render-app';
 
 const path = (router: ReturnType<typeof renderApp>['router']) => router.state.location.pathname;
@@ -77,12 +79,21 @@ describe('Session across tabs', () => {
     await waitFor(() => expect(path(router)).toBe('/'));
   });
 
-  it('moves focus to the new screen after a menu link is used', async () => {
+  it("puts focus on the dashboard's heading after sign-in, not on the page body", async () => {
+    const { user } = renderApp('/');
+    await user.type(screen.getByLabelText('Email'), DEMO_ACCOUNTS.patient);
+    await user.type(screen.getByLabelText('Password'), DEMO_PASSWORD);
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    const heading = await screen.findByRole('heading', { name: 'Welcome back, Sarah Johnson', level: 1 });
+    await waitFor(() => expect(heading).toHaveFocus());
+  });
+
+  it("moves focus to the new screen's heading after a menu link is used", async () => {
     const { user } = renderApp('/patient/dashboard', { signedInAs: 'patient-1' });
     const menu = await screen.findByRole('navigation', { name: 'Main menu' });
     await user.click(within(menu).getByRole('link', { name: 'Upload Documents' }));
-    await screen.findByRole('heading', { name: 'Upload Medical Documents' });
-    await waitFor(() => expect(screen.getByRole('main')).toHaveFocus());
+    const heading = await screen.findByRole('heading', { name: 'Upload Medical Documents', level: 1 });
+    await waitFor(() => expect(heading).toHaveFocus());
   });
 });
 
@@ -98,7 +109,7 @@ describe('Shared layout', () => {
       within(menu)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Dashboard', 'My Profile', 'Medical Records', 'Upload Documents', 'Sharing', 'Blockchain Explorer', 'Mining Lab']);
+    ).toEqual(['Dashboard', 'My Profile', 'Medical Records', 'Upload Documents', 'Sharing', 'Blockchain Explorer']);
     expect(screen.getByText('Network Active')).toBeInTheDocument();
   });
 

@@ -18,7 +18,7 @@ describe('My Profile', () => {
       Name: 'Sarah Johnson',
       Email: 'sarah.johnson@medledger.demo',
       Role: 'Patient',
-      'User ID': 'patient-1',
+      'Patient ID': 'patient-1',
       'Member Since': 'Jan 15, 2025',
     });
     expect(fields(screen.getByRole('region', { name: 'Health Details' }))).toEqual({

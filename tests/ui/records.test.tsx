@@ -36,7 +36,7 @@ async function openRecords(seed: Parameters<typeof seedRecords>[2] = [], patient
 }
 
 describe('Medical Records', () => {
-  it('lists every record newest first with its date, doctor, files, block number and short hash', async () => {
+  it('lists every record newest first with its date, who added it, the care team, files, block number and short hash', async () => {
     const { section, uploads } = await openRecords([
       { title: 'Lipid panel', description: 'Fasting sample' },
       {
@@ -52,7 +52,11 @@ describe('Medical Records', () => {
     const newest = recordNamed(section, 'Statin prescription');
     const { record } = uploads[1];
     expect(within(newest).getByText('Prescription')).toBeInTheDocument();
-    expect(within(newest).getByText('Dr. Emily Carter')).toBeInTheDocument();
+    // the patient uploaded it: the doctor's name is the care team, never the author
+    expect(within(newest).getByText('Added by you')).toBeInTheDocument();
+    expect(within(newest).getByText('Care team: Dr. Emily Carter')).toBeInTheDocument();
+    expect(within(newest).queryByText('Dr. Emily Carter')).not.toBeInTheDocument();
+    expect(within(newest).getByText('Verified on the chain')).toBeInTheDocument();
     expect(within(newest).getByText(`Block #${record.blockIndex}`)).toBeInTheDocument();
     expect(within(newest).getByText(record.blockchainHash.slice(0, 8))).toHaveAttribute('title', record.blockchainHash);
     expect(within(newest).getByText('statin.pdf')).toBeInTheDocument();
@@ -93,7 +97,8 @@ describe('Medical Records', () => {
     const { section, user } = await openRecords([{ title: 'Blood count' }]);
     await user.click(within(section).getByRole('button', { name: 'Open blood-count.pdf' }));
     const dialog = await screen.findByRole('dialog', { name: 'blood-count.pdf' });
-    expect(within(dialog).getByTitle('blood-count.pdf')).toHaveAttribute('src', 'blob:test/1');
+    // the viewer's own toolbar is off: it would title the file with the blob URL's id, the dialog names it
+    expect(within(dialog).getByTitle('blood-count.pdf')).toHaveAttribute('src', 'blob:test/1#toolbar=0&navpanes=0&view=FitH');
     expect(capture.blobs[0].type).toBe('application/pdf');
     expect(await capture.text(0)).toBe(PDF_TEXT);
     expect(within(dialog).getByRole('link', { name: 'Download' })).toHaveAttribute('download', 'blood-count.pdf');

@@ -324,14 +324,21 @@ describe("the patient's access history", () => {
     ]);
   });
 
-  it("shows a grant among the patient's records but keeps reads and ends in the access log only", async () => {
+  it("keeps grants, reads and ends out of the patient's medical records, counts and filters: they are in the access history", async () => {
     const { service } = await emergencySetup();
+    await signInAs(service, SARAH);
+    const before = await service.patientOverview();
+    await signInAs(service, WILSON);
     const grant = await service.requestEmergencyAccess(request());
     await service.emergencyView(grant.id);
     await service.endEmergencyAccess(grant.id);
     await signInAs(service, SARAH);
-    const emergency = await service.listRecords(SARAH.id, { type: 'emergency_access' });
-    expect(emergency.map((r) => r.emergency?.event)).toEqual(['granted']);
+    expect(await service.listRecords(SARAH.id, { type: 'emergency_access' })).toEqual([]);
+    expect((await service.listRecords(SARAH.id)).some((r) => r.type === 'emergency_access')).toBe(false);
+    const after = await service.patientOverview();
+    expect(after.totalRecords).toBe(before.totalRecords);
+    expect(after.recent.map((r) => r.id)).toEqual(before.recent.map((r) => r.id));
+    expect((await service.accessHistory()).map((entry) => [entry.grantId, entry.status])).toEqual([[grant.id, 'ended']]);
   });
 
   it('alerts the patient to new accesses until acknowledged, and the acknowledgement is stored', async () => {

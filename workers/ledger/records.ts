@@ -11,7 +11,7 @@ import type { ClinicalRecord, DocumentInfo, User } from '../core/types';
 import { validateUpload } from '../core/upload-request';
 import { fail, sleep, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
-import { accessHistoryOf, blockSummary, documentView, grantsOf, newestRecords, recordView, sharesOf } from './views';
+import { accessHistoryOf, blockSummary, documentView, grantsOf, isClinical, newestRecords, recordView, sharesOf } from './views';
 
 // Logs a read under a grant or a share on the chain (the emergency and sharing modules, through the root).
 export type LogRead = (signedIn: User, accessId: string, read: EmergencyRead) => Promise<void>;
@@ -32,7 +32,8 @@ export function createRecords(
       const signedIn = await enter();
       requireRole(signedIn, 'patient');
       const state = store.state();
-      const records = newestRecords(state, signedIn.id);
+      // medical records only: a grant is an access event, shown in the access history and the alert
+      const records = newestRecords(state, signedIn.id).filter(isClinical);
       const lastUpload = records.find(({ record }) => record.type === 'prescription' || record.type === 'test_report');
       return {
         patient: structuredClone(signedIn),
@@ -51,6 +52,7 @@ export function createRecords(
       if (checked.problem) fail('ValidationError', checked.problem);
       const search = foldForSearch(checked.text);
       return newestRecords(state, patientId)
+        .filter(isClinical) // access events live in the access history, never among medical records
         .filter(({ record }) => !query?.type || record.type === query.type)
         .filter(
           ({ record }) =>

@@ -1,6 +1,7 @@
 import Col from 'react-bootstrap/Col';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Row from 'react-bootstrap/Row';
+import { Link } from 'react-router-dom';
 import {
   APPOINTMENTS_TODAY,
   DIFFICULTY,
@@ -20,6 +21,18 @@ import type { LedgerRemote } from '../../ledger/ledger-context';
 import { useChainStatus } from '../../ledger/use-chain-status';
 import { useLedgerQuery } from '../../ledger/use-ledger-query';
 import { InitialsAvatar } from '../../components/initials-avatar';
+import { SampleTag } from '../../components/sample-tag';
+import { useActiveGrants } from '../../ledger/use-active-grants';
+
+// The real figure beside SEED's fixed one: the doctor's emergency sessions open now.
+function ActiveSessionsCount({ count }: { count: number | undefined }) {
+  if (count === undefined) return null;
+  return (
+    <Link to="/doctor/emergency" className="stat-hint-link">
+      {count === 1 ? '1 active session' : `${count} active sessions`}
+    </Link>
+  );
+}
 
 const loadOverview = (service: LedgerRemote) => service.doctorOverview();
 
@@ -28,6 +41,7 @@ export function DoctorDashboardPage() {
   // Recent activity of the doctor's patients: their records, and the emergency access records grants add.
   const query = useLedgerQuery(loadOverview, ['records', 'grants']);
   const status = useChainStatus();
+  const activeGrants = useActiveGrants();
 
   if (!user || user.role !== 'doctor') return null;
   if (!query.data || !status.data) {
@@ -61,10 +75,17 @@ export function DoctorDashboardPage() {
           <StatCard label="Records Today" value={overview.recordsToday} icon="file" tone="info" />
         </Col>
         <Col>
-          <StatCard label="Appointments" value={APPOINTMENTS_TODAY} icon="calendar" tone="warning" />
+          <StatCard label="Appointments" value={APPOINTMENTS_TODAY} icon="calendar" tone="warning" sample />
         </Col>
         <Col>
-          <StatCard label="Emergency Alerts" value={EMERGENCY_ALERTS} icon="alert" tone="danger" />
+          <StatCard
+            label="Emergency Alerts"
+            value={EMERGENCY_ALERTS}
+            icon="alert"
+            tone="danger"
+            sample
+            hint={<ActiveSessionsCount count={activeGrants.data?.length} />}
+          />
         </Col>
       </Row>
 
@@ -103,7 +124,7 @@ export function DoctorDashboardPage() {
           </SectionCard>
         </Col>
         <Col xl={7}>
-          <SectionCard title="Today's Schedule" icon="calendar" flush fill>
+          <SectionCard title="Today's Schedule" icon="calendar" flush fill action={<SampleTag />}>
             <ListGroup variant="flush" as="ul">
               {TODAYS_SCHEDULE.map((entry) => (
                 <ListGroup.Item as="li" key={entry.time} className="schedule-item">

@@ -6,7 +6,7 @@ import { findUser } from '../../../workers/core/directory';
 import type { EmergencyGrant } from '../../../workers/core/types';
 import { accessLevelText } from '../../components/access-levels';
 import { Countdown } from '../../components/countdown';
-import { formatDateTime } from '../../components/format';
+import { formatDateTime, remainingUnits } from '../../components/format';
 import { Icon } from '../../components/icon';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
@@ -61,8 +61,12 @@ export function ActiveGrantPanel({ grant, onEnded, onExpired }: ActiveGrantPanel
         </Card.Header>
         <Card.Body>
           <div className="countdown-box">
-            <Countdown expiresAt={grant.expiresAt} onExpire={onExpired} className="countdown-value" />
-            <div className="countdown-label">time remaining (minutes:seconds)</div>
+            <Countdown
+              expiresAt={grant.expiresAt}
+              onExpire={onExpired}
+              className="countdown-value"
+              describe={(left) => <div className="countdown-label">time remaining ({remainingUnits(left)})</div>}
+            />
           </div>
           <dl className="detail-list">
             <div>

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState, type UIEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import type { BlockSummary, InvalidBlock } from '../../../workers/api';
+import { SideScrollHint } from '../../components/side-scroll-box';
+import { useSideScroll } from '../../components/use-side-scroll';
 import { BlockRow, ROW_PX } from './block-row';
 import { useBlockWindow, type LoadBlocks } from './use-block-window';
 
@@ -40,7 +42,15 @@ export function BlockTable({
   const last = Math.min(total - 1, Math.floor(scrollTop / ROW_PX) + visibleRows + OVERSCAN);
   const { blockAt, error } = useBlockWindow(load, generation, first, last);
 
-  const onScroll = useCallback((event: UIEvent<HTMLDivElement>) => setScrollTop(event.currentTarget.scrollTop), []);
+  const side = useSideScroll(viewport);
+  const { update: updateSide } = side;
+  const onScroll = useCallback(
+    (event: UIEvent<HTMLDivElement>) => {
+      setScrollTop(event.currentTarget.scrollTop);
+      updateSide(event.currentTarget);
+    },
+    [updateSide],
+  );
 
   useEffect(() => {
     if (!scrollToIndex || !viewport.current) return;
@@ -73,39 +83,42 @@ export function BlockTable({
   return (
     <>
       {error && <Alert variant="danger">Could not load blocks: {error.message}</Alert>}
-      <div
-        ref={viewport}
-        className="explorer-viewport border rounded"
-        style={{ height: Math.min(VIEW_PX, (total + 1) * ROW_PX + 2), overflow: 'auto' }}
-        onScroll={onScroll}
-        tabIndex={0}
-        role="region"
-        aria-label={`${caption}: scroll to see older blocks`}
-      >
-        <table className="table table-sm table-hover mb-0 explorer-table" aria-rowcount={total + 1}>
-          <caption className="visually-hidden">{caption}</caption>
-          <thead className="sticky-top">
-            <tr aria-rowindex={1} style={{ height: ROW_PX }}>
-              <th scope="col">Block</th>
-              {checks && <th scope="col">Check</th>}
-              {!checks && time}
-              {!checks && type}
-              <th scope="col">Title</th>
-              <th scope="col">Hash</th>
-              <th scope="col">Previous hash</th>
-              <th scope="col" className="text-end">
-                Nonce
-              </th>
-              {checks && time}
-              {checks && type}
-            </tr>
-          </thead>
-          <tbody>
-            {first > 0 && <tr aria-hidden="true" style={{ height: first * ROW_PX }} />}
-            {rows}
-            {last < total - 1 && <tr aria-hidden="true" style={{ height: (total - 1 - last) * ROW_PX }} />}
-          </tbody>
-        </table>
+      {side.overflowing ? <SideScrollHint /> : null}
+      <div className={side.moreRight ? 'side-scroll more-right' : 'side-scroll'}>
+        <div
+          ref={viewport}
+          className="explorer-viewport border rounded"
+          style={{ height: Math.min(VIEW_PX, (total + 1) * ROW_PX + 2), overflow: 'auto' }}
+          onScroll={onScroll}
+          tabIndex={0}
+          role="region"
+          aria-label={`${caption}: scroll to see older blocks`}
+        >
+          <table className="table table-sm table-hover mb-0 explorer-table" aria-rowcount={total + 1}>
+            <caption className="visually-hidden">{caption}</caption>
+            <thead className="sticky-top">
+              <tr aria-rowindex={1} style={{ height: ROW_PX }}>
+                <th scope="col">Block</th>
+                {checks && <th scope="col">Check</th>}
+                {!checks && time}
+                {!checks && type}
+                <th scope="col">Title</th>
+                <th scope="col">Hash</th>
+                <th scope="col">Previous hash</th>
+                <th scope="col" className="text-end">
+                  Nonce
+                </th>
+                {checks && time}
+                {checks && type}
+              </tr>
+            </thead>
+            <tbody>
+              {first > 0 && <tr aria-hidden="true" style={{ height: first * ROW_PX }} />}
+              {rows}
+              {last < total - 1 && <tr aria-hidden="true" style={{ height: (total - 1 - last) * ROW_PX }} />}
+            </tbody>
+          </table>
+        </div>
       </div>
     </>
   );

@@ -3,6 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Spinner from 'react-bootstrap/Spinner';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
+import { Link, useLocation } from 'react-router-dom';
 import { useChainStatus } from '../../ledger/use-chain-status';
 import { useLedger, useLedgerVersion } from '../../ledger/use-ledger';
 import { AnchorPanel } from './anchor-panel';
@@ -32,11 +33,17 @@ export function ExplorerPage() {
   const chainVersion = useLedgerVersion(['chain']); // every change adds blocks: the cached pages are dropped
   const status = useChainStatus();
   const [scrollTo, setScrollTo] = useState<{ index: number; request: number } | null>(null);
+  const miningLabPath = useLocation().pathname.replace(/\/blockchain$/, '/mining-lab'); // the lab of this role
   const loadBlocks = useCallback((offset: number, limit: number) => service.blocksPage(offset, limit), [service]);
 
   return (
     <>
-      <h1 className="h3 mb-3">Blockchain Explorer</h1>
+      <h1 className="h3 mb-2">Blockchain Explorer</h1>
+      <p className="explorer-intro">
+        Every change in MedLedger (an upload, a deletion, an emergency access) is a block on this chain. Each block&apos;s hash is
+        a fingerprint of its contents and of the block before it, so changing any block breaks every block after it. To see how
+        blocks are found, open the <Link to={miningLabPath}>Mining Lab</Link>.
+      </p>
       <Tabs defaultActiveKey="chain" id="explorer-tabs" className="mb-3" mountOnEnter>
         <Tab eventKey="chain" title="Records chain">
           {status.error && <Alert variant="danger">Could not read the chain: {status.error.message}</Alert>}

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
+import { SideScrollBox } from '../../components/side-scroll-box';
 import type { PeerName, PeerReport, PeersReport } from '../../../workers/api';
 import { SANDBOX_PEERS } from '../../../workers/core/constants';
 import { HashBadge } from '../../components/hash-badge';
@@ -99,35 +100,37 @@ export function PeersPanel({ prepare }: { prepare: () => Promise<void> }) {
           <Alert variant={shown.variant} data-peers-agree={String(shown.variant === 'success')}>
             {shown.text}
           </Alert>
-          <Table size="sm" responsive className="align-middle">
-            <caption className="visually-hidden">The three peers' copies of the sandbox chain</caption>
-            <thead>
-              <tr>
-                <th scope="col">Peer</th>
-                <th scope="col" className="text-end">
-                  Blocks
-                </th>
-                <th scope="col">Tip hash</th>
-                <th scope="col">By itself</th>
-                <th scope="col">With the others</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.peers.map((entry) => (
-                <tr
-                  key={entry.peer}
-                  data-peer={entry.peer}
-                  className={entry.differsFrom !== undefined ? 'table-danger' : undefined}
-                >
-                  <th scope="row">Peer {entry.peer}</th>
-                  <td className="text-end">{entry.status.height.toLocaleString('en-US')}</td>
-                  <td>{entry.tipHash ? <HashBadge hash={entry.tipHash} label={`tip hash of peer ${entry.peer}`} /> : '–'}</td>
-                  <td>{entry.status.valid ? 'Valid' : `Invalid at #${entry.status.firstInvalid?.index ?? 0}`}</td>
-                  <td>{agreement(entry, report)}</td>
+          <SideScrollBox label="The three peers' copies">
+            <Table size="sm" className="align-middle">
+              <caption className="visually-hidden">The three peers' copies of the sandbox chain</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Peer</th>
+                  <th scope="col" className="text-end">
+                    Blocks
+                  </th>
+                  <th scope="col">Tip hash</th>
+                  <th scope="col">By itself</th>
+                  <th scope="col">With the others</th>
                 </tr>
-              ))}
-            </tbody>
-          </Table>
+              </thead>
+              <tbody>
+                {report.peers.map((entry) => (
+                  <tr
+                    key={entry.peer}
+                    data-peer={entry.peer}
+                    className={entry.differsFrom !== undefined ? 'table-danger' : undefined}
+                  >
+                    <th scope="row">Peer {entry.peer}</th>
+                    <td className="text-end">{entry.status.height.toLocaleString('en-US')}</td>
+                    <td>{entry.tipHash ? <HashBadge hash={entry.tipHash} label={`tip hash of peer ${entry.peer}`} /> : '–'}</td>
+                    <td>{entry.status.valid ? 'Valid' : `Invalid at #${entry.status.firstInvalid?.index ?? 0}`}</td>
+                    <td>{agreement(entry, report)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          </SideScrollBox>
         </>
       )}
       <Form.Group controlId={`${id}-peer`} className="mb-3 peers-choice">

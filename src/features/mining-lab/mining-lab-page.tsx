@@ -191,7 +191,7 @@ export function MiningLabPage() {
               </Card.Title>
               <Form onSubmit={(event) => void start(event)}>
                 <Row className="g-2 align-items-end mb-2">
-                  <Col xs={12} md={5}>
+                  <Col xs={12}>
                     <Form.Group controlId="lab-difficulty">
                       <Form.Label>Difficulty (leading zeros)</Form.Label>
                       <Form.Select
@@ -201,7 +201,7 @@ export function MiningLabPage() {
                       >
                         {DIFFICULTIES.map((value) => (
                           <option key={value} value={value}>
-                            {value} (about {formatCount(expectedAttempts(value))} attempts a block)
+                            {value} (~{formatCount(expectedAttempts(value))} tries a block)
                           </option>
                         ))}
                       </Form.Select>
@@ -228,7 +228,12 @@ export function MiningLabPage() {
                     </Button>
                   </Col>
                   <Col xs="auto">
-                    <Button variant="danger" onClick={cancel} disabled={active === null || active.cancelling}>
+                    {/* red only while there is something to stop */}
+                    <Button
+                      variant={active === null ? 'outline-secondary' : 'danger'}
+                      onClick={cancel}
+                      disabled={active === null || active.cancelling}
+                    >
                       Cancel
                     </Button>
                   </Col>

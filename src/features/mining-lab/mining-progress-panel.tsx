@@ -21,9 +21,14 @@ export const MiningProgressPanel = memo(function MiningProgressPanel({
         <ProgressBar
           now={percent}
           label={progress ? `${progress.blocksMined} of ${progress.blocksTotal}` : ''}
+          visuallyHidden
           aria-label="Blocks mined"
         />
       </ProgressBar>
+      {/* beside the bar, not inside it: a narrow bar would clip its own label */}
+      <p className="lab-progress-label" aria-hidden="true">
+        {progress ? `${progress.blocksMined} of ${progress.blocksTotal} blocks mined` : 'Not started'}
+      </p>
       <dl className="row small mt-3 mb-2">
         <dt className="col-6 col-md-3">Hash rate</dt>
         <dd className="col-6 col-md-3 font-monospace">

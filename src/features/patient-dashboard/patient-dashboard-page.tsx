@@ -18,7 +18,7 @@ import { EmergencyAccessNotice } from './emergency-access-notice';
 const loadOverview = (service: LedgerRemote) => service.patientOverview();
 
 export function PatientDashboardPage() {
-  // Records and their count, plus the alert of emergency accesses: a grant also adds a record to the list.
+  // Medical records and their count, plus the alert of emergency accesses (grants and reads).
   const query = useLedgerQuery(loadOverview, ['records', 'grants', 'access']);
   const status = useChainStatus();
 
@@ -59,10 +59,10 @@ export function PatientDashboardPage() {
           />
         </Col>
         <Col>
-          <StatCard label="Next Appointment" value={NEXT_APPOINTMENT} icon="calendar" tone="warning" />
+          <StatCard label="Next Appointment" value={NEXT_APPOINTMENT} icon="calendar" tone="warning" sample />
         </Col>
         <Col>
-          <StatCard label="Health Score" value={HEALTH_SCORE} icon="heart" tone="success" />
+          <StatCard label="Health Score" value={HEALTH_SCORE} icon="heart" tone="success" sample />
         </Col>
       </Row>
 

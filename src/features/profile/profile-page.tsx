@@ -16,7 +16,7 @@ function accountFields(user: User): DetailFields {
     ['Name', user.name],
     ['Email', user.email],
     ['Role', user.role === 'patient' ? 'Patient' : 'Doctor'],
-    ['User ID', user.id],
+    [user.role === 'patient' ? 'Patient ID' : 'User ID', user.id], // a patient's id is how a doctor can find them
     ['Member Since', <time dateTime={user.createdAt}>{formatDate(user.createdAt)}</time>],
   ];
 }
@@ -58,7 +58,7 @@ export function ProfilePage() {
     <>
       <div className="page-header">
         <h1 className="page-title">My Profile</h1>
-        <p className="page-subtitle">Your details as the MedLedger user list holds them. They are read-only in this demo.</p>
+        <p className="page-subtitle">Your details in MedLedger. They cannot be changed in this demo.</p>
       </div>
       <Row className="g-3">
         <Col lg={6}>

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import { useLocation } from 'react-router-dom';
 import type { AccessHistoryEntry } from '../../../workers/api';
-import { formatDateTime } from '../../components/format';
+import { formatDateTime, formatDuration } from '../../components/format';
 import { LoadError } from '../../components/load-error';
 import { PageSpinner } from '../../components/page-spinner';
 import { SectionCard } from '../../components/section-card';
@@ -23,6 +23,14 @@ const LEVELS: Record<AccessHistoryEntry['accessLevel'], string> = {
 };
 
 const END_TERMS: Record<AccessHistoryEntry['status'], string> = { active: 'Expires', ended: 'Ended', expired: 'Expired' };
+
+// How the session closed and how long it was open, in the patient's words.
+function sessionOutcome(entry: AccessHistoryEntry): string {
+  const lasted = formatDuration(Date.parse(entry.endedAt ?? entry.expiresAt) - Date.parse(entry.startedAt));
+  if (entry.status === 'ended') return `Ended by ${entry.doctorName} after ${lasted}`;
+  if (entry.status === 'expired') return `Expired on its own after ${lasted}`;
+  return `Open now, for up to ${formatDuration(Date.parse(entry.expiresAt) - Date.parse(entry.startedAt))}`;
+}
 
 const loadHistory = (service: LedgerRemote) => service.accessHistory(); // module level: stable for useLedgerQuery
 
@@ -85,6 +93,10 @@ export function AccessHistory() {
                       <dd>
                         <time dateTime={end}>{formatDateTime(end)}</time>
                       </dd>
+                    </div>
+                    <div>
+                      <dt>Session</dt>
+                      <dd className="access-entry-outcome">{sessionOutcome(entry)}</dd>
                     </div>
                   </dl>
                   <h4 className="access-reads-title">What was read</h4>

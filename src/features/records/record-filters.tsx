@@ -1,13 +1,14 @@
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import { MAX_SEARCH_LENGTH } from '../../../workers/core/constants';
-import type { RecordType } from '../../../workers/core/types';
+import type { ClinicalRecordType } from '../../../workers/core/types';
 import { Icon } from '../../components/icon';
 import { RECORD_TYPE_LABELS } from '../../components/record-type';
 
-export type TypeFilter = RecordType | '';
+export type TypeFilter = ClinicalRecordType | '';
 
-const TYPE_OPTIONS: readonly RecordType[] = ['prescription', 'test_report', 'diagnosis', 'emergency_access'];
+// Medical records only: access events are in the access history (docs/decisions/records-not-access-events.md).
+const TYPE_OPTIONS: readonly ClinicalRecordType[] = ['prescription', 'test_report', 'diagnosis'];
 
 interface RecordFiltersProps {
   search: string;

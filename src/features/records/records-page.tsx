@@ -1,12 +1,13 @@
 import { useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { checkText } from '../../../workers/core/text-input';
 import { useSession } from '../../auth/use-session';
 import { LoadError } from '../../components/load-error';
 import { PageSpinner } from '../../components/page-spinner';
 import { RecordDetailList } from '../../components/record-detail-list';
+import { linkedRecordId } from '../../components/record-link';
 import { SectionCard } from '../../components/section-card';
 import type { LedgerRemote } from '../../ledger/ledger-context';
 import { useLedgerQuery } from '../../ledger/use-ledger-query';
@@ -30,6 +31,7 @@ export function RecordsPage() {
   const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
   const [deleted, setDeleted] = useState<string | null>(null);
   const deletedRef = useRef<HTMLDivElement>(null);
+  const highlightId = linkedRecordId(useLocation().hash); // "View record" after an upload
 
   const records = useLedgerQuery(
     useCallback(
@@ -37,7 +39,7 @@ export function RecordsPage() {
         wanted === null ? Promise.resolve([]) : service.listRecords(patientId, { search: wanted, ...(type ? { type } : {}) }),
       [patientId, wanted, type],
     ),
-    ['records', 'grants'], // a grant adds an emergency access record to the patient's list
+    ['records'],
   );
 
   const [focusNotice, setFocusNotice] = useState(0);
@@ -58,8 +60,8 @@ export function RecordsPage() {
       <div className="page-header">
         <h1 className="page-title">Medical Records</h1>
         <p className="page-subtitle">
-          Every record of yours on the chain, newest first. Files are decrypted in the ledger worker and checked against their
-          content id before you see them.
+          All your medical records, newest first. Each file is unlocked on this device and checked to be exactly the file that was
+          added before you see it.
         </p>
       </div>
 
@@ -96,6 +98,7 @@ export function RecordsPage() {
         ) : (
           <RecordDetailList
             records={records.data}
+            highlightId={highlightId}
             onDeleteDocument={(record, document) => {
               setDeleted(null);
               setDeleting({ record, document });

@@ -27,6 +27,7 @@ export function FileDropZone({ disabled, onFiles }: FileDropZoneProps) {
     if (disabled || !hasFiles(event)) return;
     event.preventDefault();
     event.dataTransfer.dropEffect = 'copy';
+    if (!dragging) setDragging(true); // a drag that began over a child, or after a missed dragenter
   };
   const onDragLeave = () => {
     depth.current = Math.max(0, depth.current - 1);
@@ -53,7 +54,9 @@ export function FileDropZone({ disabled, onFiles }: FileDropZoneProps) {
       <span className="drop-zone-icon" aria-hidden="true">
         <Icon name="upload" size={28} />
       </span>
-      <div className="drop-zone-text">Drag and drop files here, or choose them below</div>
+      <div className="drop-zone-text">
+        {dragging ? 'Drop the files to add them' : 'Drag and drop files here, or choose them below'}
+      </div>
       <Form.Label htmlFor={inputId} className="visually-hidden">
         Add files
       </Form.Label>

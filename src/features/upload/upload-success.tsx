@@ -1,9 +1,11 @@
 import { useEffect, useRef } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
+import { Link } from 'react-router-dom';
 import type { UploadResult } from '../../../workers/api';
 import { HashBadge } from '../../components/hash-badge';
 import { Icon } from '../../components/icon';
+import { recordLink } from '../../components/record-link';
 
 interface UploadSuccessProps {
   result: UploadResult;
@@ -30,21 +32,29 @@ export function UploadSuccess({ result, onDone }: UploadSuccessProps) {
             <bdi>{result.record.title}</bdi> ({files === 1 ? '1 file' : `${files} files`}) is secured in block #
             {result.block.index}.
           </p>
-          <dl className="detail-list detail-list-inline mb-3">
-            <div>
-              <dt>Block</dt>
-              <dd>#{result.block.index}</dd>
-            </div>
-            <div>
-              <dt>Record hash</dt>
-              <dd>
-                <HashBadge hash={result.record.blockchainHash} label="record hash" />
-              </dd>
-            </div>
-          </dl>
-          <Button variant="success" size="sm" onClick={onDone}>
-            Upload another document
-          </Button>
+          <details className="chain-proof mb-3">
+            <summary>Verified on the chain</summary>
+            <dl className="detail-list detail-list-inline mb-0">
+              <div>
+                <dt>Block</dt>
+                <dd>#{result.block.index}</dd>
+              </div>
+              <div>
+                <dt>Record hash</dt>
+                <dd>
+                  <HashBadge hash={result.record.blockchainHash} label="record hash" />
+                </dd>
+              </div>
+            </dl>
+          </details>
+          <div className="d-flex flex-wrap gap-2">
+            <Link to={recordLink(result.record.id)} className="btn btn-success btn-sm">
+              View record
+            </Link>
+            <Button variant="outline-dark" size="sm" onClick={onDone}>
+              Upload another document
+            </Button>
+          </div>
         </div>
       </div>
     </Alert>

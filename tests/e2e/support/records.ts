@@ -56,6 +56,13 @@ export async function goTo(page: Page, label: string, heading: string | RegExp):
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
 }
 
+// The Mining Lab opens from the Blockchain Explorer for both roles (a patient's main menu has no entry for it).
+export async function openMiningLab(page: Page): Promise<void> {
+  await goTo(page, 'Blockchain Explorer', 'Blockchain Explorer');
+  await page.getByRole('main').getByRole('link', { name: 'Mining Lab', exact: true }).click();
+  await page.getByRole('heading', { name: 'Mining Lab', level: 1 }).waitFor();
+}
+
 export async function uploadRecord(
   page: Page,
   title: string,

@@ -1,0 +1,145 @@
+// Who did what and what is running: a record names who added it, a doctor's open emergency session is on every
+// screen with its time left, access events stay out of a patient's medical records, and the upload's success
+// panel leads to the new record.
+import type { Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../workers/core/constants';
+import { describe, expect, test } from './support/fixtures';
+import { section, stat, text } from './support/read';
+import { goTo, pdfFile, recordItem, uploadRecord } from './support/records';
+import { chooseRole, login } from './support/session';
+
+const MICHAEL = 'michael.chen@medledger.demo';
+const WILSON = 'james.wilson@medledger.demo';
+
+async function signInAs(page: Page, role: 'patient' | 'doctor', email: string): Promise<void> {
+  await page.goto('/');
+  await chooseRole(page, role);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(`**/${role}/dashboard`);
+}
+
+async function logout(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await page.getByRole('button', { name: 'Sign In' }).waitFor();
+}
+
+// Dr. Emily Carter opens SOS access to Michael Chen (not her patient) for the given duration.
+async function grantOnMichael(page: Page, duration: string): Promise<void> {
+  await goTo(page, 'SOS Emergency', 'SOS Emergency Access');
+  await page.getByRole('radio', { name: /Michael Chen/ }).check();
+  await page.getByLabel('Reason for emergency access').fill('Unconscious patient admitted to the ER');
+  await page.getByLabel('Duration').selectOption({ label: duration });
+  await page.getByRole('button', { name: 'Grant Emergency Access' }).click();
+  await page.getByRole('region', { name: 'Emergency Access Active' }).waitFor();
+}
+
+describe('a portal that says who did what and what is running', () => {
+  test("a patient's upload names the patient as its author, to the patient and to the doctor", async ({ page }) => {
+    await login(page, 'patient');
+    await uploadRecord(page, 'Lipid panel', [pdfFile('lipids.pdf')]);
+    await goTo(page, 'Medical Records', 'Medical Records');
+    const mine = recordItem(page, 'Lipid panel');
+    expect(await text(mine.locator('.record-author'))).toBe('Added by you');
+    expect(await text(mine.locator('.record-meta'))).toContain('Care team: Dr. Emily Carter');
+    await goTo(page, 'Dashboard', /Welcome back/);
+    const recent = section(page, 'Recent Medical Records').locator('li', { hasText: 'Lipid panel' });
+    expect(await text(recent.locator('.record-author'))).toBe('Added by you');
+    await logout(page);
+
+    await login(page, 'doctor');
+    const activity = section(page, 'Recent Patient Activity').locator('li', { hasText: 'Lipid panel' });
+    expect(await text(activity.locator('.record-author'))).toBe('Added by Sarah Johnson');
+    await goTo(page, 'My Patients', 'My Patients');
+    const theirs = recordItem(page, 'Lipid panel').first();
+    expect(await text(theirs.locator('.record-author'))).toBe('Added by Sarah Johnson');
+    expect(await text(theirs.locator('.record-meta'))).not.toContain('Dr. Emily Carter');
+  });
+
+  test('a doctor with an active grant sees it on every screen with the time left in hours, and the real count', async ({
+    page,
+  }) => {
+    await login(page, 'doctor');
+    expect(await page.getByRole('region', { name: 'Active emergency access' }).count()).toBe(0);
+    expect(await text(stat(page, 'Emergency Alerts'))).toBe('2'); // SEED's fixed figure stays, marked as sample
+    await grantOnMichael(page, '4 hours');
+
+    for (const [label, heading] of [
+      ['Dashboard', /^Welcome, /],
+      ['My Patients', 'My Patients'],
+      ['Blockchain Explorer', 'Blockchain Explorer'],
+    ] as const) {
+      await goTo(page, label, heading);
+      const bar = page.getByRole('region', { name: 'Active emergency access' });
+      await bar.waitFor();
+      expect(await text(bar)).toContain('Michael Chen');
+      expect(await text(bar)).toContain('Basic access');
+      // a 4-hour grant shows hours: 3:59:59, never 239:59
+      expect(await text(bar.getByRole('timer'))).toMatch(/^(4:00:00|3:59:\d\d)$/);
+    }
+    await goTo(page, 'Dashboard', /^Welcome, /);
+    const alerts = page.locator('.stat-card', { has: page.locator('.stat-label', { hasText: 'Emergency Alerts' }) });
+    expect(await text(alerts.getByRole('link'))).toBe('1 active session');
+    expect(await alerts.getByRole('button', { name: /^Sample/ }).count()).toBe(1);
+
+    await page.getByRole('region', { name: 'Active emergency access' }).getByRole('link', { name: 'Open SOS panel' }).click();
+    await page.getByRole('region', { name: 'Emergency Access Active' }).waitFor();
+    await page.getByRole('button', { name: 'End Emergency Session' }).click();
+    await page.getByRole('button', { name: 'Grant Emergency Access' }).waitFor();
+    await page.getByRole('region', { name: 'Active emergency access' }).waitFor({ state: 'detached' });
+  });
+
+  test("access events stay out of a patient's medical records, counts and filter; the history says how each ended", async ({
+    page,
+  }) => {
+    await signInAs(page, 'patient', MICHAEL);
+    await page.getByRole('heading', { name: /Welcome back/, level: 1 }).waitFor();
+    const totalBefore = await text(stat(page, 'Total Records'));
+    await logout(page);
+
+    await login(page, 'doctor');
+    await grantOnMichael(page, '1 hour');
+    await page.getByRole('button', { name: 'End Emergency Session' }).click();
+    await page.getByRole('button', { name: 'Grant Emergency Access' }).waitFor();
+    await logout(page);
+
+    // Michael's own doctor keeps the event in Recent Patient Activity, as SEED's dashboard says
+    await signInAs(page, 'doctor', WILSON);
+    await section(page, 'Recent Patient Activity').getByText('Emergency access (basic) granted to Dr. Emily Carter').waitFor();
+    await logout(page);
+
+    await signInAs(page, 'patient', MICHAEL);
+    await page.getByRole('heading', { name: /Welcome back/, level: 1 }).waitFor();
+    await page.getByText('Dr. Emily Carter', { exact: false }).first().waitFor(); // the alert of the new access
+    expect(await text(stat(page, 'Total Records'))).toBe(totalBefore);
+    expect(await text(section(page, 'Recent Medical Records'))).not.toContain('Emergency access');
+
+    await goTo(page, 'Medical Records', 'Medical Records');
+    const records = section(page, 'Your Records');
+    await records
+      .locator('.records-count')
+      .filter({ hasText: /record/ })
+      .waitFor();
+    expect(await text(records)).not.toContain('Emergency access');
+    const types = await page.getByLabel('Type').locator('option').allTextContents();
+    expect(types).not.toContain('Emergency Access');
+    const history = section(page, 'Emergency Access History');
+    const outcome = history.locator('.access-entry-outcome').first();
+    await outcome.waitFor();
+    expect(await text(outcome)).toMatch(/^Ended by Dr\. Emily Carter after (less than a minute|\d+ min)$/);
+  });
+
+  test("the success panel's View record link opens the new record, highlighted and focused", async ({ page }) => {
+    await login(page, 'patient');
+    await uploadRecord(page, 'Thyroid panel', [pdfFile('thyroid.pdf')]);
+    await page.getByRole('link', { name: 'View record' }).click();
+    await page.waitForURL(/\/patient\/records#record-/);
+    const item = recordItem(page, 'Thyroid panel');
+    await item.and(page.locator('.record-highlight')).waitFor();
+    expect(await item.getAttribute('aria-current')).toBe('true');
+    expect(await text(item)).toContain('Just added');
+    await expect.poll(() => item.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await page.locator('.record-highlight').count()).toBe(1);
+  });
+});
