@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import type { AcceptedPlugin, Root } from 'postcss';
 import { defineConfig, type Plugin } from 'vite';
 import { comlink } from 'vite-plugin-comlink';
+import { VitePWA } from 'vite-plugin-pwa';
 
 const root = import.meta.dirname;
 
@@ -113,9 +114,39 @@ function contentSecurityPolicy(): string {
   return `${meta[1]}; frame-ancestors 'none'`;
 }
 
+// The service worker precaches the whole build (the app works offline after its first visit), and the
+// manifest makes it installable. injectRegister false: src/app/service-worker.tsx registers it from a
+// module of the app, so no inline script is needed and the CSP keeps script-src 'self'.
+const offlineApp = VitePWA({
+  registerType: 'prompt',
+  injectRegister: false,
+  manifest: {
+    name: 'MedLedger',
+    short_name: 'MedLedger',
+    description: 'Blockchain-secured healthcare records for patients and doctors, kept in your browser.',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    theme_color: '#0b6e75',
+    background_color: '#ffffff',
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  workbox: {
+    globPatterns: ['**/*.{js,css,html,png,txt,webmanifest}'],
+    navigateFallback: 'index.html',
+    cleanupOutdatedCaches: true,
+    // the first visit's page comes under the worker at once; a later version then waits for Reload
+    clientsClaim: true,
+  },
+});
+
 // comlink() must come first, in both plugin lists: it rewrites only the literal `new ComlinkWorker(new URL(...))`
 export default defineConfig(({ command }) => ({
-  plugins: [comlink(), react(), devWithoutCsp],
+  plugins: [comlink(), react(), devWithoutCsp, offlineApp],
   worker: {
     format: 'es',
     plugins: () => [comlink()],

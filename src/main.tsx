@@ -16,3 +16,10 @@ createRoot(root).render(
     <App router={router} />
   </StrictMode>,
 );
+
+// After the page has loaded, so the first paint never waits for it; only the build has a service worker.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  window.addEventListener('load', () => {
+    void import('./app/service-worker').then(({ registerServiceWorker }) => registerServiceWorker()); // nothing waits on it
+  });
+}

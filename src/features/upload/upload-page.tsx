@@ -17,6 +17,7 @@ import { checkText } from '../../../workers/core/text-input';
 import type { UploadRecordType } from '../../../workers/core/types';
 import { Icon } from '../../components/icon';
 import { LengthNote } from '../../components/length-note';
+import { useHoldUpdates } from '../../components/update-holds';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 import { checkFile, fileKey, tooManyFiles, type FileRejection } from './check-file';
@@ -90,6 +91,7 @@ export function UploadPage() {
   };
 
   usePageFileDrop(!uploading && !result, addFiles);
+  useHoldUpdates(uploading, 'Wait for the upload to finish.');
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
