@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import purgeCss from '@fullhuman/postcss-purgecss';
 import react from '@vitejs/plugin-react';
 import type { AcceptedPlugin, Root } from 'postcss';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, runnerImport, type Plugin } from 'vite';
 import { comlink } from 'vite-plugin-comlink';
 import { VitePWA } from 'vite-plugin-pwa';
 
@@ -106,6 +106,43 @@ const devWithoutCsp: Plugin = {
   transformIndexHtml: (html) => html.replace(/<meta\s+http-equiv="Content-Security-Policy"[^>]*>/, ''),
 };
 
+// Build only: #root carries the login screen's HTML, rendered from LoginPage itself (src/app/prerender-login.tsx),
+// so a slow phone paints it before the JavaScript arrives; src/main.tsx then renders the app in its place.
+const prerenderLogin: Plugin = {
+  name: 'prerender-login',
+  apply: 'build',
+  async transformIndexHtml(html) {
+    const { module } = await runnerImport<{ renderLoginHtml: () => string }>('/src/app/prerender-login.tsx', {
+      root,
+      configFile: false,
+      logLevel: 'error',
+    });
+    const empty = '<div id="root"></div>';
+    if (!html.includes(empty)) throw new Error('index.html has no empty <div id="root"></div> to pre-render into');
+    return html.replace(empty, `<div id="root">${module.renderLoginHtml()}</div>`);
+  },
+};
+
+// Build only: the entry script and its modulepreloads move to data attributes of public/start-app.js, which
+// requests them after the first paint: the pre-rendered screen's paint then waits for no JavaScript.
+const startAfterFirstPaint: Plugin = {
+  name: 'start-after-first-paint',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html) {
+      const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
+      const starter = '<script src="/start-app.js"></script>';
+      if (!entry || !html.includes(starter)) throw new Error('index.html has no module entry or no start-app.js to start it');
+      const preloads = [...html.matchAll(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g)];
+      let result = html.replace(entry[0], '');
+      for (const preload of preloads) result = result.replace(preload[0], '');
+      const hrefs = preloads.map((preload) => preload[1]).join(' ');
+      return result.replace(starter, `<script src="/start-app.js" data-entry="${entry[1]}" data-preload="${hrefs}"></script>`);
+    },
+  },
+};
+
 // The policy of index.html's meta tag, also sent as a header by `vite preview` (npm start and the browser tests):
 // workers take their policy only from a header, and frame-ancestors works only there.
 function contentSecurityPolicy(): string {
@@ -146,7 +183,7 @@ const offlineApp = VitePWA({
 
 // comlink() must come first, in both plugin lists: it rewrites only the literal `new ComlinkWorker(new URL(...))`
 export default defineConfig(({ command }) => ({
-  plugins: [comlink(), react(), devWithoutCsp, offlineApp],
+  plugins: [comlink(), react(), devWithoutCsp, prerenderLogin, startAfterFirstPaint, offlineApp],
   worker: {
     format: 'es',
     plugins: () => [comlink()],

@@ -3,7 +3,7 @@
 // the patient dashboard with a stored session (signed in first through the login form, then the HTTP cache
 // cleared and the service worker removed, so the dashboard loads cold as after a browser restart).
 // Lighthouse 12: Lighthouse 13 needs Node 22, and this project runs on Node 20.19+.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -116,7 +116,9 @@ export async function runLighthouseBench({ executablePath, chromiumArgs }) {
     const login = [];
     for (let run = 1; run <= RUNS; run += 1) {
       console.log(`[bench] Lighthouse: login page, run ${run} of ${RUNS}`);
-      login.push(figures((await lighthouse(`${baseUrl}/`, flags)).lhr));
+      const { lhr } = await lighthouse(`${baseUrl}/`, flags);
+      writeFileSync(join(root, 'tests/bench/results/lighthouse-login.json'), JSON.stringify(lhr)); // the last run, for a closer look
+      login.push(figures(lhr));
     }
     const page = context.pages()[0] ?? (await context.newPage());
     const dashboard = [];
@@ -129,6 +131,7 @@ export async function runLighthouseBench({ executablePath, chromiumArgs }) {
       if (!lhr.finalDisplayedUrl.endsWith('/patient/dashboard')) {
         throw new Error(`Lighthouse ended on ${lhr.finalDisplayedUrl}, not the dashboard: the stored session was not used`);
       }
+      writeFileSync(join(root, 'tests/bench/results/lighthouse-dashboard.json'), JSON.stringify(lhr));
       dashboard.push(figures(lhr));
     }
     return {
