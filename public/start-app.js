@@ -16,7 +16,10 @@
   const entry = self?.getAttribute('data-entry');
   if (!entry) return; // npm run dev: index.html loads the app itself
   const preloads = (self.getAttribute('data-preload') ?? '').split(' ').filter(Boolean);
+  let started = false;
   const start = () => {
+    if (started) return;
+    started = true;
     for (const href of preloads) {
       const link = document.createElement('link');
       link.rel = 'modulepreload';
@@ -28,7 +31,17 @@
     script.src = entry;
     document.head.append(script);
   };
-  // the frame after the first paint; a hidden tab paints no frames, so it starts at once
-  if (document.visibilityState === 'hidden') start();
-  else requestAnimationFrame(() => setTimeout(start, 0));
+  // Once the screen is painted (first-contentful-paint). Nothing is painted when the pre-rendered screen is
+  // hidden or the tab is in the background: then at once. The timer is a last resort, should no paint come.
+  const hidden = document.documentElement.classList.contains('prerender-hidden') || document.visibilityState === 'hidden';
+  if (hidden || typeof PerformanceObserver !== 'function') {
+    start();
+    return;
+  }
+  new PerformanceObserver((entries, observer) => {
+    if (!entries.getEntriesByName('first-contentful-paint').length) return;
+    observer.disconnect();
+    start();
+  }).observe({ type: 'paint', buffered: true });
+  setTimeout(start, 3000);
 })();
