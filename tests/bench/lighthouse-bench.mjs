@@ -75,7 +75,10 @@ function summarize(runs) {
   return { ...summary, failed: byScore[Math.floor((byScore.length - 1) / 2)].failed, runs: runs.length };
 }
 
+// Signs in afresh through the login form (a session left by the previous run is dropped first).
 async function signIn(page, baseUrl) {
+  await page.goto(baseUrl);
+  await page.evaluate(() => localStorage.removeItem('currentUser'));
   await page.goto(baseUrl);
   await page.getByRole('button', { name: 'Fill Demo Credentials' }).click(); // the patient toggle is the default
   await page.getByRole('button', { name: 'Sign In' }).click();
@@ -120,12 +123,14 @@ export async function runLighthouseBench({ executablePath, chromiumArgs }) {
       writeFileSync(join(root, 'tests/bench/results/lighthouse-login.json'), JSON.stringify(lhr)); // the last run, for a closer look
       login.push(figures(lhr));
     }
-    const page = context.pages()[0] ?? (await context.newPage());
     const dashboard = [];
+    let version = '';
     for (let run = 1; run <= RUNS; run += 1) {
+      const page = await context.newPage(); // a tab of its own: Lighthouse may have driven the others
       await signIn(page, baseUrl);
       await coldButSignedIn(page);
-      await page.goto('about:blank');
+      version ||= await chromiumVersion(page);
+      await page.close();
       console.log(`[bench] Lighthouse: patient dashboard (stored session), run ${run} of ${RUNS}`);
       const { lhr } = await lighthouse(`${baseUrl}/patient/dashboard`, { ...flags, disableStorageReset: true });
       if (!lhr.finalDisplayedUrl.endsWith('/patient/dashboard')) {
@@ -138,7 +143,7 @@ export async function runLighthouseBench({ executablePath, chromiumArgs }) {
       when: new Date().toISOString(),
       lighthouse: LIGHTHOUSE_VERSION,
       node: process.versions.node,
-      chromium: await chromiumVersion(page),
+      chromium: version,
       cpus: cpus().length,
       loadAverage: loadavg(),
       login: summarize(login),
