@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import purgeCss from '@fullhuman/postcss-purgecss';
 import react from '@vitejs/plugin-react';
 import type { AcceptedPlugin, Root } from 'postcss';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, runnerImport, type Plugin } from 'vite';
 import { comlink } from 'vite-plugin-comlink';
+import { VitePWA } from 'vite-plugin-pwa';
 
 const root = import.meta.dirname;
 
@@ -105,6 +106,43 @@ const devWithoutCsp: Plugin = {
   transformIndexHtml: (html) => html.replace(/<meta\s+http-equiv="Content-Security-Policy"[^>]*>/, ''),
 };
 
+// Build only: #root carries the login screen's HTML, rendered from LoginPage itself (src/app/prerender-login.tsx),
+// so a slow phone paints it before the JavaScript arrives; src/main.tsx then renders the app in its place.
+const prerenderLogin: Plugin = {
+  name: 'prerender-login',
+  apply: 'build',
+  async transformIndexHtml(html) {
+    const { module } = await runnerImport<{ renderLoginHtml: () => string }>('/src/app/prerender-login.tsx', {
+      root,
+      configFile: false,
+      logLevel: 'error',
+    });
+    const empty = '<div id="root"></div>';
+    if (!html.includes(empty)) throw new Error('index.html has no empty <div id="root"></div> to pre-render into');
+    return html.replace(empty, `<div id="root">${module.renderLoginHtml()}</div>`);
+  },
+};
+
+// Build only: the entry script and its modulepreloads move to data attributes of public/start-app.js, which
+// requests them after the first paint: the pre-rendered screen's paint then waits for no JavaScript.
+const startAfterFirstPaint: Plugin = {
+  name: 'start-after-first-paint',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html) {
+      const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
+      const starter = '<script src="/start-app.js"></script>';
+      if (!entry || !html.includes(starter)) throw new Error('index.html has no module entry or no start-app.js to start it');
+      const preloads = [...html.matchAll(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g)];
+      let result = html.replace(entry[0], '');
+      for (const preload of preloads) result = result.replace(preload[0], '');
+      const hrefs = preloads.map((preload) => preload[1]).join(' ');
+      return result.replace(starter, `<script src="/start-app.js" data-entry="${entry[1]}" data-preload="${hrefs}"></script>`);
+    },
+  },
+};
+
 // The policy of index.html's meta tag, also sent as a header by `vite preview` (npm start and the browser tests):
 // workers take their policy only from a header, and frame-ancestors works only there.
 function contentSecurityPolicy(): string {
@@ -113,9 +151,39 @@ function contentSecurityPolicy(): string {
   return `${meta[1]}; frame-ancestors 'none'`;
 }
 
+// The service worker precaches the whole build (the app works offline after its first visit), and the
+// manifest makes it installable. injectRegister false: src/app/service-worker.tsx registers it from a
+// module of the app, so no inline script is needed and the CSP keeps script-src 'self'.
+const offlineApp = VitePWA({
+  registerType: 'prompt',
+  injectRegister: false,
+  manifest: {
+    name: 'MedLedger',
+    short_name: 'MedLedger',
+    description: 'Blockchain-secured healthcare records for patients and doctors, kept in your browser.',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    theme_color: '#0b6e75',
+    background_color: '#ffffff',
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  workbox: {
+    globPatterns: ['**/*.{js,css,html,png,txt,webmanifest}'],
+    navigateFallback: 'index.html',
+    cleanupOutdatedCaches: true,
+    // the first visit's page comes under the worker at once; a later version then waits for Reload
+    clientsClaim: true,
+  },
+});
+
 // comlink() must come first, in both plugin lists: it rewrites only the literal `new ComlinkWorker(new URL(...))`
 export default defineConfig(({ command }) => ({
-  plugins: [comlink(), react(), devWithoutCsp],
+  plugins: [comlink(), react(), devWithoutCsp, prerenderLogin, startAfterFirstPaint, offlineApp],
   worker: {
     format: 'es',
     plugins: () => [comlink()],

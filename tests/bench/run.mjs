@@ -1,19 +1,31 @@
 // `npm run bench`: prints the benchmark tables and writes them as JSON under tests/bench/results/.
 // Two parts: the ledger core in Node (core-bench.ts) and the built app in Chromium (browser-bench.mjs).
 // `npm run bench -- --core` runs the Node part only, `-- --browser` the browser part only, `-- --sandbox` only
-// the browser part's live sandbox chain (its figures replace the sandbox figures of the last browser run).
+// the browser part's live sandbox chain (its figures replace the sandbox figures of the last browser run),
+// `-- --lighthouse` only Lighthouse on the login page and the dashboard (lighthouse-bench.mjs).
 // The TypeScript benches are loaded through Vite's module runner with js-sha256 aliased to its browser
 // source: under Node the package resolves to a node:crypto wrapper, which is not what the browser runs.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
 import { formatBrowserTable, formatSandboxTable, runBrowserBench, runSandboxBench } from './browser-bench.mjs';
+import { formatLighthouseTable, runLighthouseBench } from './lighthouse-bench.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
-const only = process.argv.includes('--core') ? 'core' : process.argv.includes('--browser') ? 'browser' : 'both';
+const only = process.argv.includes('--core')
+  ? 'core'
+  : process.argv.includes('--browser')
+    ? 'browser'
+    : process.argv.includes('--lighthouse')
+      ? 'lighthouse'
+      : 'both';
 await mkdir(resultsDir, { recursive: true });
 const benchJson = new URL('./results/bench.json', import.meta.url);
+
+// The browser parts use the browser the tests use (tests/e2e/support/chromium.ts): found, or installed.
+const { module: chromium } = await runnerImport('/tests/e2e/support/chromium.ts', { root, logLevel: 'error' });
+if (only !== 'core') process.env.CHROMIUM_PATH = chromium.ensureChromium((line) => console.log(`[bench] ${line}`));
 
 if (process.argv.includes('--sandbox')) {
   console.log('Live sandbox chain benchmark (the built app in Chromium)...');
@@ -25,13 +37,13 @@ if (process.argv.includes('--sandbox')) {
     sandbox: run.sandbox,
     sandboxRun: { when: run.when, cpus: run.cpus, loadAverage: run.loadAverage },
   };
-  await writeFile(benchJson, JSON.stringify({ core: previous.core ?? null, browser }, null, 2) + '\n');
+  await writeFile(benchJson, JSON.stringify({ ...previous, browser }, null, 2) + '\n');
   console.log('Written: tests/bench/results/bench.json');
   process.exit(0);
 }
 
 let report = null;
-if (only !== 'browser') {
+if (only === 'both' || only === 'core') {
   const { module: core } = await runnerImport('/tests/bench/core-bench.ts', {
     root,
     logLevel: 'error',
@@ -55,17 +67,32 @@ if (only !== 'browser') {
 }
 
 let browser = null;
-if (only !== 'core') {
+if (only === 'both' || only === 'browser') {
   console.log('\nBrowser benchmark (the built app in Chromium)...');
   browser = await runBrowserBench();
   const coreNodeRate = report?.rows.find((row) => row.name === 'node:crypto whole header per attempt')?.value;
   console.log('\n' + formatBrowserTable(browser, coreNodeRate) + '\n');
 }
 
-// A run of one part keeps the other part's figures from the last run (each says when it ran).
+let lighthouse = null;
+if (only === 'both' || only === 'lighthouse') {
+  console.log('\nLighthouse on the built app (login page, patient dashboard)...');
+  lighthouse = await runLighthouseBench({ executablePath: process.env.CHROMIUM_PATH, chromiumArgs: chromium.CHROMIUM_ARGS });
+  console.log('\n' + formatLighthouseTable(lighthouse) + '\n');
+}
+
+// A run of one part keeps the other parts' figures from the last run (each says when it ran).
 const previous = only === 'both' ? {} : await readFile(benchJson, 'utf8').then(JSON.parse, () => ({}));
 await writeFile(
   benchJson,
-  JSON.stringify({ core: report ?? previous.core ?? null, browser: browser ?? previous.browser ?? null }, null, 2) + '\n',
+  JSON.stringify(
+    {
+      core: report ?? previous.core ?? null,
+      browser: browser ?? previous.browser ?? null,
+      lighthouse: lighthouse ?? previous.lighthouse ?? null,
+    },
+    null,
+    2,
+  ) + '\n',
 );
 console.log('Written: tests/bench/results/bench.json');

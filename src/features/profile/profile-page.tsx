@@ -6,6 +6,7 @@ import { useSession } from '../../auth/use-session';
 import { birthDate, DetailList, healthOverviewFields, type DetailFields } from '../../components/detail-list';
 import { formatDate } from '../../components/format';
 import { SectionCard } from '../../components/section-card';
+import { StorageCard } from './storage-card';
 
 function nameOf(id: string): string {
   return findUser(id)?.name ?? id;
@@ -70,6 +71,9 @@ export function ProfilePage() {
           <SectionCard title={patient ? 'Health Details' : 'Professional Details'} icon={patient ? 'heart' : 'activity'} fill>
             <DetailList fields={roleFields(user)} />
           </SectionCard>
+        </Col>
+        <Col lg={6}>
+          <StorageCard />
         </Col>
       </Row>
     </>

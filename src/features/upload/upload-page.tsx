@@ -15,8 +15,10 @@ import {
 } from '../../../workers/core/constants';
 import { checkText } from '../../../workers/core/text-input';
 import type { UploadRecordType } from '../../../workers/core/types';
+import { keepStorage } from '../../components/browser-storage';
 import { Icon } from '../../components/icon';
 import { LengthNote } from '../../components/length-note';
+import { useHoldUpdates } from '../../components/update-holds';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 import { checkFile, fileKey, tooManyFiles, type FileRejection } from './check-file';
@@ -90,6 +92,7 @@ export function UploadPage() {
   };
 
   usePageFileDrop(!uploading && !result, addFiles);
+  useHoldUpdates(uploading, 'Wait for the upload to finish.');
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -115,6 +118,8 @@ export function UploadPage() {
         ),
       );
       setResult(uploaded);
+      // the patient's records now exist only here: ask the browser not to evict them (nothing waits on the answer)
+      keepStorage().catch((caught: unknown) => console.warn('MedLedger: storage persistence request failed', caught));
     } catch (caught) {
       console.error('MedLedger: upload failed', caught);
       setError(userMessage(caught, UPLOAD_FAILED));

@@ -19,11 +19,7 @@ export const test = base.extend<TestFixtures & FileFixtures>({
   browser: [
     // eslint-disable-next-line no-empty-pattern -- vitest reads the fixture's dependencies from this pattern
     async ({}, run) => {
-      if (inject('browserMissing')) {
-        await run(undefined as unknown as Browser);
-        return;
-      }
-      const browser = await launch();
+      const browser = await launch(inject('chromiumPath'));
       await run(browser);
       await browser.close();
     },
@@ -31,9 +27,7 @@ export const test = base.extend<TestFixtures & FileFixtures>({
   ],
   // eslint-disable-next-line no-empty-pattern -- vitest reads the fixture's dependencies from this pattern
   baseUrl: async ({}, run) => run(inject('baseUrl')),
-  recorded: async ({ browser, baseUrl, skip }, run) => {
-    const missing = inject('browserMissing');
-    if (missing) skip(missing);
+  recorded: async ({ browser, baseUrl }, run) => {
     const recorded = await newPage(browser, baseUrl);
     await run(recorded);
     const unexpected = recorded.unexpectedProblems();

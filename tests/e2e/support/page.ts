@@ -14,9 +14,15 @@ export interface RecordedPage {
 }
 
 // A fresh context (own localStorage and IndexedDB) per page, recording every console error and page error.
-export async function newPage(browser: Browser, baseUrl: string): Promise<RecordedPage> {
+// The service worker is blocked unless asked for: a test's page.route must see every request, and only the
+// offline tests (offline.test.ts) are about the worker.
+export async function newPage(
+  browser: Browser,
+  baseUrl: string,
+  { serviceWorkers = 'block' }: { serviceWorkers?: 'allow' | 'block' } = {},
+): Promise<RecordedPage> {
   // reduced motion, which Bootstrap honours: checks see the settled screen, never a dialog caught mid-fade
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: DESKTOP, reducedMotion: 'reduce' });
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: DESKTOP, reducedMotion: 'reduce', serviceWorkers });
   // fail fast: every screen answers within a few seconds; waits that need longer pass their own timeout
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();

@@ -1,0 +1,40 @@
+import { startTransition, useLayoutEffect, type ReactNode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+
+// Set by public/start-app.js where the pre-rendered login screen is not the screen the app will show.
+const PRERENDER_HIDDEN = 'prerender-hidden';
+
+// Runs once React's first commit is in the DOM, before the browser paints it.
+function OnFirstCommit({ run, children }: { run: () => void; children: ReactNode }) {
+  useLayoutEffect(run, [run]);
+  return children;
+}
+
+// The pre-rendered screen is React's own from now on: visible, and its form live (src/app/prerender-login.tsx).
+function takeOver(root: HTMLElement): void {
+  document.documentElement.classList.remove(PRERENDER_HIDDEN);
+  for (const element of root.querySelectorAll('[data-prerendered]')) {
+    element.removeAttribute('inert');
+    element.removeAttribute('readonly');
+    element.removeAttribute('data-prerendered');
+  }
+}
+
+// Renders the app into #root. Where the build's pre-rendered login screen is the screen the app shows (at /,
+// signed out), React hydrates it: the same nodes stay, nothing flickers. Elsewhere React renders afresh in its
+// place; so it does, after a warning, if the screen came out different from the pre-rendered one. Both in a
+// transition: React works in slices that leave the main thread free for input.
+export function mountApp(root: HTMLElement, app: ReactNode): void {
+  const run = () => takeOver(root);
+  const tree = <OnFirstCommit run={run}>{app}</OnFirstCommit>;
+  const prerendered = root.firstElementChild !== null;
+  if (prerendered && !document.documentElement.classList.contains(PRERENDER_HIDDEN)) {
+    startTransition(() => {
+      hydrateRoot(root, tree, {
+        onRecoverableError: (error) => console.warn('MedLedger: the pre-rendered screen was rendered again', error),
+      });
+    });
+    return;
+  }
+  startTransition(() => createRoot(root).render(tree));
+}

@@ -1,0 +1,207 @@
+// The Lighthouse part of `npm run bench`: Lighthouse's mobile defaults (simulated slow 4G, 4x CPU slowdown)
+// on the built app served by `vite preview`, in the system Chromium: the login page from a cold start, and
+// the patient dashboard with a stored session (signed in first through the login form, then the HTTP cache
+// cleared and the service worker removed, so the dashboard loads cold as after a browser restart).
+// Lighthouse 12: Lighthouse 13 needs Node 22, and this project runs on Node 20.19+.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+import { build, preview } from 'vite';
+
+const root = resolve(import.meta.dirname, '../..');
+const outDir = join(root, 'tests/bench/results/lighthouse-build'); // git-ignored; dist/ is left to the e2e run
+const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const LIGHTHOUSE_VERSION = JSON.parse(readFileSync(join(root, 'node_modules/lighthouse/package.json'), 'utf8')).version;
+
+export const LIGHTHOUSE_GOALS = {
+  login: { performance: 100, lcpMs: 1200, tbtMs: 10, cls: 0, accessibility: 100, bestPractices: 100, seo: 100 },
+  dashboard: { tbtMs: 50 },
+};
+
+function freePort() {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+};
+
+// The figures of the issue's table from one Lighthouse result.
+function figures(lhr) {
+  const audit = (id) => lhr.audits[id];
+  const unused = audit('unused-javascript').details?.items ?? [];
+  const entry = unused.find((item) => /\/assets\/index-[\w-]+\.js$/.test(item.url));
+  const entryRequest = (audit('network-requests').details?.items ?? []).find((item) =>
+    /\/assets\/index-[\w-]+\.js$/.test(item.url),
+  );
+  const longTasks = audit('long-tasks').details?.items ?? [];
+  return {
+    performance: Math.round(lhr.categories.performance.score * 100),
+    accessibility: Math.round(lhr.categories.accessibility.score * 100),
+    bestPractices: Math.round(lhr.categories['best-practices'].score * 100),
+    seo: Math.round(lhr.categories.seo.score * 100),
+    lcpMs: audit('largest-contentful-paint').numericValue,
+    fcpMs: audit('first-contentful-paint').numericValue,
+    tbtMs: audit('total-blocking-time').numericValue,
+    cls: audit('cumulative-layout-shift').numericValue,
+    bytes: audit('total-byte-weight').numericValue,
+    entryUnusedBytes: entry?.wastedBytes ?? 0, // under Lighthouse's 20 KiB threshold the entry chunk is not listed
+    entryBytes: entry?.totalBytes ?? entryRequest?.transferSize ?? 0,
+    longestTaskMs: longTasks.reduce((longest, task) => Math.max(longest, task.duration), 0),
+    failed: [...Object.values(lhr.categories)]
+      .flatMap((category) => category.auditRefs)
+      .filter((ref) => ref.weight > 0 && lhr.audits[ref.id].score !== null && lhr.audits[ref.id].score < 1)
+      .filter((ref) => lhr.audits[ref.id].scoreDisplayMode === 'binary')
+      .map((ref) => ref.id),
+  };
+}
+
+// Medians of each figure over the runs; the failed binary audits of the run with the median performance.
+function summarize(runs) {
+  const keys = Object.keys(runs[0]).filter((key) => typeof runs[0][key] === 'number');
+  const summary = Object.fromEntries(keys.map((key) => [key, median(runs.map((run) => run[key]))]));
+  const byScore = [...runs].sort((a, b) => a.performance - b.performance);
+  return { ...summary, failed: byScore[Math.floor((byScore.length - 1) / 2)].failed, runs: runs.length };
+}
+
+// Signs in afresh through the login form (a session left by the previous run is dropped first).
+async function signIn(page, baseUrl) {
+  await page.goto(baseUrl);
+  await page.evaluate(() => localStorage.removeItem('currentUser'));
+  await page.goto(baseUrl);
+  await page.getByRole('button', { name: 'Fill Demo Credentials' }).click(); // the patient toggle is the default
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/patient/dashboard', { timeout: 120_000 });
+}
+
+// Back to a cold start that keeps the session: no HTTP cache, no service worker, no cached files.
+async function coldButSignedIn(page) {
+  await page.evaluate(async () => {
+    for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
+    for (const name of await caches.keys()) await caches.delete(name);
+  });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.clearBrowserCache');
+  await cdp.detach();
+}
+
+export async function runLighthouseBench({ executablePath, chromiumArgs }) {
+  process.env.NODE_ENV = 'production';
+  console.log('[bench] building the app for Lighthouse (vite build)…');
+  await build({ root, mode: 'production', logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  const server = await preview({
+    root,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
+  });
+  const baseUrl = `http://127.0.0.1:${server.httpServer.address().port}`;
+  const port = await freePort();
+  const profile = mkdtempSync(join(tmpdir(), 'medledger-lighthouse-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    args: [...chromiumArgs, `--remote-debugging-port=${port}`],
+  });
+  const flags = { port, output: 'json', logLevel: 'error' };
+  try {
+    const login = [];
+    for (let run = 1; run <= RUNS; run += 1) {
+      console.log(`[bench] Lighthouse: login page, run ${run} of ${RUNS}`);
+      const { lhr } = await lighthouse(`${baseUrl}/`, flags);
+      writeFileSync(join(root, 'tests/bench/results/lighthouse-login.json'), JSON.stringify(lhr)); // the last run, for a closer look
+      login.push(figures(lhr));
+    }
+    const dashboard = [];
+    let version = '';
+    for (let run = 1; run <= RUNS; run += 1) {
+      const page = await context.newPage(); // a tab of its own: Lighthouse may have driven the others
+      await signIn(page, baseUrl);
+      await coldButSignedIn(page);
+      version ||= await chromiumVersion(page);
+      await page.close();
+      console.log(`[bench] Lighthouse: patient dashboard (stored session), run ${run} of ${RUNS}`);
+      const { lhr } = await lighthouse(`${baseUrl}/patient/dashboard`, { ...flags, disableStorageReset: true });
+      if (!lhr.finalDisplayedUrl.endsWith('/patient/dashboard')) {
+        throw new Error(`Lighthouse ended on ${lhr.finalDisplayedUrl}, not the dashboard: the stored session was not used`);
+      }
+      writeFileSync(join(root, 'tests/bench/results/lighthouse-dashboard.json'), JSON.stringify(lhr));
+      dashboard.push(figures(lhr));
+    }
+    return {
+      when: new Date().toISOString(),
+      lighthouse: LIGHTHOUSE_VERSION,
+      node: process.versions.node,
+      chromium: version,
+      cpus: cpus().length,
+      loadAverage: loadavg(),
+      login: summarize(login),
+      dashboard: summarize(dashboard),
+    };
+  } finally {
+    await context.close();
+    await server.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+async function chromiumVersion(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const { product } = await cdp.send('Browser.getVersion');
+  await cdp.detach();
+  return product.replace(/^\D+\//, '');
+}
+
+const kib = (bytes) => `${Math.round(bytes / 1024)} KiB`;
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const ms = (value) => `${Math.round(value)} ms`;
+
+export function formatLighthouseTable(results) {
+  const load = results.loadAverage.map((value) => value.toFixed(2)).join(', ');
+  const row = (name, r) =>
+    `| ${name} | ${r.performance} | ${seconds(r.lcpMs)} | ${ms(r.tbtMs)} | ${r.cls.toFixed(3)} | ${kib(r.bytes)} | ` +
+    `${kib(r.entryUnusedBytes)} of ${kib(r.entryBytes)} | ${r.longestTaskMs ? ms(r.longestTaskMs) : 'none over 50 ms'} | ` +
+    `${r.accessibility} | ${r.bestPractices} | ${r.seo} |`;
+  const { login, dashboard } = results;
+  const goals = LIGHTHOUSE_GOALS;
+  const verdict = (ok) => (ok ? 'met' : 'NOT MET');
+  const lines = [
+    `Lighthouse ${results.lighthouse} (Lighthouse 13 needs Node 22; this is Node ${results.node}), mobile defaults ` +
+      `(simulated slow 4G, 4x CPU slowdown), Chromium ${results.chromium}, vite preview, median of ${login.runs} runs, ` +
+      `${results.cpus} CPUs, load ${load} at the end`,
+    '',
+    '| MedLedger | performance | LCP | TBT | CLS | bytes | unused JS in the entry chunk | longest task | a11y | best practices | SEO |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    row('login page', login),
+    row('patient dashboard (stored session)', dashboard),
+    '',
+    '| goal | measured | |',
+    '|---|---:|---|',
+    `| login performance ${goals.login.performance} | ${login.performance} | ${verdict(login.performance >= goals.login.performance)} |`,
+    `| login LCP <= ${seconds(goals.login.lcpMs)} | ${seconds(login.lcpMs)} | ${verdict(login.lcpMs <= goals.login.lcpMs)} |`,
+    `| login TBT <= ${goals.login.tbtMs} ms | ${ms(login.tbtMs)} | ${verdict(login.tbtMs <= goals.login.tbtMs)} |`,
+    `| login CLS ${goals.login.cls} | ${login.cls.toFixed(3)} | ${verdict(login.cls <= goals.login.cls)} |`,
+    `| login accessibility, best practices, SEO 100 | ${login.accessibility}, ${login.bestPractices}, ${login.seo} | ${verdict(
+      login.accessibility >= 100 && login.bestPractices >= 100 && login.seo >= 100,
+    )} |`,
+    `| dashboard TBT <= ${goals.dashboard.tbtMs} ms | ${ms(dashboard.tbtMs)} | ${verdict(dashboard.tbtMs <= goals.dashboard.tbtMs)} |`,
+  ];
+  for (const [name, r] of [
+    ['login', login],
+    ['dashboard', dashboard],
+  ]) {
+    if (r.failed.length > 0) lines.push('', `Failed audits (${name}): ${r.failed.join(', ')}`);
+  }
+  return lines.join('\n');
+}
