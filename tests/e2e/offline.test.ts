@@ -10,7 +10,7 @@ import { buildApp, serveBuild, type ServedBuild } from './support/build';
 import { describe, expect, test } from './support/fixtures';
 import { NEXT_VERSION_ASSET, NEXT_VERSION_TEXT } from './support/next-version.config';
 import { newPage, type RecordedPage } from './support/page';
-import { goTo, pdfFile, recordItem, uploadRecord } from './support/records';
+import { goTo, openMiningLab, pdfFile, recordItem, uploadRecord } from './support/records';
 import { login } from './support/session';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -77,8 +77,7 @@ describe('offline', () => {
       await uploadRecord(page, 'Offline prescription', [pdfFile('offline-prescription.pdf')]);
       await goTo(page, 'Medical Records', 'Medical Records');
       await recordItem(page, 'Offline prescription').waitFor();
-      await goTo(page, 'Blockchain Explorer', 'Blockchain Explorer');
-      await goTo(page, 'Mining Lab', 'Mining Lab');
+      await openMiningLab(page); // through the explorer, which it shows first
       expect(await fetchStatus(page, '/not-precached.txt')).toMatch(/^failed/); // still offline throughout
       expect([...origins]).toEqual([baseUrl]);
     });
