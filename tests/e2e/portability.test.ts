@@ -108,7 +108,9 @@ describe('records that leave with the patient', { timeout: 180_000 }, () => {
     }
   });
 
-  test("imports another hospital's Bundle and lists the entry it skipped; a bad file is refused with its message", async ({ page }) => {
+  test("imports another hospital's Bundle and lists the entry it skipped; a bad file is refused with its message", async ({
+    page,
+  }) => {
     await login(page, 'patient');
     await goTo(page, 'Medical Records', 'Medical Records');
     const foreign: Bundle = {
