@@ -9,6 +9,7 @@ import { CID } from 'multiformats/cid';
 import * as raw from 'multiformats/codecs/raw';
 import { sha256 } from 'multiformats/hashes/sha2';
 import { base64ToBytes, bytesToBase64 } from './base64';
+import { partsSink } from './byte-parts';
 import { BACKUP_FORMAT, BACKUP_VERSION, MAX_BACKUP_ITERATIONS } from './constants';
 import { ipfsAddDefaults } from './documents';
 import { ledgerError } from './errors';
@@ -18,7 +19,6 @@ const DAG_PB = 0x70;
 const SHA2_256 = 0x12;
 const SALT_BYTES = 16;
 const IV_BYTES = 12;
-const PART_BYTES = 8 * 1024 * 1024; // the file leaves the worker in parts of this size, each transferred, never one copy
 
 // What the password seals: the whole chain and the key of every stored file.
 export interface BackupContents {
@@ -96,32 +96,6 @@ export async function openContents(header: BackupHeader, password: string): Prom
 export async function headerBlock(header: BackupHeader): Promise<{ cid: CID; bytes: Uint8Array }> {
   const bytes = new TextEncoder().encode(JSON.stringify(header));
   return { cid: CID.create(1, raw.code, await sha256.digest(bytes)), bytes };
-}
-
-// Gathers the CAR writer's many small chunks into parts of PART_BYTES.
-function partsSink() {
-  const parts: ArrayBuffer[] = [];
-  let current = new Uint8Array(PART_BYTES);
-  let used = 0;
-  return {
-    push(chunk: Uint8Array) {
-      for (let offset = 0; offset < chunk.length;) {
-        const take = Math.min(chunk.length - offset, PART_BYTES - used);
-        current.set(chunk.subarray(offset, offset + take), used);
-        used += take;
-        offset += take;
-        if (used === PART_BYTES) {
-          parts.push(current.buffer);
-          current = new Uint8Array(PART_BYTES);
-          used = 0;
-        }
-      }
-    },
-    finish(): ArrayBuffer[] {
-      if (used > 0) parts.push(current.slice(0, used).buffer);
-      return parts;
-    },
-  };
 }
 
 // A CAR writer whose output is collected as it is written (the writer waits for its reader).

@@ -5,6 +5,7 @@ import { transfer } from 'comlink';
 import type { ExportedFile, LedgerCounts, LedgerService, RestorePlan, TransferProgress, TransferProgressListener } from '../api';
 import { requireRole } from '../core/access';
 import { BACKUP_ITERATIONS, MIN_BACKUP_PASSWORD_LENGTH } from '../core/constants';
+import { partsSink } from '../core/byte-parts';
 import { DOCTORS } from '../core/directory';
 import { contentId, decryptDocument, encryptDocument, type EncryptedDocument } from '../core/documents';
 import type { ImportCandidate } from '../core/fhir-import';
@@ -22,10 +23,6 @@ const YIELD_EVERY_BYTES = 4 * 1024 * 1024; // a macrotask after about this much 
 
 function nextTask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-function bytesOf(parts: readonly Uint8Array[]): number {
-  return parts.reduce((sum, part) => sum + part.length, 0);
 }
 
 function fileOf(fileName: string, mimeType: string, parts: ArrayBuffer[]): ExportedFile {
@@ -129,14 +126,14 @@ export function createPortability(deps: LedgerDeps, store: LedgerStore, enter: (
           ...history.map((h) => h.doctorId),
         ]);
         const encoder = new TextEncoder();
-        const parts: Uint8Array[] = [];
+        const sink = partsSink();
         let first = true;
         const add = (resource: Parameters<typeof fhir.entryOf>[0]) => {
-          parts.push(encoder.encode(`${first ? '' : ',\n'}${JSON.stringify(fhir.entryOf(resource))}`));
+          sink.push(encoder.encode(`${first ? '' : ',\n'}${JSON.stringify(fhir.entryOf(resource))}`));
           first = false;
         };
         const shell = JSON.stringify(fhir.bundleShell(deps.randomId(), at));
-        parts.push(encoder.encode(`${shell.slice(0, -2)}\n`)); // the shell ends with its empty entry list: `[]}`
+        sink.push(encoder.encode(`${shell.slice(0, -2)}\n`)); // the shell ends with its empty entry list: `[]}`
         add(fhir.patientResource(patient));
         for (const doctor of DOCTORS) if (named.has(doctor.id)) add(fhir.practitionerResource(doctor));
         const fileCount = entries.reduce((sum, { record }) => sum + ('files' in record ? record.files.length : 0), 0);
@@ -171,15 +168,9 @@ export function createPortability(deps: LedgerDeps, store: LedgerStore, enter: (
             add(fhir.auditEventOf({ ...base, id: `${entry.grantId}-${event}`, event, at: entry.endedAt }, signedIn.id));
           }
         }
-        parts.push(encoder.encode('\n]}\n'));
-        const joined = new Uint8Array(bytesOf(parts));
-        let offset = 0;
-        for (const part of parts.splice(0)) {
-          joined.set(part, offset);
-          offset += part.length;
-        }
+        sink.push(encoder.encode('\n]}\n'));
         const name = `medledger-${slug(patient.name)}-${at.slice(0, 10)}${options?.withFiles ? '' : '-without-files'}.fhir.json`;
-        return fileOf(name, 'application/fhir+json', [joined.buffer]);
+        return fileOf(name, 'application/fhir+json', sink.finish());
       } finally {
         jobs.delete(jobId);
       }
