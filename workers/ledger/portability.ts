@@ -19,6 +19,7 @@ import { offChainProblem, type LedgerStore } from './store';
 import { accessHistoryOf, isClinical, patientById } from './views';
 
 const MAX_IMPORT_BYTES = 512 * 1024 * 1024; // a Bundle of 200 MB of files is about 270 MB of base64 JSON
+const PROGRESS_EVERY_MS = 100;
 const YIELD_EVERY_BYTES = 4 * 1024 * 1024; // a macrotask after about this much work, so a cancel gets in
 
 function nextTask(): Promise<void> {
@@ -83,11 +84,17 @@ export function createPortability(deps: LedgerDeps, store: LedgerStore, enter: (
   function progressOf(jobId: string, total: number, onProgress?: TransferProgressListener) {
     const progress: TransferProgress = { jobId, done: 0, total, bytes: 0 };
     let sinceYield = 0;
+    let lastSent = -Infinity;
     return async (files: number, bytes: number): Promise<boolean> => {
       progress.done += files;
       progress.bytes += bytes;
       sinceYield += bytes;
-      if (onProgress) Promise.resolve(onProgress({ ...progress }) as unknown).catch(() => undefined); // a closed page's proxy may reject
+      const now = deps.now();
+      // a few updates a second: each one is a message and a render on the page's main thread
+      if (onProgress && (now - lastSent >= PROGRESS_EVERY_MS || progress.done === total)) {
+        lastSent = now;
+        Promise.resolve(onProgress({ ...progress }) as unknown).catch(() => undefined); // a closed page's proxy may reject
+      }
       if (sinceYield >= YIELD_EVERY_BYTES || files > 0) {
         sinceYield = 0;
         await nextTask();

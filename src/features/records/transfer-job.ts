@@ -10,9 +10,15 @@ export interface RunningTransfer {
   cancelling: boolean;
 }
 
-// The file the worker made, saved by the browser: its parts become one Blob, never one string on the page.
-export function saveFile(file: ExportedFile): void {
-  const url = URL.createObjectURL(new Blob(file.parts, { type: file.mimeType }));
+// The file the worker made, saved by the browser: its parts become one Blob, never one string on the page, a
+// part per task (a Blob of a Blob and a part copies only the part), so a 270 MB file never holds the page still.
+export async function saveFile(file: ExportedFile): Promise<void> {
+  let blob = new Blob([], { type: file.mimeType });
+  for (const part of file.parts.splice(0)) {
+    blob = new Blob([blob, part], { type: file.mimeType });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = file.fileName;
@@ -38,7 +44,7 @@ export function useTransferJob() {
             setRunning((job) => (job?.jobId === progress.jobId ? { ...job, progress } : job)),
           ),
         );
-        if (file) saveFile(file);
+        if (file) await saveFile(file);
         return file;
       } finally {
         current.current = null;
