@@ -2,7 +2,8 @@ import { CarReader } from '@ipld/car';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
 import { describe, expect, it } from 'vitest';
-import type { LedgerService } from '../../workers/api';
+import type { LedgerChange, LedgerService } from '../../workers/api';
+import type { LedgerBroadcast } from '../../workers/ledger/deps';
 import { assembleDocument, type BackupHeader } from '../../workers/core/backup-file';
 import { contentId } from '../../workers/core/documents';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
@@ -173,6 +174,23 @@ describe('backup and restore', () => {
           "The backup's chain fails verification at block 2 (record data was changed (data hash mismatch)). Nothing was replaced.",
       });
     });
+  });
+
+  it('tells this tab and the other tabs that everything changed, as a reset does', async () => {
+    const backup = await backupOf((await ledgerWithHistory()).service);
+    const broadcasts: LedgerBroadcast[] = [];
+    const target = createTestLedgerService({
+      storage: createMemoryStorage(),
+      notifyOthers: (message) => broadcasts.push(message),
+    });
+    await signInAs(target, SARAH);
+    const heard: LedgerChange[] = [];
+    await target.onChange(((change: LedgerChange) => heard.push(change)) as never);
+    const plan = await target.prepareRestore(backup.slice().buffer, PASSWORD);
+    expect(heard).toEqual([]); // checking replaces and announces nothing
+    await target.confirmRestore(plan.planId);
+    expect(heard.at(-1)?.kinds).toContain('reset');
+    expect(broadcasts.at(-1)).toMatchObject({ type: 'changed', kinds: expect.arrayContaining(['reset']) });
   });
 
   it('asks for the file again when a restore is confirmed twice or never prepared', async () => {
