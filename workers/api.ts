@@ -239,6 +239,46 @@ export interface AnchorCheck {
   missing?: boolean; // today's chain ends before the anchor's tip
 }
 
+// Records that leave with the patient (docs/decisions/fhir-portability.md, backup-file.md).
+export interface ExportOptions {
+  withFiles: boolean; // false: attachments carry name, type, size and date, not the bytes
+}
+
+// A file made in the worker, in parts (each transferred): the page joins them into one Blob to download.
+export interface ExportedFile {
+  fileName: string;
+  mimeType: string;
+  parts: ArrayBuffer[];
+  size: number; // bytes, all parts together
+}
+
+export interface TransferProgress {
+  jobId: string;
+  done: number; // files (or records) handled
+  total: number;
+  bytes: number; // bytes of files handled so far
+}
+
+export interface ImportResult {
+  imported: { title: string; type: UploadRecordType; files: number; blockIndex: number }[];
+  skipped: { entry: number; resourceType: string; reason: string }[]; // never dropped silently: the screen lists them
+}
+
+export interface LedgerCounts {
+  blocks: number;
+  records: number; // medical records of every patient
+  files: number; // stored (not deleted) files
+  accessEvents: number; // emergency accesses and shares, with their reads
+}
+
+// What a checked backup holds and what it would replace: nothing is replaced until confirmRestore.
+export interface RestorePlan {
+  planId: string;
+  createdAt: string; // when the backup was made
+  backup: LedgerCounts;
+  current: LedgerCounts;
+}
+
 // What a change touched, so a screen refetches only what it shows. Every change adds blocks ('chain').
 export type ChangeKind =
   | 'chain' // blocks were added: height, tip, verification
@@ -254,6 +294,7 @@ export interface LedgerChange {
 export type ChangeListener = ((change: LedgerChange) => void) & ProxyMarked;
 export type Unsubscribe = (() => void) & ProxyMarked;
 export type ProgressListener = ((progress: MiningProgress) => void) & ProxyMarked;
+export type TransferProgressListener = ((progress: TransferProgress) => void) & ProxyMarked;
 
 export interface LedgerService {
   // session
@@ -297,6 +338,15 @@ export interface LedgerService {
   // anchor: the records chain's tip, kept elsewhere by the user and compared later (only reads the chain)
   saveAnchor(): Promise<ChainAnchor>;
   checkAnchor(anchor: string): Promise<AnchorCheck>; // the anchor's JSON as the user gave it
+
+  // portability: a patient's FHIR export and import; the whole ledger's encrypted backup and its restore.
+  // exportFhir and downloadBackup resolve null when cancelled (cancelTransfer).
+  exportFhir(jobId: string, options: ExportOptions, onProgress?: TransferProgressListener): Promise<ExportedFile | null>;
+  importFhir(bundle: ArrayBuffer): Promise<ImportResult>; // all entries it uses, or nothing
+  downloadBackup(jobId: string, password: string, onProgress?: TransferProgressListener): Promise<ExportedFile | null>;
+  prepareRestore(backup: ArrayBuffer, password: string): Promise<RestorePlan>; // checks everything, replaces nothing
+  confirmRestore(planId: string): Promise<ChainStatus>; // replaces the whole ledger of this browser with the plan's
+  cancelTransfer(jobId: string): Promise<boolean>;
 
   // sandbox (explorer and mining lab): three peers' copies of the chain, never the real records; peer A when none is named
   sandboxReset(blocks: number): Promise<BlocksPage>;

@@ -13,6 +13,7 @@ import { createSandbox } from './ledger/sandbox';
 import { createSession } from './ledger/session';
 import { createSharing } from './ledger/sharing';
 import { createLedgerStore } from './ledger/store';
+import { createPortability } from './ledger/portability';
 
 export function createLedgerService(deps: LedgerDeps): LedgerService {
   const changes = createChanges(deps);
@@ -37,6 +38,7 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
     ...sharing.api,
     ...changes.api,
     ...sandbox.api,
+    ...createPortability(deps, store, session.enter),
   };
   void store.ready().catch(() => undefined); // start loading now; a failure is reported by the first call
   return service;

@@ -17,7 +17,7 @@ const distDir = join(root, 'tests/bench/results/app-build'); // the bench's own 
 const benchBuildDir = join(root, 'tests/bench/results/browser-build'); // git-ignored, never part of dist/
 
 // Same flags as the e2e harness (tests/e2e/support/chromium.ts).
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -113,7 +113,7 @@ async function signIn(page, baseUrl) {
 
 // Top-level tasks of the page's main thread from a Chromium trace, by thread CPU time: unlike wall time,
 // it does not count the time the OS gave the thread's core to other work (this machine is shared).
-async function traceMainThread(cdp, appOrigin, during) {
+export async function traceMainThread(cdp, appOrigin, during) {
   const events = [];
   const collect = (event) => events.push(...event.value);
   cdp.on('Tracing.dataCollected', collect);

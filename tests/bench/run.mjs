@@ -2,7 +2,8 @@
 // Two parts: the ledger core in Node (core-bench.ts) and the built app in Chromium (browser-bench.mjs).
 // `npm run bench -- --core` runs the Node part only, `-- --browser` the browser part only, `-- --sandbox` only
 // the browser part's live sandbox chain (its figures replace the sandbox figures of the last browser run),
-// `-- --lighthouse` only Lighthouse on the login page and the dashboard (lighthouse-bench.mjs).
+// `-- --lighthouse` only Lighthouse on the login page and the dashboard (lighthouse-bench.mjs), and
+// `-- --portability` only the export, backup and restore of a big ledger (portability-bench.mjs).
 // The TypeScript benches are loaded through Vite's module runner with js-sha256 aliased to its browser
 // source: under Node the package resolves to a node:crypto wrapper, which is not what the browser runs.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -26,6 +27,16 @@ const benchJson = new URL('./results/bench.json', import.meta.url);
 // The browser parts use the browser the tests use (tests/e2e/support/chromium.ts): found, or installed.
 const { module: chromium } = await runnerImport('/tests/e2e/support/chromium.ts', { root, logLevel: 'error' });
 if (only !== 'core') process.env.CHROMIUM_PATH = chromium.ensureChromium((line) => console.log(`[bench] ${line}`));
+
+if (process.argv.includes('--portability')) {
+  const { formatPortabilityTable, runPortabilityBench } = await import('./portability-bench.mjs');
+  console.log('Portability benchmark: export, backup and restore of a big ledger (the built app in Chromium)...');
+  const run = await runPortabilityBench();
+  console.log('\n' + formatPortabilityTable(run) + '\n');
+  await writeFile(new URL('./results/portability.json', import.meta.url), JSON.stringify(run, null, 2) + '\n');
+  console.log('Written: tests/bench/results/portability.json');
+  process.exit(0);
+}
 
 if (process.argv.includes('--sandbox')) {
   console.log('Live sandbox chain benchmark (the built app in Chromium)...');

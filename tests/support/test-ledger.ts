@@ -12,6 +12,7 @@ export function testDeps(overrides: Partial<LedgerDeps> = {}): LedgerDeps {
     uploadDelayMs: 0,
     grantDelayMs: 0,
     difficulty: DIFFICULTY,
+    backupIterations: 1_000, // the worker uses BACKUP_ITERATIONS; a test derives the password key in a blink
     ...overrides,
   };
 }

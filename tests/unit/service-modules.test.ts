@@ -6,6 +6,7 @@ import type { createAnchors } from '../../workers/ledger/anchor';
 import type { createChainView } from '../../workers/ledger/chain-view';
 import type { createChanges } from '../../workers/ledger/changes';
 import type { createEmergency } from '../../workers/ledger/emergency';
+import type { createPortability } from '../../workers/ledger/portability';
 import type { createRecords } from '../../workers/ledger/records';
 import type { createSandbox } from '../../workers/ledger/sandbox';
 import type { createSession } from '../../workers/ledger/session';
@@ -21,6 +22,7 @@ interface Modules {
   changes: ReturnType<typeof createChanges>['api'];
   sandbox: ReturnType<typeof createSandbox>['api'];
   sharing: ReturnType<typeof createSharing>['api'];
+  portability: ReturnType<typeof createPortability>;
 }
 type MethodsOf<M extends keyof Modules> = keyof Modules[M];
 type Covered = { [M in keyof Modules]: MethodsOf<M> }[keyof Modules];
@@ -74,6 +76,12 @@ describe('the capability modules', () => {
       sandboxPeers: true,
       mineSandbox: true,
       cancelJob: true,
+      exportFhir: true,
+      importFhir: true,
+      downloadBackup: true,
+      prepareRestore: true,
+      confirmRestore: true,
+      cancelTransfer: true,
     };
     expect(Object.keys(service).sort()).toEqual(Object.keys(methods).sort());
     for (const name of Object.keys(service)) expect(typeof service[name as keyof LedgerService]).toBe('function');

@@ -50,3 +50,10 @@ export const TODAYS_SCHEDULE = [
   { time: '01:00 PM', patient: 'Olivia Martinez', purpose: 'Annual check-up' },
   { time: '03:30 PM', patient: 'David Thompson', purpose: 'Post-operative review' },
 ] as const;
+
+// Backups (docs/decisions/backup-file.md): the password's key is PBKDF2-SHA-256 with at least OWASP's 2023 count.
+export const BACKUP_FORMAT = 'medledger-backup';
+export const BACKUP_VERSION = 1;
+export const BACKUP_ITERATIONS = 600_000;
+export const MAX_BACKUP_ITERATIONS = 10_000_000; // a file asking for more is refused, not derived for minutes
+export const MIN_BACKUP_PASSWORD_LENGTH = 8; // characters

@@ -29,7 +29,7 @@ function toBytes(bytes: ArrayBuffer | Uint8Array): Uint8Array {
 const discardBlocks: WritableStorage = { put: (cid) => cid };
 
 // Kubo's `ipfs add` defaults, spelled out so a change of the importer's own defaults cannot change ids.
-function ipfsAddDefaults(): ImporterOptions {
+export function ipfsAddDefaults(): ImporterOptions {
   return {
     cidVersion: 0,
     rawLeaves: false, // leaves stay UnixFS file nodes in dag-pb, as `ipfs add` does with CIDv0

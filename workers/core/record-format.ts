@@ -51,8 +51,8 @@ const SHARE: Shape = {
 
 const SHAPES: Record<ChainRecord['type'], Shape> = {
   diagnosis: { ...BASE, type: text, files: listOf(shaped(FILE)) },
-  prescription: { ...BASE, type: text, files: listOf(shaped(FILE)) },
-  test_report: { ...BASE, type: text, files: listOf(shaped(FILE)) },
+  prescription: { ...BASE, type: text, files: listOf(shaped(FILE)), documentDate: optional(isoTime) },
+  test_report: { ...BASE, type: text, files: listOf(shaped(FILE)), documentDate: optional(isoTime) },
   emergency_access: {
     ...BASE,
     type: text,

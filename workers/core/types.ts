@@ -60,6 +60,7 @@ export interface ChainFile {
 export interface ClinicalRecord extends RecordBase {
   type: ClinicalRecordType;
   files: ChainFile[];
+  documentDate?: string; // ISO 8601: the document's own date when imported from elsewhere (FHIR), before it reached this chain
 }
 
 // What an emergency_access record says about the grant it belongs to.

@@ -22,6 +22,7 @@ export interface LedgerDeps {
   notifyOthers?: (message: LedgerBroadcast) => void;
   listenToOthers?: (listener: (message: LedgerBroadcast) => void) => void;
   lock?: <T>(fn: () => Promise<T>) => Promise<T>; // exclusive across tabs (Web Locks in the worker)
+  backupIterations?: number; // PBKDF2 rounds of a new backup's password key: BACKUP_ITERATIONS unless a test asks for fewer
   expiryTimer?: boolean; // record expiries on time with a timer (the worker); otherwise on the next call
 }
 

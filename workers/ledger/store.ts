@@ -96,7 +96,7 @@ function createMutex(): <T>(fn: () => Promise<T>) => Promise<T> {
 }
 
 // Keys and bytes must match the projection exactly: each live document has both, nothing else is stored.
-function offChainProblem(
+export function offChainProblem(
   state: LedgerState,
   keys: ReadonlyMap<string, string>,
   contentIds: readonly string[],
@@ -293,23 +293,36 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     }
   }
 
-  async function reset(): Promise<void> {
+  // Everything stored is replaced in one write (a reset, a restore); every tab reloads all of it.
+  async function replaceAll(failure: string, replacement: (expectedRevision: number) => StorageWrite): Promise<void> {
     try {
       await lock(async () => {
         for (let tries = 1; ; tries++) {
           const expected = storedRevision(await storage.readMeta(REVISION_KEY));
           try {
-            await storage.commit(freshWrite(expected));
+            await storage.commit(replacement(expected));
             return setSnapshot(await toSnapshot(await storage.load(), null));
           } catch (error) {
-            if (!isConflict(error)) throw storageError('The reset was not saved', error);
-            if (tries >= WRITE_ATTEMPTS) throw storageError('The reset was not saved', error);
+            if (!isConflict(error)) throw storageError(failure, error);
+            if (tries >= WRITE_ATTEMPTS) throw storageError(failure, error);
           }
         }
       });
     } finally {
       if (snapshot) hooks.committed({ revision: snapshot.revision, kinds: ALL_KINDS });
     }
+  }
+
+  const reset = () => replaceAll('The reset was not saved', freshWrite);
+
+  // A restored ledger: its chain, keys and encrypted bytes, checked by the caller before (workers/ledger/portability.ts).
+  function restore(ledger: Pick<StorageWrite, 'blocks' | 'documents' | 'contents'>): Promise<void> {
+    return replaceAll('The restore was not saved', (expectedRevision) => ({
+      ...ledger,
+      expectedRevision,
+      clear: true,
+      meta: { [REVISION_KEY]: expectedRevision + 1, [FORMAT_KEY]: LEDGER_FORMAT },
+    }));
   }
 
   // Another tab changed the stored ledger: load what it wrote. True when there was something new.
@@ -339,6 +352,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     assertWritable,
     write,
     reset,
+    restore,
     refresh,
     status,
   };

@@ -13,6 +13,7 @@ import type { LedgerRemote } from '../../ledger/ledger-context';
 import { useLedgerQuery } from '../../ledger/use-ledger-query';
 import { AccessHistory } from './access-history';
 import { DeleteDocumentModal, type DeleteTarget } from './delete-document-modal';
+import { PortabilityToolbar } from './portability-toolbar';
 import { RecordFilters, type TypeFilter } from './record-filters';
 import './records.css';
 
@@ -122,6 +123,8 @@ export function RecordsPage() {
       </SectionCard>
 
       <AccessHistory />
+
+      {user?.role === 'patient' ? <PortabilityToolbar patient={user} /> : null}
 
       <DeleteDocumentModal
         target={deleting}

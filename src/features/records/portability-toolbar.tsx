@@ -1,0 +1,140 @@
+import { useCallback, useRef, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import type { Patient } from '../../../workers/core/types';
+import { SectionCard } from '../../components/section-card';
+import { formatBytes } from '../../components/format';
+import { userMessage } from '../../ledger/error-message';
+import { useLedger } from '../../ledger/use-ledger';
+import { BackupPasswordModal } from './backup-password-modal';
+import { ImportModal } from './import-modal';
+import { PrintSummary, type SummaryData } from './print-summary';
+import { RestoreBackupModal } from './restore-backup-modal';
+import { TransferProgressPanel } from './transfer-progress';
+import { useTransferJob } from './transfer-job';
+
+type Dialog = 'backup' | 'restore' | 'import' | null;
+
+// Records that leave with the patient: FHIR export and import, the encrypted backup and its restore, the
+// printable summary (docs/decisions/fhir-portability.md, backup-file.md).
+export function PortabilityToolbar({ patient }: { patient: Patient }) {
+  const service = useLedger();
+  const { running, run, cancel } = useTransferJob();
+  const [withFiles, setWithFiles] = useState(true);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [notice, setNotice] = useState<{ variant: 'success' | 'danger' | 'secondary'; text: string } | null>(null);
+  const [summary, setSummary] = useState<SummaryData | null>(null);
+  const noticeRef = useRef<HTMLDivElement>(null);
+
+  const say = (variant: 'success' | 'danger' | 'secondary', text: string) => {
+    setNotice({ variant, text });
+    requestAnimationFrame(() => noticeRef.current?.focus());
+  };
+
+  const exportFhir = async () => {
+    setNotice(null);
+    try {
+      const file = await run('Exporting your records', (jobId, onProgress) =>
+        service.exportFhir(jobId, { withFiles }, onProgress),
+      );
+      say(
+        file ? 'success' : 'secondary',
+        file ? `Saved ${file.fileName} (${formatBytes(file.size)}).` : 'The export was cancelled.',
+      );
+    } catch (caught) {
+      say('danger', userMessage(caught, 'The export failed. Please try again.'));
+    }
+  };
+
+  const backup = async (password: string) => {
+    setDialog(null);
+    setNotice(null);
+    try {
+      const file = await run('Writing the backup', (jobId, onProgress) => service.downloadBackup(jobId, password, onProgress));
+      say(
+        file ? 'success' : 'secondary',
+        file
+          ? `Saved ${file.fileName} (${formatBytes(file.size)}). Keep the password: it cannot be recovered.`
+          : 'The backup was cancelled.',
+      );
+    } catch (caught) {
+      say('danger', userMessage(caught, 'The backup failed. Please try again.'));
+    }
+  };
+
+  const print = async () => {
+    setNotice(null);
+    try {
+      const [records, history] = await Promise.all([service.listRecords(patient.id), service.accessHistory()]);
+      const medical = records.filter((record) => record.type !== 'emergency_access');
+      setSummary({ patient, records: medical, history, printedAt: new Date().toISOString() });
+    } catch (caught) {
+      say('danger', userMessage(caught, 'The summary could not be prepared. Please try again.'));
+    }
+  };
+
+  const printed = useCallback(() => setSummary(null), []);
+  const busy = running !== null;
+
+  return (
+    <SectionCard title="Take your records with you" icon="share">
+      <div className="portability-actions">
+        <div className="portability-group">
+          <Button variant="outline-primary" size="sm" onClick={() => void exportFhir()} disabled={busy}>
+            Export (FHIR)
+          </Button>
+          <Form.Check
+            id="export-without-files"
+            type="checkbox"
+            label="Without files"
+            checked={!withFiles}
+            onChange={(event) => setWithFiles(!event.target.checked)}
+            disabled={busy}
+          />
+        </div>
+        <Button variant="outline-primary" size="sm" onClick={() => setDialog('import')} disabled={busy}>
+          Import (FHIR)
+        </Button>
+        <Button variant="outline-primary" size="sm" onClick={() => setDialog('backup')} disabled={busy}>
+          Download backup
+        </Button>
+        <Button variant="outline-primary" size="sm" onClick={() => setDialog('restore')} disabled={busy}>
+          Restore backup
+        </Button>
+        <Button variant="outline-primary" size="sm" onClick={() => void print()} disabled={busy}>
+          Print summary
+        </Button>
+      </div>
+      {running ? <TransferProgressPanel job={running} onCancel={cancel} /> : null}
+      {notice ? (
+        <Alert
+          variant={notice.variant}
+          className="mt-3 mb-0"
+          ref={noticeRef}
+          tabIndex={-1}
+          role={notice.variant === 'danger' ? 'alert' : 'status'}
+          dismissible
+          onClose={() => setNotice(null)}
+        >
+          {notice.text}
+        </Alert>
+      ) : null}
+      <BackupPasswordModal
+        show={dialog === 'backup'}
+        onCancel={() => setDialog(null)}
+        onSubmit={(password) => void backup(password)}
+      />
+      <ImportModal show={dialog === 'import'} onClose={() => setDialog(null)} />
+      <RestoreBackupModal
+        show={dialog === 'restore'}
+        onClose={() => setDialog(null)}
+        onRestored={() => {
+          setDialog(null);
+          say('success', 'The backup was restored: this browser now holds its ledger.');
+        }}
+      />
+      {summary ? <PrintSummary data={summary} onDone={printed} /> : null}
+    </SectionCard>
+  );
+}

@@ -1,0 +1,250 @@
+// The backup file (docs/decisions/backup-file.md): a CAR file whose first root is a small header block (format,
+// PBKDF2 parameters, salt, and the chain with the document keys sealed by AES-256-GCM under the password's key),
+// and whose other roots are the documents' content ids, each with the dag-pb blocks `ipfs add` makes of the
+// encrypted bytes. `ipfs dag import` takes the same file, and each document's id resolves to its encrypted bytes.
+// Loaded only when a backup or a restore runs (workers/ledger/portability.ts imports it lazily).
+import { CarReader, CarWriter } from '@ipld/car';
+import { importBytes } from 'ipfs-unixfs-importer';
+import { CID } from 'multiformats/cid';
+import * as raw from 'multiformats/codecs/raw';
+import { sha256 } from 'multiformats/hashes/sha2';
+import { base64ToBytes, bytesToBase64 } from './base64';
+import { partsSink } from './byte-parts';
+import { BACKUP_FORMAT, BACKUP_VERSION, MAX_BACKUP_ITERATIONS } from './constants';
+import { ipfsAddDefaults } from './documents';
+import { ledgerError } from './errors';
+import type { Block } from './types';
+
+const DAG_PB = 0x70;
+const SHA2_256 = 0x12;
+const SALT_BYTES = 16;
+const IV_BYTES = 12;
+
+// What the password seals: the whole chain and the key of every stored file.
+export interface BackupContents {
+  blocks: Block[];
+  keys: Record<string, string>; // document id -> AES-256 key (64 hex)
+}
+
+export interface BackupHeader {
+  format: typeof BACKUP_FORMAT;
+  version: typeof BACKUP_VERSION;
+  createdAt: string; // ISO 8601
+  kdf: { name: 'PBKDF2'; hash: 'SHA-256'; iterations: number; salt: string }; // salt in base64
+  cipher: { name: 'AES-GCM'; iv: string }; // iv in base64
+  sealed: string; // base64 of the AES-GCM ciphertext (and tag) of the BackupContents JSON
+}
+
+function damaged(detail: string): never {
+  throw ledgerError('ValidationError', `The backup file is damaged or incomplete: ${detail}. Nothing was replaced.`);
+}
+
+function notABackup(): never {
+  throw ledgerError('ValidationError', 'This file is not a MedLedger backup. Nothing was replaced.');
+}
+
+async function passwordKey(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number, usage: KeyUsage) {
+  const material = await crypto.subtle.importKey('raw', new TextEncoder().encode(password), 'PBKDF2', false, ['deriveKey']);
+  return crypto.subtle.deriveKey(
+    { name: 'PBKDF2', hash: 'SHA-256', salt, iterations },
+    material,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    [usage],
+  );
+}
+
+export async function sealContents(
+  contents: BackupContents,
+  password: string,
+  iterations: number,
+  createdAt: string,
+): Promise<BackupHeader> {
+  const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
+  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+  const key = await passwordKey(password, salt, iterations, 'encrypt');
+  const plain = new TextEncoder().encode(JSON.stringify(contents));
+  const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, plain));
+  return {
+    format: BACKUP_FORMAT,
+    version: BACKUP_VERSION,
+    createdAt,
+    kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations, salt: bytesToBase64(salt) },
+    cipher: { name: 'AES-GCM', iv: bytesToBase64(iv) },
+    sealed: bytesToBase64(sealed),
+  };
+}
+
+// The GCM tag checks the password: a wrong one never yields a chain.
+export async function openContents(header: BackupHeader, password: string): Promise<BackupContents> {
+  const salt = base64ToBytes(header.kdf.salt);
+  const iv = base64ToBytes(header.cipher.iv);
+  const sealed = base64ToBytes(header.sealed);
+  if (!salt || !iv || !sealed) notABackup();
+  const key = await passwordKey(password, salt, header.kdf.iterations, 'decrypt');
+  let plain: ArrayBuffer;
+  try {
+    plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv }, key, sealed);
+  } catch {
+    throw ledgerError('ValidationError', 'The password is wrong: this backup cannot be opened with it. Nothing was replaced.');
+  }
+  const contents = JSON.parse(new TextDecoder().decode(plain)) as Partial<BackupContents>;
+  if (!Array.isArray(contents.blocks) || typeof contents.keys !== 'object' || contents.keys === null) notABackup();
+  return { blocks: contents.blocks, keys: contents.keys };
+}
+
+export async function headerBlock(header: BackupHeader): Promise<{ cid: CID; bytes: Uint8Array }> {
+  const bytes = new TextEncoder().encode(JSON.stringify(header));
+  return { cid: CID.create(1, raw.code, await sha256.digest(bytes)), bytes };
+}
+
+// A CAR writer whose output is collected as it is written (the writer waits for its reader).
+export function createBackupWriter(header: { cid: CID; bytes: Uint8Array }, documentIds: string[]) {
+  const { writer, out } = CarWriter.create([header.cid, ...documentIds.map((id) => CID.parse(id))]);
+  const sink = partsSink();
+  const collecting = (async () => {
+    for await (const chunk of out) sink.push(chunk);
+  })();
+  const written = writer.put(header);
+  return {
+    // Adds the dag-pb blocks `ipfs add` makes of these encrypted bytes; refuses bytes whose id is not `expected`.
+    async addDocument(stored: Uint8Array, expected: string): Promise<void> {
+      const puts: Promise<void>[] = [];
+      const { cid } = await importBytes(
+        stored,
+        {
+          put: (blockCid, bytes) => {
+            if (!(bytes instanceof Uint8Array)) throw new TypeError('the importer gave a block as a stream'); // it gives whole blocks
+            puts.push(writer.put({ cid: blockCid, bytes }));
+            return blockCid;
+          },
+        },
+        ipfsAddDefaults(),
+      );
+      await Promise.all(puts);
+      if (cid.toString() !== expected) {
+        throw ledgerError('IntegrityError', `The stored bytes of document ${expected} do not match their content id.`);
+      }
+    },
+    async finish(): Promise<ArrayBuffer[]> {
+      await written;
+      await writer.close();
+      await collecting;
+      return sink.finish();
+    },
+  };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+}
+
+// Reads the CAR and checks every block against its CID before anything in it is used.
+export async function readBackupFile(
+  file: Uint8Array,
+): Promise<{ header: BackupHeader; blocks: Map<string, Uint8Array>; documentIds: string[] }> {
+  let reader: CarReader;
+  try {
+    reader = await CarReader.fromBytes(file);
+  } catch {
+    if (file.length > 0 && file[0] === 0x7b) notABackup(); // '{': a JSON file, e.g. a FHIR export
+    damaged('it is not a whole CAR file');
+  }
+  const roots = await reader.getRoots();
+  const blocks = new Map<string, Uint8Array>();
+  try {
+    for await (const { cid, bytes } of reader.blocks()) {
+      if (cid.multihash.code !== SHA2_256 || !(cid.code === DAG_PB || cid.code === raw.code))
+        damaged(`block ${cid} is of an unknown kind`);
+      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+      if (!sameBytes(digest, cid.multihash.digest)) damaged(`block ${cid} does not match its content id`);
+      blocks.set(cid.toString(), bytes);
+    }
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ValidationError') throw error;
+    damaged('a block is cut short');
+  }
+  const headerBytes = roots[0] && roots[0].code === raw.code ? blocks.get(roots[0].toString()) : undefined;
+  if (!headerBytes) notABackup();
+  let header: BackupHeader;
+  try {
+    header = JSON.parse(new TextDecoder().decode(headerBytes)) as BackupHeader;
+  } catch {
+    notABackup();
+  }
+  if (header?.format !== BACKUP_FORMAT) notABackup();
+  if (header.version !== BACKUP_VERSION) {
+    throw ledgerError(
+      'ValidationError',
+      `This backup is of version ${String(header.version)}, which this MedLedger does not read. Nothing was replaced.`,
+    );
+  }
+  const iterations = header.kdf?.iterations;
+  if (!Number.isSafeInteger(iterations) || iterations < 1 || iterations > MAX_BACKUP_ITERATIONS) notABackup();
+  return { header, blocks, documentIds: roots.slice(1).map((root) => root.toString()) };
+}
+
+// Protocol buffers, as much as dag-pb and UnixFS need: (field, wire type, value) of each field in order.
+function* fields(bytes: Uint8Array): Generator<{ field: number; value: Uint8Array | number }> {
+  let at = 0;
+  const varint = (): number => {
+    let result = 0;
+    let scale = 1;
+    for (;;) {
+      if (at >= bytes.length) throw new RangeError('truncated varint');
+      const byte = bytes[at++];
+      result += (byte & 0x7f) * scale;
+      if (byte < 0x80) return result;
+      scale *= 128;
+    }
+  };
+  while (at < bytes.length) {
+    const key = varint();
+    const wire = key & 7;
+    if (wire === 0) yield { field: key >>> 3, value: varint() };
+    else if (wire === 2) {
+      const length = varint();
+      if (at + length > bytes.length) throw new RangeError('truncated field');
+      yield { field: key >>> 3, value: bytes.subarray(at, at + length) };
+      at += length;
+    } else throw new RangeError(`unexpected wire type ${wire}`);
+  }
+}
+
+// The bytes a UnixFS file DAG holds: each node's own data, then its children's, in order.
+export function assembleDocument(cid: string, blocks: ReadonlyMap<string, Uint8Array>): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  const visit = (id: string, depth: number) => {
+    const node = blocks.get(id);
+    if (!node || depth > 64) damaged(`the blocks of document ${cid} are missing`);
+    const links: string[] = [];
+    for (const { field, value } of fields(node)) {
+      if (field === 2 && value instanceof Uint8Array) {
+        for (const link of fields(value))
+          if (link.field === 1 && link.value instanceof Uint8Array) links.push(CID.decode(link.value).toString());
+      } else if (field === 1 && value instanceof Uint8Array) {
+        for (const unixfs of fields(value)) {
+          if (unixfs.field === 2 && unixfs.value instanceof Uint8Array) {
+            parts.push(unixfs.value);
+            total += unixfs.value.length;
+          }
+        }
+      }
+    }
+    for (const link of links) visit(link, depth + 1);
+  };
+  try {
+    visit(cid, 0);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ValidationError') throw error;
+    damaged(`the blocks of document ${cid} cannot be read`);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.length;
+  }
+  return bytes;
+}
