@@ -2,7 +2,8 @@
 import { proxy, type Endpoint } from 'comlink';
 import { guardEndpoint, guardReturnedProxies, isServiceCall } from './comlink-guard';
 import { DIFFICULTY, GRANT_DELAY_MS, UPLOAD_DELAY_MS } from './core/constants';
-import type { LedgerBroadcast } from './ledger/deps';
+import { PBKDF2_ITERATIONS } from './core/signatures';
+import type { LedgerBroadcast, LedgerDeps } from './ledger/deps';
 import { createLedgerService } from './service';
 import { createIndexedDbStorage } from './storage/indexeddb-storage';
 
@@ -12,7 +13,7 @@ const WRITE_LOCK_NAME = 'medledger-ledger-write'; // Web Locks: one tab appends 
 const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL_NAME) : null;
 const locks = typeof navigator === 'object' ? navigator.locks : undefined;
 
-const service = createLedgerService({
+const workerDeps: LedgerDeps = {
   storage: createIndexedDbStorage(),
   now: () => Date.now(),
   randomId: () => crypto.randomUUID(),
@@ -24,7 +25,9 @@ const service = createLedgerService({
     channel?.addEventListener('message', (event: MessageEvent<LedgerBroadcast>) => listener(event.data)),
   lock: locks ? async (fn) => await locks.request(WRITE_LOCK_NAME, fn) : undefined, // await: request() types the callback's promise as its value
   expiryTimer: true,
-});
+  keyIterations: PBKDF2_ITERATIONS,
+};
+const service = createLedgerService(workerDeps);
 const methods = new Set(Object.keys(service));
 
 // Before comlink's expose (which runs after this module): only ledger.<method>(...) calls get through.

@@ -18,6 +18,7 @@ import {
   type LedgerStorage,
   type StoredState,
 } from '../../workers/storage/ledger-storage';
+import { PBKDF2_ITERATIONS } from '../../workers/core/signatures';
 import { benchRecords, countKinds, liveFiles } from './bench-chain';
 
 export type BenchCommand =
@@ -213,6 +214,7 @@ async function load(height: number) {
     uploadDelayMs: 0,
     grantDelayMs: 0,
     difficulty: DIFFICULTY,
+    keyIterations: PBKDF2_ITERATIONS,
   });
   await service.signIn(DEMO_ACCOUNTS.patient, DEMO_PASSWORD, 'patient');
   const firstCallMs = performance.now() - began;

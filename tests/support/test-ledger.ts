@@ -4,6 +4,9 @@ import type { LedgerDeps } from '../../workers/ledger/deps';
 import { createLedgerService } from '../../workers/service';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 
+// Few PBKDF2 iterations: each test ledger derives a key per listed user; the worker uses PBKDF2_ITERATIONS.
+export const TEST_KEY_ITERATIONS = 10;
+
 export function testDeps(overrides: Partial<LedgerDeps> = {}): LedgerDeps {
   return {
     storage: createMemoryStorage(),
@@ -12,6 +15,7 @@ export function testDeps(overrides: Partial<LedgerDeps> = {}): LedgerDeps {
     uploadDelayMs: 0,
     grantDelayMs: 0,
     difficulty: DIFFICULTY,
+    keyIterations: TEST_KEY_ITERATIONS,
     ...overrides,
   };
 }

@@ -19,6 +19,7 @@ export interface LedgerDeps {
   uploadDelayMs: number;
   grantDelayMs: number;
   difficulty: number; // leading zero hex digits of the records chain
+  keyIterations: number; // PBKDF2 iterations for new users' keys: PBKDF2_ITERATIONS in the worker, few in tests
   notifyOthers?: (message: LedgerBroadcast) => void;
   listenToOthers?: (listener: (message: LedgerBroadcast) => void) => void;
   lock?: <T>(fn: () => Promise<T>) => Promise<T>; // exclusive across tabs (Web Locks in the worker)
