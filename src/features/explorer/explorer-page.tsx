@@ -29,7 +29,7 @@ export function ExplorerPage() {
       )),
     [service],
   );
-  const chainVersion = useLedgerVersion(['chain']); // every change adds blocks: the cached pages are dropped
+  const chainVersion = useLedgerVersion(['chain', 'signatures']); // new blocks or checked signatures: the cached pages are dropped
   const status = useChainStatus();
   const [scrollTo, setScrollTo] = useState<{ index: number; request: number } | null>(null);
   const loadBlocks = useCallback((offset: number, limit: number) => service.blocksPage(offset, limit), [service]);
