@@ -5,6 +5,7 @@ import { DIFFICULTY, GRANT_DELAY_MS, UPLOAD_DELAY_MS } from './core/constants';
 import { PBKDF2_ITERATIONS } from './core/signatures';
 import type { LedgerBroadcast, LedgerDeps } from './ledger/deps';
 import { createLedgerService } from './service';
+import { createSignaturePool } from './signature-pool';
 import { createIndexedDbStorage } from './storage/indexeddb-storage';
 
 const CHANNEL_NAME = 'medledger-ledger'; // every tab's worker listens here for the others' changes
@@ -26,6 +27,9 @@ const workerDeps: LedgerDeps = {
   lock: locks ? async (fn) => await locks.request(WRITE_LOCK_NAME, fn) : undefined, // await: request() types the callback's promise as its value
   expiryTimer: true,
   keyIterations: PBKDF2_ITERATIONS,
+  // one checker per core; Node (where a test imports this module) has no Worker: signatures are checked here
+  checkSignatures:
+    typeof Worker === 'function' ? createSignaturePool(Math.max(1, Math.min(8, navigator.hardwareConcurrency || 2))) : undefined,
 };
 const service = createLedgerService(workerDeps);
 const methods = new Set(Object.keys(service));

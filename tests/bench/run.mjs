@@ -1,7 +1,8 @@
 // `npm run bench`: prints the benchmark tables and writes them as JSON under tests/bench/results/.
 // Two parts: the ledger core in Node (core-bench.ts) and the built app in Chromium (browser-bench.mjs).
 // `npm run bench -- --core` runs the Node part only, `-- --browser` the browser part only, `-- --sandbox` only
-// the browser part's live sandbox chain (its figures replace the sandbox figures of the last browser run).
+// the browser part's live sandbox chain (its figures replace the sandbox figures of the last browser run),
+// `-- --signatures` only the signed-blocks part (signature-bench.mjs).
 // The TypeScript benches are loaded through Vite's module runner with js-sha256 aliased to its browser
 // source: under Node the package resolves to a node:crypto wrapper, which is not what the browser runs.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -14,6 +15,17 @@ const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 const only = process.argv.includes('--core') ? 'core' : process.argv.includes('--browser') ? 'browser' : 'both';
 await mkdir(resultsDir, { recursive: true });
 const benchJson = new URL('./results/bench.json', import.meta.url);
+
+if (process.argv.includes('--signatures')) {
+  const { formatSignatureTable, runSignatureBench } = await import('./signature-bench.mjs');
+  console.log('Signed blocks benchmark (the built app in Chromium)...');
+  const run = await runSignatureBench();
+  console.log('\n' + formatSignatureTable(run) + '\n');
+  const previous = await readFile(benchJson, 'utf8').then(JSON.parse, () => ({}));
+  await writeFile(benchJson, JSON.stringify({ ...previous, signatures: run }, null, 2) + '\n');
+  console.log('Written: tests/bench/results/bench.json');
+  process.exit(0);
+}
 
 if (process.argv.includes('--sandbox')) {
   console.log('Live sandbox chain benchmark (the built app in Chromium)...');

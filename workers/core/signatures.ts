@@ -158,9 +158,28 @@ export async function keyMatches(privateKey: CryptoKey, publicKey: string): Prom
   }
 }
 
+// What a signature check reads of a block: all a checker worker is sent.
+export type SignedPart = Pick<Block, 'author' | 'hash' | 'signature'>;
+
+export interface SignatureFailure {
+  offset: number; // in the checked list
+  reason: string;
+}
+
+// The first block of `blocks` whose signature fails, or null; the checks run concurrently.
+export async function firstSignatureFailure(
+  blocks: readonly SignedPart[],
+  enrolment: KeyEnrolment,
+  publicKeys: Map<string, Promise<CryptoKey>>,
+): Promise<SignatureFailure | null> {
+  const problems = await Promise.all(blocks.map((block) => signatureProblem(block, enrolment, publicKeys)));
+  const offset = problems.findIndex((problem) => problem !== null);
+  return offset < 0 ? null : { offset, reason: problems[offset] as string };
+}
+
 // The signature check of one block as a rule: null when it holds, else the reason, which starts with "signature".
 export async function signatureProblem(
-  block: Block,
+  block: SignedPart,
   enrolment: KeyEnrolment,
   publicKeys: Map<string, Promise<CryptoKey>>, // base64 key -> imported key, shared across calls
 ): Promise<string | null> {

@@ -2,6 +2,8 @@
 // the real ones (ledger.worker.ts); tests pass memory storage and zero delays (tests/support/test-ledger.ts).
 import type { ChangeKind } from '../api';
 import { ledgerError, type LedgerErrorName } from '../core/errors';
+import type { SignatureFailure, SignedPart } from '../core/signatures';
+import type { KeyEnrolment } from '../core/types';
 import type { LedgerStorage } from '../storage/ledger-storage';
 
 // What one tab tells the others after it changed the stored ledger (BroadcastChannel in the worker).
@@ -24,6 +26,8 @@ export interface LedgerDeps {
   listenToOthers?: (listener: (message: LedgerBroadcast) => void) => void;
   lock?: <T>(fn: () => Promise<T>) => Promise<T>; // exclusive across tabs (Web Locks in the worker)
   expiryTimer?: boolean; // record expiries on time with a timer (the worker); otherwise on the next call
+  // checks signatures elsewhere (the worker: a pool of checker workers, one per core); otherwise in this thread
+  checkSignatures?: (blocks: SignedPart[], enrolment: KeyEnrolment) => Promise<SignatureFailure | null>;
 }
 
 export function fail(name: LedgerErrorName, message: string): never {

@@ -7,7 +7,14 @@ import { USERS } from '../core/directory';
 import { MESSAGES, ledgerError } from '../core/errors';
 import { genesisRecord, iso } from '../core/ledger-records';
 import { apply, project, ruleProblem, verifyLedger, type LedgerState, type VerifiedLedger } from '../core/projection';
-import { LEDGER_AUTHOR, createStoredKeys, enrolmentOf, signBlock, signatureProblem, type StoredKeys } from '../core/signatures';
+import {
+  LEDGER_AUTHOR,
+  createStoredKeys,
+  enrolmentOf,
+  firstSignatureFailure,
+  signBlock,
+  type StoredKeys,
+} from '../core/signatures';
 import type { Block, ChainRecord, DocumentKey } from '../core/types';
 import {
   FORMAT_KEY,
@@ -25,7 +32,7 @@ import { fail, type LedgerDeps } from './deps';
 const WRITE_ATTEMPTS = 4; // another tab writing first makes a write start over on fresh state
 const VERIFY_SLICE = 5000; // blocks verified between yields: a long chain never silences the worker for seconds
 const FIRST_SIGNATURE_SLICE = 500; // checked before a loaded chain is shown: all of a short chain, at little delay
-const SIGNATURE_SLICE = 2000; // signatures checked between progress notices
+const SIGNATURE_SLICE = 10_000; // signatures checked between progress notices (shared among the checker workers)
 
 // A macrotask, so messages (a watchdog's probe, a cancel) are answered while a long chain is verified.
 function nextTask(): Promise<void> {
@@ -192,13 +199,14 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     const to = Math.min(s.verified.state.height, from + size);
     if (s.signatures.failed !== undefined || from >= to) return false;
     const enrolment = s.verified.state.enrolment;
-    const slice = s.blocks.slice(from, to);
-    const problems = enrolment
-      ? await Promise.all(slice.map((block) => signatureProblem(block, enrolment, s.publicKeys)))
-      : slice.map(() => 'signature: no keys are enrolled');
-    const bad = problems.findIndex((problem) => problem !== null);
-    if (bad >= 0) {
-      signatureFailed(s, from + bad, problems[bad] as string);
+    const slice = s.blocks.slice(from, to).map(({ author, hash, signature }) => ({ author, hash, signature }));
+    const failure = !enrolment
+      ? { offset: 0, reason: 'signature: no keys are enrolled' }
+      : deps.checkSignatures
+        ? await deps.checkSignatures(slice, enrolment)
+        : await firstSignatureFailure(slice, enrolment, s.publicKeys);
+    if (failure) {
+      signatureFailed(s, from + failure.offset, failure.reason);
       return false;
     }
     s.signatures.checked = Math.max(s.signatures.checked, to);
