@@ -4,7 +4,7 @@ import { firstSignatureFailure, type SignatureFailure, type SignedPart } from '.
 import type { KeyEnrolment } from './core/types';
 import type { CheckRequest } from './signature-checker.worker';
 
-const MIN_PER_CHECKER = 250; // below this, one checker does it quicker than a split
+const MIN_PER_CHECKER = 1000; // below this, the ledger worker checks them itself: a checker's start would cost more (a loaded chain's first slice)
 
 export function createSignaturePool(size: number) {
   const checkers: Worker[] = [];
