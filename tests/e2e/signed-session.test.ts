@@ -2,7 +2,14 @@
 // user's unlocked key kept in IndexedDB, an edited currentUser finds no key, and the explorer names each
 // block's author and whether its signature holds, also in the tamper demo after a re-mine.
 import type { Page } from 'playwright-core';
-import { DOCTORS } from '../../workers/core/directory';
+import { emergencyScope } from '../../workers/core/access';
+import { mineBlock } from '../../workers/core/chain';
+import { DEMO_PASSWORD } from '../../workers/core/constants';
+import { DOCTORS, PATIENTS } from '../../workers/core/directory';
+import { emergencyRecord, grantExpiresAt, iso } from '../../workers/core/ledger-records';
+import { fromBase64, signBlock, toBase64, unlockUserKey, type WrappedUserKey } from '../../workers/core/signatures';
+import type { Block, EmergencyGrant } from '../../workers/core/types';
+import { section, text } from './support/read';
 import { describe, expect, test } from './support/fixtures';
 import { openSandboxBlock, sandboxPanel } from './support/explorer';
 import { goTo, pdfFile, uploadRecord } from './support/records';
@@ -109,4 +116,98 @@ describe('the explorer names who signed each block', () => {
     expect(await panel.locator('[data-chain-valid="false"]').textContent()).toContain('Chain invalid at block #1:');
     expect(await author(1, panel).textContent()).toContain('signature fails');
   });
+});
+
+// The stored genesis and wrapped keys, read as any script of the origin can; the blocks written back in place.
+async function storedGenesisAndKeys(page: Page): Promise<{ genesis: Block; users: Record<string, WrappedUserKey> }> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('medledger');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const read = <T>(store: string, key: IDBValidKey) =>
+      new Promise<T>((resolve, reject) => {
+        const request = db.transaction(store, 'readonly').objectStore(store).get(key);
+        request.onsuccess = () => resolve(request.result as T);
+        request.onerror = () => reject(request.error);
+      });
+    const genesis = await read<Block>('blocks', 0);
+    const keys = await read<{ users: Record<string, WrappedUserKey> }>('meta', 'keys');
+    db.close();
+    return { genesis, users: keys.users };
+  });
+}
+
+async function storeBlocks(page: Page, blocks: Block[]): Promise<void> {
+  await page.evaluate(async (changed) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('medledger');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    await new Promise<void>((resolve, reject) => {
+      const tx = db.transaction('blocks', 'readwrite');
+      for (const block of changed) tx.objectStore('blocks').put(block, Number(block.id));
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+    });
+    db.close();
+  }, blocks);
+}
+
+describe('a long signed chain', () => {
+  test(
+    'has its signatures checked by checker workers, and one that fails there is named with its block and turns the app read-only',
+    { timeout: 120_000 },
+    async ({ page }) => {
+      const HEIGHT = 2600; // past the first slice checked in the ledger worker: the rest goes to the checkers
+      const BAD = 2000;
+      await login(page, 'patient');
+      const { genesis, users } = await storedGenesisAndKeys(page);
+      const doctor = DOCTORS[1]; // Dr. Wilson, not Sarah's doctor: an emergency grant and its reads
+      const key = await unlockUserKey(users[doctor.id], DEMO_PASSWORD);
+      if (!key) throw new Error("the demo password did not unlock Dr. Wilson's key");
+      const at = Math.max(Date.now(), Date.parse(genesis.timestamp));
+      const grant: EmergencyGrant = {
+        id: crypto.randomUUID(),
+        patientId: PATIENTS[0].id,
+        doctorId: doctor.id,
+        accessLevel: 'basic',
+        reason: 'Unconscious on arrival',
+        durationMinutes: 240,
+        expiresAt: grantExpiresAt(at, 240),
+        createdAt: iso(at),
+        isActive: true,
+      };
+      const blocks: Block[] = [genesis];
+      for (let index = 1; index < HEIGHT; index++) {
+        const record =
+          index === 1
+            ? emergencyRecord(crypto.randomUUID(), grant, 'granted', iso(at))
+            : emergencyRecord(crypto.randomUUID(), grant, 'read', iso(at + index), { what: emergencyScope('basic').read });
+        blocks.push(mineBlock(blocks[index - 1], record, record.timestamp));
+      }
+      const signed = [genesis, ...(await Promise.all(blocks.slice(1).map((block) => signBlock(block, key))))];
+      const bytes = fromBase64(signed[BAD].signature);
+      bytes[0] ^= 1;
+      signed[BAD] = { ...signed[BAD], signature: toBase64(bytes) };
+      await storeBlocks(page, signed.slice(1));
+
+      await page.reload();
+      const banner = page.getByRole('status').filter({ hasText: 'The stored chain failed verification' });
+      await banner.waitFor({ timeout: 60_000 });
+      expect(await text(banner)).toContain(
+        `Block #${BAD} failed a check: signature does not hold for the enrolled key of ${doctor.id}.`,
+      );
+      expect(
+        page
+          .workers()
+          .map((worker) => worker.url())
+          .some((url) => url.includes('signature-checker')),
+      ).toBe(true);
+      const status = section(page, 'Blockchain Status');
+      expect(await text(status)).toContain(`#${BAD}: signature does not hold`);
+    },
+  );
 });
