@@ -54,7 +54,13 @@ export interface ChainStatus {
   difficulty: number; // leading zero hex digits required
   lastBlockTime: string; // ISO 8601
   readOnly: boolean; // true when the stored chain failed verification at load: writes are refused
+  signaturesChecked: number; // blocks from #0 whose signatures were checked and hold
+  signaturesToCheck: number; // blocks that passed the hash, link and rule checks: their signatures are checked next
 }
+
+// Whether a block's signature holds against its author's enrolled key, is not checked yet, or fails; the
+// explorer's demo blocks (never on the records chain) are unsigned.
+export type SignatureState = 'holds' | 'unchecked' | 'fails' | 'unsigned';
 
 export interface BlockSummary {
   index: number;
@@ -65,6 +71,8 @@ export interface BlockSummary {
   type: RecordType;
   title: string;
   patientId: string;
+  author: string; // who signed it: a user id, or 'ledger' for system blocks
+  signature: SignatureState;
   problem?: string; // sandbox pages: the check this block fails by itself (its hash, data, difficulty or link to the block before)
 }
 
@@ -285,6 +293,7 @@ export type ChangeKind =
   | 'records' // uploads and deletions: records and documents
   | 'grants' // emergency access granted, ended or expired
   | 'access' // emergency reads and the patient's acknowledgements: the access history and alerts
+  | 'signatures' // more signatures of the loaded chain were checked: only the chain status
   | 'reset'; // the whole ledger was replaced (reset, or another tab's reset): everything
 export interface LedgerChange {
   revision: number; // the stored revision after the change

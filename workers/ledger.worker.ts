@@ -2,8 +2,10 @@
 import { proxy, type Endpoint } from 'comlink';
 import { guardEndpoint, guardReturnedProxies, isServiceCall } from './comlink-guard';
 import { DIFFICULTY, GRANT_DELAY_MS, UPLOAD_DELAY_MS } from './core/constants';
-import type { LedgerBroadcast } from './ledger/deps';
+import { PBKDF2_ITERATIONS } from './core/signatures';
+import type { LedgerBroadcast, LedgerDeps } from './ledger/deps';
 import { createLedgerService } from './service';
+import { createSignaturePool } from './signature-pool';
 import { createIndexedDbStorage } from './storage/indexeddb-storage';
 
 const CHANNEL_NAME = 'medledger-ledger'; // every tab's worker listens here for the others' changes
@@ -12,7 +14,7 @@ const WRITE_LOCK_NAME = 'medledger-ledger-write'; // Web Locks: one tab appends 
 const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL_NAME) : null;
 const locks = typeof navigator === 'object' ? navigator.locks : undefined;
 
-const service = createLedgerService({
+const workerDeps: LedgerDeps = {
   storage: createIndexedDbStorage(),
   now: () => Date.now(),
   randomId: () => crypto.randomUUID(),
@@ -24,7 +26,12 @@ const service = createLedgerService({
     channel?.addEventListener('message', (event: MessageEvent<LedgerBroadcast>) => listener(event.data)),
   lock: locks ? async (fn) => await locks.request(WRITE_LOCK_NAME, fn) : undefined, // await: request() types the callback's promise as its value
   expiryTimer: true,
-});
+  keyIterations: PBKDF2_ITERATIONS,
+  // one checker per core; Node (where a test imports this module) has no Worker: signatures are checked here
+  checkSignatures:
+    typeof Worker === 'function' ? createSignaturePool(Math.max(1, Math.min(8, navigator.hardwareConcurrency || 2))) : undefined,
+};
+const service = createLedgerService(workerDeps);
 const methods = new Set(Object.keys(service));
 
 // Before comlink's expose (which runs after this module): only ledger.<method>(...) calls get through.

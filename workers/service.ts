@@ -22,9 +22,11 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
     dueRecords: (state, at) => dueExpiryRecords(state, at, deps.randomId),
     committed: changes.announce,
     stateChanged: expiry.reschedule,
+    signingKey: (author) => session.signingKey(author),
+    checked: changes.notifyLocal,
   });
   changes.followOthers(store.refresh);
-  const session = createSession(store, expiry.recordDue, () => sandbox.stopAll());
+  const session = createSession(deps, store, expiry.recordDue, () => sandbox.stopAll());
   const emergency = createEmergency(deps, store, session.enter);
   const sandbox = createSandbox(deps, store, session.enter);
   const sharing = createSharing(deps, store, session.enter);

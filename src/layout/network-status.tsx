@@ -1,3 +1,4 @@
+import { SignatureProgress } from '../components/signature-progress';
 import { useChainStatus } from '../ledger/use-chain-status';
 
 export function NetworkStatus() {
@@ -23,6 +24,11 @@ export function NetworkStatus() {
         </dl>
       ) : null}
       {chain?.readOnly ? <p className="network-status-note">Read-only: the stored chain failed verification.</p> : null}
+      {chain && !chain.readOnly && chain.signaturesChecked < chain.signaturesToCheck ? (
+        <p className="network-status-note">
+          <SignatureProgress status={chain} />
+        </p>
+      ) : null}
       {chain ? null : (
         <div className="network-status-body text-body-secondary small">
           {status.error ? 'Status unavailable' : 'Connecting...'}

@@ -9,7 +9,7 @@ export const ALL_CHANGE_KINDS: readonly ChangeKind[] = ['chain', 'records', 'gra
 // How many changes of each kind the screens have been told about; a query refetches when one it reads moves.
 export type LedgerVersions = Readonly<Record<ChangeKind, number>>;
 
-export const INITIAL_VERSIONS: LedgerVersions = { chain: 0, records: 0, grants: 0, access: 0, reset: 0 };
+export const INITIAL_VERSIONS: LedgerVersions = { chain: 0, records: 0, grants: 0, access: 0, signatures: 0, reset: 0 };
 
 export function bumpVersions(versions: LedgerVersions, kinds: ReadonlySet<ChangeKind>): LedgerVersions {
   const next = { ...versions };

@@ -41,7 +41,7 @@ export function LedgerProvider({ service, connect = connectWorker, renderFailure
       last = performance.now();
       const kinds = pending;
       pending = new Set();
-      if (kinds.has('chain') || kinds.has('reset')) chainStatus.invalidate();
+      if (kinds.has('chain') || kinds.has('signatures') || kinds.has('reset')) chainStatus.invalidate();
       setVersions((current) => bumpVersions(current, kinds));
     };
     const unsubscribe = subscribeToChanges(resolved, (change) => {

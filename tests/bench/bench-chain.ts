@@ -3,9 +3,9 @@
 // with an upload every tenth episode and now and then a deletion, as the service itself would write them.
 import { emergencyScope } from '../../workers/core/access';
 import { EMERGENCY_DURATIONS } from '../../workers/core/constants';
-import { PATIENTS } from '../../workers/core/directory';
+import { PATIENTS, USERS } from '../../workers/core/directory';
 import { acknowledgementRecord, deletionRecord, emergencyRecord, genesisRecord, iso } from '../../workers/core/ledger-records';
-import type { AccessLevel, ChainFile, ChainRecord, ClinicalRecord, EmergencyGrant } from '../../workers/core/types';
+import type { AccessLevel, ChainFile, ChainRecord, ClinicalRecord, EmergencyGrant, KeyEnrolment } from '../../workers/core/types';
 
 export const BENCH_START = Date.parse('2024-01-01T08:00:00.000Z');
 const MINUTE_MS = 60_000;
@@ -45,13 +45,24 @@ interface LiveDocument {
   name: string;
 }
 
+// Well-formed but not real keys: enough for the hash and rule benches, which check no signature.
+export const PLACEHOLDER_ENROLMENT: KeyEnrolment = {
+  algorithm: 'Ed25519',
+  ledger: 'placeholder',
+  users: Object.fromEntries(USERS.map((user) => [user.id, 'placeholder'])),
+};
+
 // `height` records, genesis first, every grant closed and acknowledged by the end: a chain of exactly these
 // records loads with nothing due (no expiry is written at load) and an empty emergency alert.
-export function benchRecords(height: number, start: number = BENCH_START): ChainRecord[] {
+export function benchRecords(
+  height: number,
+  start: number = BENCH_START,
+  enrolment: KeyEnrolment = PLACEHOLDER_ENROLMENT,
+): ChainRecord[] {
   let ids = 0;
   let fileCount = 0;
   let t = start;
-  const records: ChainRecord[] = [genesisRecord(uuid(ids++), iso(t))];
+  const records: ChainRecord[] = [genesisRecord(uuid(ids++), iso(t), enrolment)];
   const live = new Map<string, LiveDocument[]>(PATIENTS.map((patient) => [patient.id, []]));
   const push = (record: ChainRecord) => {
     if (records.length < height) records.push(record);

@@ -4,7 +4,7 @@
 import { sha256 } from 'js-sha256';
 import { blockTemplate, createGenesisBlock, mineBlock, verifyChain } from '../../workers/core/chain';
 import { DEMO_PASSWORD, DIFFICULTY } from '../../workers/core/constants';
-import { DEMO_ACCOUNTS } from '../../workers/core/directory';
+import { DEMO_ACCOUNTS, USERS } from '../../workers/core/directory';
 import { encryptDocument } from '../../workers/core/documents';
 import { createNonceSearch } from '../../workers/core/nonce-search';
 import { project, verifyLedger } from '../../workers/core/projection';
@@ -13,11 +13,22 @@ import { createLedgerService } from '../../workers/service';
 import { createIndexedDbStorage } from '../../workers/storage/indexeddb-storage';
 import {
   FORMAT_KEY,
+  KEYS_KEY,
   LEDGER_FORMAT,
+  SESSION_KEY,
   REVISION_KEY,
   type LedgerStorage,
   type StoredState,
 } from '../../workers/storage/ledger-storage';
+import {
+  LEDGER_AUTHOR,
+  PBKDF2_ITERATIONS,
+  createStoredKeys,
+  enrolmentOf,
+  signBlock,
+  unlockUserKey,
+  type StoredKeys,
+} from '../../workers/core/signatures';
 import { benchRecords, countKinds, liveFiles } from './bench-chain';
 
 export type BenchCommand =
@@ -38,7 +49,7 @@ interface Prepared {
 // The records of a `height`-block chain, each live file encrypted as an upload would be (its own key, its
 // real content id); deleted files keep their placeholder id, and no key or bytes, as after a deletion.
 async function prepare(height: number): Promise<Prepared> {
-  const records = benchRecords(height);
+  const records = benchRecords(height, undefined, enrolmentOf((await benchKeys()).stored));
   const began = performance.now();
   const documents: DocumentKey[] = [];
   const contents = new Map<string, ArrayBuffer>();
@@ -53,8 +64,29 @@ async function prepare(height: number): Promise<Prepared> {
   return { records, documents, contents, encryptMs: performance.now() - began };
 }
 
-function mine(records: readonly ChainRecord[], blocks: Block[], until: number): void {
-  for (let index = blocks.length; index < until; index++) {
+// Every user's keys (wrapped as the app wraps them) and each one unlocked, once per bench worker: the seeded
+// chains are signed by their authors, as the app signs them. Keys the app already made are reused, so the
+// session of a user signed in before the seed still holds the enrolled key.
+let keys: Promise<{ stored: StoredKeys; signing: Map<string, CryptoKey> }> | null = null;
+function benchKeys() {
+  keys ??= (async () => {
+    const stored =
+      ((await createIndexedDbStorage().readMeta(KEYS_KEY)) as StoredKeys | undefined) ??
+      (await createStoredKeys(
+        USERS.map((user) => user.id),
+        DEMO_PASSWORD,
+        PBKDF2_ITERATIONS,
+      ));
+    const signing = new Map<string, CryptoKey>([[LEDGER_AUTHOR, stored.ledger.privateKey]]);
+    for (const [id, wrapped] of Object.entries(stored.users)) signing.set(id, (await unlockUserKey(wrapped, DEMO_PASSWORD))!);
+    return { stored, signing };
+  })();
+  return keys;
+}
+
+async function mine(records: readonly ChainRecord[], blocks: Block[], until: number): Promise<void> {
+  const from = blocks.length;
+  for (let index = from; index < until; index++) {
     const data = records[index];
     blocks.push(
       index === 0
@@ -62,6 +94,9 @@ function mine(records: readonly ChainRecord[], blocks: Block[], until: number): 
         : mineBlock(blocks[index - 1], data, data.timestamp, DIFFICULTY),
     );
   }
+  const { signing } = await benchKeys();
+  const signed = await Promise.all(blocks.slice(from, until).map((block) => signBlock(block, signing.get(block.author)!)));
+  blocks.splice(from, signed.length, ...signed);
 }
 
 const built = new Map<number, { prepared: Prepared; blocks: Block[] }>();
@@ -74,7 +109,7 @@ async function chainOf(height: number): Promise<{ blocks: Block[]; buildMs: numb
   const began = performance.now();
   const prepared = await prepare(height);
   const blocks: Block[] = [];
-  mine(prepared.records, blocks, height);
+  await mine(prepared.records, blocks, height);
   built.set(height, { prepared, blocks });
   return { blocks, buildMs: performance.now() - began };
 }
@@ -149,6 +184,7 @@ async function seed(height: number) {
   const { records, documents, contents, encryptMs } = cached?.prepared ?? (await prepare(height));
   const keyOf = new Map(documents.map((row) => [row.id, row]));
   const storage = createIndexedDbStorage();
+  const session = await storage.readMeta(SESSION_KEY); // kept across the seed: the signed-in user stays signed in
   const blocks: Block[] = cached?.blocks ?? []; // a chain not built before is mined here, batch by batch
   let mineMs = 0;
   let writeWaitMs = 0;
@@ -156,7 +192,7 @@ async function seed(height: number) {
   for (let from = 0; from < height; from += WRITE_BATCH) {
     const until = Math.min(height, from + WRITE_BATCH);
     const mineBegan = performance.now();
-    mine(records, blocks, until);
+    await mine(records, blocks, until);
     mineMs += performance.now() - mineBegan;
     const batch = blocks.slice(from, until);
     const ids = batch
@@ -166,7 +202,17 @@ async function seed(height: number) {
     await pending;
     writeWaitMs += performance.now() - waitBegan;
     pending = storage.commit({
-      ...(from === 0 ? { clear: true, meta: { [REVISION_KEY]: 1, [FORMAT_KEY]: LEDGER_FORMAT } } : {}),
+      ...(from === 0
+        ? {
+            clear: true,
+            meta: {
+              [REVISION_KEY]: 1,
+              [FORMAT_KEY]: LEDGER_FORMAT,
+              [KEYS_KEY]: (await benchKeys()).stored,
+              ...(session ? { [SESSION_KEY]: session } : {}),
+            },
+          }
+        : {}),
       blocks: batch,
       documents: ids.map((id) => keyOf.get(id) as DocumentKey),
       contents: ids.map((id) => ({ id, bytes: contents.get(id) as ArrayBuffer })),
@@ -213,10 +259,16 @@ async function load(height: number) {
     uploadDelayMs: 0,
     grantDelayMs: 0,
     difficulty: DIFFICULTY,
+    keyIterations: PBKDF2_ITERATIONS,
   });
   await service.signIn(DEMO_ACCOUNTS.patient, DEMO_PASSWORD, 'patient');
   const firstCallMs = performance.now() - began;
-  const status = await service.chainStatus();
+  let status = await service.chainStatus();
+  while (status.valid && status.signaturesChecked < status.signaturesToCheck) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    status = await service.chainStatus();
+  }
+  const signaturesMs = performance.now() - began;
   if (!status.valid || status.height !== height) {
     const bad = status.firstInvalid;
     throw new Error(
@@ -241,6 +293,7 @@ async function load(height: number) {
     blocks: height,
     valid: status.valid && hashes.valid,
     firstCallMs,
+    signaturesMs, // until every signature was checked
     storageLoadMs,
     verifyAndChecksMs: firstCallMs - storageLoadMs, // verifyLedger, the off-chain checks, the service's own setup
     verifyChainMs,

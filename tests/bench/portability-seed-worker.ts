@@ -3,6 +3,7 @@
 // worker then exports and backs up a ledger of the asked size.
 import { DEMO_PASSWORD, DIFFICULTY } from '../../workers/core/constants';
 import { DEMO_ACCOUNTS } from '../../workers/core/directory';
+import { PBKDF2_ITERATIONS } from '../../workers/core/signatures';
 import { createLedgerService } from '../../workers/service';
 import { createIndexedDbStorage } from '../../workers/storage/indexeddb-storage';
 
@@ -21,6 +22,7 @@ self.onmessage = async (event: MessageEvent<SeedCommand>) => {
       uploadDelayMs: 0,
       grantDelayMs: 0,
       difficulty: DIFFICULTY,
+      keyIterations: PBKDF2_ITERATIONS, // the keys it makes are the app's: the same cost as the app's worker
     });
     await service.signIn(DEMO_ACCOUNTS.patient, DEMO_PASSWORD, 'patient');
     const began = performance.now();

@@ -2,8 +2,9 @@
 // Two parts: the ledger core in Node (core-bench.ts) and the built app in Chromium (browser-bench.mjs).
 // `npm run bench -- --core` runs the Node part only, `-- --browser` the browser part only, `-- --sandbox` only
 // the browser part's live sandbox chain (its figures replace the sandbox figures of the last browser run),
-// `-- --lighthouse` only Lighthouse on the login page and the dashboard (lighthouse-bench.mjs), and
-// `-- --portability` only the export, backup and restore of a big ledger (portability-bench.mjs).
+// `-- --lighthouse` only Lighthouse on the login page and the dashboard (lighthouse-bench.mjs),
+// `-- --portability` only the export, backup and restore of a big ledger (portability-bench.mjs), and
+// `-- --signatures` only the signed-blocks part (signature-bench.mjs).
 // The TypeScript benches are loaded through Vite's module runner with js-sha256 aliased to its browser
 // source: under Node the package resolves to a node:crypto wrapper, which is not what the browser runs.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -35,6 +36,17 @@ if (process.argv.includes('--portability')) {
   console.log('\n' + formatPortabilityTable(run) + '\n');
   await writeFile(new URL('./results/portability.json', import.meta.url), JSON.stringify(run, null, 2) + '\n');
   console.log('Written: tests/bench/results/portability.json');
+  process.exit(0);
+}
+
+if (process.argv.includes('--signatures')) {
+  const { formatSignatureTable, runSignatureBench } = await import('./signature-bench.mjs');
+  console.log('Signed blocks benchmark (the built app in Chromium)...');
+  const run = await runSignatureBench();
+  console.log('\n' + formatSignatureTable(run) + '\n');
+  const previous = await readFile(benchJson, 'utf8').then(JSON.parse, () => ({}));
+  await writeFile(benchJson, JSON.stringify({ ...previous, signatures: run }, null, 2) + '\n');
+  console.log('Written: tests/bench/results/bench.json');
   process.exit(0);
 }
 

@@ -4,6 +4,9 @@ import { MessageChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LedgerService, MiningProgress } from '../../workers/api';
 import { DEMO_PASSWORD } from '../../workers/core/constants';
+import { USERS } from '../../workers/core/directory';
+import { PBKDF2_ITERATIONS, type StoredKeys } from '../../workers/core/signatures';
+import { KEYS_KEY } from '../../workers/storage/ledger-storage';
 import { createTestLedgerService } from '../support/test-ledger';
 import { connectLedger, type ConnectedLedger } from '../support/ledger-over-channel';
 import { CARTER, MICHAEL, SARAH, fileInput, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
@@ -146,11 +149,16 @@ describe('the worker entry', () => {
       const user = await remote.ledger.signIn(SARAH.email, DEMO_PASSWORD, 'patient');
       expect(user.id).toBe(SARAH.id);
       expect(await remote.ledger.chainStatus()).toMatchObject({ height: 1, valid: true, readOnly: false });
-      const reopened = createTestLedgerService({
-        storage: (await import('../../workers/storage/indexeddb-storage')).createIndexedDbStorage(),
-      });
+      const { createIndexedDbStorage } = await import('../../workers/storage/indexeddb-storage');
+      const reopened = createTestLedgerService({ storage: createIndexedDbStorage() });
       await signInAs(reopened, SARAH);
       expect((await reopened.chainStatus()).height).toBe(1); // the genesis was stored in the 'medledger' database
+      // the worker wires the real key derivation: every user's key is wrapped with at least 600,000 iterations
+      const keys = (await createIndexedDbStorage().readMeta(KEYS_KEY)) as StoredKeys;
+      const iterations = Object.values(keys.users).map((key) => key.iterations);
+      expect(iterations).toHaveLength(USERS.length);
+      for (const count of iterations) expect(count).toBeGreaterThanOrEqual(600_000);
+      expect(PBKDF2_ITERATIONS).toBeGreaterThanOrEqual(600_000);
     } finally {
       remote[releaseProxy]();
       port1.close();

@@ -1,6 +1,6 @@
 // Small builders shared by the ledger tests: accounts, files, a settable clock, a storage that refuses writes.
 import { DEMO_PASSWORD } from '../../workers/core/constants';
-import { DOCTORS, PATIENTS } from '../../workers/core/directory';
+import { DOCTORS, PATIENTS, findUser } from '../../workers/core/directory';
 import type { FileInput, LedgerService, UploadRequest } from '../../workers/api';
 import type { LedgerStorage, StorageWrite } from '../../workers/storage/ledger-storage';
 
@@ -13,6 +13,13 @@ type Account = { email: string; role: 'patient' | 'doctor' };
 
 export function signInAs(service: Pick<LedgerService, 'signIn'>, account: Account) {
   return service.signIn(account.email, DEMO_PASSWORD, account.role);
+}
+
+// Signs in the listed user with this id, with the demo password: the session a test's app then resumes.
+export function signInById(service: Pick<LedgerService, 'signIn'>, id: string) {
+  const user = findUser(id);
+  if (!user) throw new Error(`no listed user ${id}`);
+  return service.signIn(user.email, DEMO_PASSWORD, user.role);
 }
 
 export function fileInput(name: string, content: string | number = 'scan', type = ''): FileInput {

@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { TODAYS_SCHEDULE } from '../../workers/core/constants';
 import type { ConnectedLedger } from '../support/ledger-over-channel';
 import { openLedger, renderApp } from './render-app';
+import { signInById } from '../support/ledger-fixtures';
 
 const PDF = { name: 'note.pdf', type: 'application/pdf' };
 
 async function uploadAs(ledger: ConnectedLedger, titles: string[]) {
-  await ledger.service.resumeSession('patient-1');
+  await signInById(ledger.service, 'patient-1');
   for (const title of titles) {
     await ledger.service.upload({
       title,
@@ -120,7 +121,7 @@ describe('Doctor dashboard', () => {
 describe('Emergency access notice on the patient dashboard', () => {
   it('tells the patient who opened their records in an emergency until they dismiss it', async () => {
     const ledger = openLedger();
-    await ledger.service.resumeSession('doctor-1');
+    await signInById(ledger.service, 'doctor-1');
     await ledger.service.requestEmergencyAccess({
       patientId: 'patient-1',
       reason: 'Unconscious in the ER',

@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ledgerError } from '../../workers/core/errors';
 import { deferred, openLedger, renderApp, withOverrides } from './render-app';
+import { signInById } from '../support/ledger-fixtures';
 
 async function openEmergency(options: Parameters<typeof renderApp>[1] = {}) {
   const view = renderApp('/doctor/emergency', { signedInAs: 'doctor-1', ...options });
@@ -139,7 +140,7 @@ describe('SOS Emergency Access', () => {
 
   it('shows a grant that is still active when the page opens', async () => {
     const ledger = openLedger();
-    await ledger.service.resumeSession('doctor-1');
+    await signInById(ledger.service, 'doctor-1');
     await ledger.service.requestEmergencyAccess({
       patientId: 'patient-1',
       reason: 'Follow-up in ICU',

@@ -26,7 +26,7 @@ describe('Route guard and session', () => {
 
   it('ignores a role written into currentUser: the directory role wins', async () => {
     const tampered = JSON.stringify({ id: 'patient-1', role: 'doctor', name: 'Dr. Mallory' });
-    const { router } = renderApp('/doctor/dashboard', { stored: tampered });
+    const { router } = renderApp('/doctor/dashboard', { signedInAs: 'patient-1', stored: tampered }); // a real session, its entry edited
     await waitFor(() => expect(path(router)).toBe('/patient/dashboard'));
     const banner = screen.getByRole('banner');
     expect(within(banner).getByText('Sarah Johnson')).toBeInTheDocument();

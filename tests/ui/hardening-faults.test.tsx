@@ -40,8 +40,11 @@ function workerFarm() {
   return { storage, started, connect };
 }
 
-function renderWith(connect: () => LedgerConnection, path: string) {
+// Sarah signed in before: her session (and its key) is in the shared storage, which every fresh worker resumes.
+async function renderWith(farm: ReturnType<typeof workerFarm>, path: string) {
+  await signInAs(createTestLedgerService({ storage: farm.storage }), SARAH);
   localStorage.setItem('currentUser', JSON.stringify({ id: SARAH.id }));
+  const connect = farm.connect;
   const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
   render(<App router={router} connect={connect} />);
   return { router, user: userEvent.setup() };
@@ -50,7 +53,7 @@ function renderWith(connect: () => LedgerConnection, path: string) {
 describe('a worker that dies', () => {
   it('gives an error screen with restart and reload instead of a screen that waits forever', async () => {
     const farm = workerFarm();
-    const { user } = renderWith(farm.connect, '/patient/dashboard');
+    const { user } = await renderWith(farm, '/patient/dashboard');
     await screen.findByRole('heading', { name: 'Welcome back, Sarah Johnson' });
     farm.started[0].die();
     await user.click(
@@ -68,7 +71,7 @@ describe('a worker that dies', () => {
 
   it('restarts on a fresh worker that has every record saved before the fault, still signed in, on the same screen', async () => {
     const farm = workerFarm();
-    const { user, router } = renderWith(farm.connect, '/patient/dashboard');
+    const { user, router } = await renderWith(farm, '/patient/dashboard');
     await screen.findByRole('heading', { name: 'Welcome back, Sarah Johnson' });
     const first = farm.started[0].service;
     await signInAs(first, SARAH);

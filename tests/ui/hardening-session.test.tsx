@@ -36,7 +36,7 @@ describe('a currentUser entry', () => {
 
   it('that claims another role and name for a known id is corrected from the user list', async () => {
     const stored = JSON.stringify({ id: 'doctor-2', role: 'patient', name: 'Sarah Johnson', patients: [], email: 'x@y.z' });
-    const { router } = renderApp('/patient/upload', { stored });
+    const { router } = renderApp('/patient/upload', { signedInAs: 'doctor-2', stored }); // a real session, its entry edited
     await waitFor(() => expect(path(router)).toBe('/doctor/dashboard'));
     const banner = await screen.findByRole('banner');
     expect(within(banner).getByText('Doctor')).toBeInTheDocument();

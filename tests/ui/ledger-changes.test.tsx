@@ -6,6 +6,7 @@ import { LedgerProvider } from '../../src/ledger/ledger-provider';
 import { useLedgerQuery } from '../../src/ledger/use-ledger-query';
 import { LEDGER_UNAVAILABLE, unavailableError } from '../../src/ledger/ledger-watchdog';
 import { openLedger, renderApp, withOverrides } from './render-app';
+import { signInById } from '../support/ledger-fixtures';
 
 const PDF = { name: 'note.pdf', type: 'application/pdf' };
 
@@ -31,7 +32,7 @@ describe('Chain status', () => {
     expect(calls).toBe(1); // the dashboard, the side menu's network status and the chain banner share it
     calls = 0;
 
-    await ledger.service.resumeSession('patient-1');
+    await signInById(ledger.service, 'patient-1');
     await ledger.service.upload({
       title: 'Arrived later',
       type: 'prescription',

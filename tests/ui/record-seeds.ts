@@ -2,6 +2,7 @@
 import { vi } from 'vitest';
 import type { LedgerService } from '../../workers/api';
 import type { UploadRecordType } from '../../workers/core/types';
+import { signInById } from '../support/ledger-fixtures';
 
 export const PDF_TEXT = '%PDF-1.4 blood count: haemoglobin 13.9 g/dL';
 
@@ -18,7 +19,7 @@ interface SeedRecord {
 
 // Uploads as the patient, in order (so the last one is the newest).
 export async function seedRecords(service: LedgerService, patientId: string, records: SeedRecord[]) {
-  await service.resumeSession(patientId);
+  await signInById(service, patientId);
   const results = [];
   for (const record of records) {
     const files = record.files ?? [

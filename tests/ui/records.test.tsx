@@ -4,6 +4,7 @@ import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import type { LedgerStorage } from '../../workers/storage/ledger-storage';
 import { openLedger, renderApp } from './render-app';
 import { PDF_TEXT, captureBlobs, seedRecords } from './record-seeds';
+import { signInById } from '../support/ledger-fixtures';
 
 let capture: ReturnType<typeof captureBlobs> | null = null;
 afterEach(() => {
@@ -178,7 +179,7 @@ describe('Medical Records', () => {
 describe('Emergency access history', () => {
   it('lists each emergency access with doctor, reason, level, start, end, status and what was read', async () => {
     const ledger = openLedger();
-    await ledger.service.resumeSession('doctor-2');
+    await signInById(ledger.service, 'doctor-2');
     const grant = await ledger.service.requestEmergencyAccess({
       patientId: 'patient-1',
       reason: 'Unconscious in the ER',
@@ -203,7 +204,7 @@ describe('Emergency access history', () => {
 
   it("the dashboard alert's link opens Medical Records scrolled to the access history", async () => {
     const ledger = openLedger();
-    await ledger.service.resumeSession('doctor-1');
+    await signInById(ledger.service, 'doctor-1');
     await ledger.service.requestEmergencyAccess({
       patientId: 'patient-1',
       reason: 'Chest pain',

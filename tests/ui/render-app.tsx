@@ -7,6 +7,7 @@ import type { LedgerService } from '../../workers/api';
 import type { LedgerDeps } from '../../workers/ledger/deps';
 import { App } from '../../src/app/app';
 import { buildRoutes } from '../../src/app/router';
+import { signInById } from '../support/ledger-fixtures';
 import { connectLedger, type ConnectedLedger } from '../support/ledger-over-channel';
 
 const open: ConnectedLedger[] = [];
@@ -35,8 +36,17 @@ export function renderApp(path: string, options: RenderOptions = {}) {
   if (options.stored !== undefined) localStorage.setItem('currentUser', options.stored);
   const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
   const user = userEvent.setup(options.advanceTimers ? { advanceTimers: options.advanceTimers } : {});
-  const view = render(<App service={options.proxy ?? ledger.proxy} router={router} />);
+  const view = render(<App service={withSession(options.proxy ?? ledger.proxy, options.signedInAs)} router={router} />);
   return { ...view, router, ledger, user };
+}
+
+// `signedInAs` stands for a sign-in before this render: when the worker holds no session of that user yet,
+// resuming it signs in with the demo password, as the user did before the reload.
+function withSession(proxy: Remote<LedgerService>, signedInAs?: string): Remote<LedgerService> {
+  if (!signedInAs) return proxy;
+  return withOverrides(proxy, {
+    resumeSession: async (id: string) => (await proxy.resumeSession(id)) ?? (id === signedInAs ? signInById(proxy, id) : null),
+  });
 }
 
 // The proxy with some methods replaced; every other call still crosses the channel.

@@ -4,6 +4,7 @@ import { createTestLedgerService } from '../support/test-ledger';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { openLedger, renderApp } from './render-app';
 import { seedRecords } from './record-seeds';
+import { signInById } from '../support/ledger-fixtures';
 
 const blocks = () => within(screen.getByRole('region', { name: 'Network status' })).getByText('Blocks').nextElementSibling;
 
@@ -40,7 +41,7 @@ describe('Read-only banner', () => {
     await storage.commit({ blocks: [{ ...stored, data: { ...stored.data, title: 'Forged' } }] }); // changed at rest
 
     const ledger = openLedger({ storage });
-    await ledger.service.resumeSession('patient-1');
+    await signInById(ledger.service, 'patient-1');
     const { firstInvalid } = await ledger.service.chainStatus();
     expect(firstInvalid?.index).toBe(2);
 

@@ -7,6 +7,7 @@ import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { createTestLedgerService } from '../support/test-ledger';
 import { deferred, openLedger, renderApp, withOverrides } from './render-app';
 import { PDF_TEXT, captureBlobs, seedRecords } from './record-seeds';
+import { signInById } from '../support/ledger-fixtures';
 
 let capture: ReturnType<typeof captureBlobs> | null = null;
 afterEach(() => {
@@ -28,7 +29,7 @@ async function openSharing(options: Parameters<typeof renderApp>[1] = {}) {
 
 // Sarah (patient-1) shares with Dr. Wilson (doctor-2, not her doctor), arranged on the service directly.
 async function sarahShares(ledger: ReturnType<typeof openLedger>, request: Partial<ShareRequest> = {}) {
-  await ledger.service.resumeSession('patient-1');
+  await signInById(ledger.service, 'patient-1');
   return ledger.service.shareRecords({ doctorId: 'doctor-2', accessLevel: 'full', durationDays: 0, ...request });
 }
 
@@ -183,7 +184,7 @@ describe('Sharing (patient)', () => {
   it('lists each read of the doctor in the share’s access log', async () => {
     const ledger = openLedger();
     const share = await sarahShares(ledger, { accessLevel: 'basic', durationDays: 1 });
-    await ledger.service.resumeSession('doctor-2');
+    await signInById(ledger.service, 'doctor-2');
     await ledger.service.sharedView(share.id);
     await openSharing({ ledger });
     const entry = await waitFor(() => entryOf(screen.getByRole('region', { name: 'Active Shares' }), 'Dr. James Wilson'));
@@ -241,7 +242,7 @@ describe('Shared with me (doctor)', () => {
     expect(router.state.location.search).toBe('');
     expect(within(item).getByRole('button', { name: 'Open shared records of Sarah Johnson' })).toHaveFocus();
 
-    await ledger.service.resumeSession('patient-1');
+    await signInById(ledger.service, 'patient-1');
     expect((await ledger.service.myShares())[0].reads.map((read) => read.what)).toEqual([
       'profile, health overview and complete history',
       'document "echocardiogram.pdf"',
@@ -272,7 +273,7 @@ describe('Shared with me (doctor)', () => {
   it('once the patient revokes in another tab, the open view is denied and the share leaves the list', async () => {
     const { ledger, patientTab } = doctorAndPatientTabs();
     await seedRecords(ledger.service, 'patient-1', [{ title: 'Holter report' }]);
-    await patientTab.resumeSession('patient-1');
+    await signInById(patientTab, 'patient-1');
     const share = await patientTab.shareRecords({ doctorId: 'doctor-2', accessLevel: 'full', durationDays: 30 });
     const { user } = renderApp('/doctor/patients', { ledger, signedInAs: 'doctor-2' });
     const shared = await screen.findByRole('region', { name: 'Shared with me' });

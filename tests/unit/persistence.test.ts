@@ -29,6 +29,8 @@ function sampleBlock(index: number): Block {
     timestamp: '2026-03-02T10:00:00.000Z',
     dataHash: 'd'.repeat(64),
     nonce: index,
+    author: SARAH.id,
+    signature: '',
     data: {
       id: `r${index}`,
       patientId: SARAH.id,

@@ -44,12 +44,19 @@ describe('the sandbox', () => {
     expect((await service.block(2)).data.title).toBe('Report 2');
   });
 
-  it('after re-mining the edited block, points at the next link instead', async () => {
+  it('after re-mining the edited block, its hash holds but its signature fails, and the next link breaks', async () => {
     const service = await sarahWithRecords();
     await service.sandboxReset(0);
     await service.sandboxEdit({ peer: 'A', index: 1, seq: 1, title: 'Forged' });
     const status = await service.sandboxRemine(1);
-    expect(status.firstInvalid).toEqual({ index: 2, reason: 'previousHash does not match block 1' });
+    expect(status.firstInvalid).toEqual({
+      index: 1,
+      reason: 'signature no longer matches: the block changed, and only its author can sign it again',
+    });
+    const rows = (await service.sandboxPage(0, 10)).blocks;
+    expect(rows.find((b) => b.index === 1)).toMatchObject({ signature: 'fails', author: SARAH.id });
+    expect(rows.find((b) => b.index === 2)?.problem).toBe('previousHash does not match block 1');
+    expect(rows.find((b) => b.index === 0)).toMatchObject({ signature: 'holds', author: 'ledger' });
   });
 
   it('hides records the reader may not see, except the text the reader typed', async () => {

@@ -4,7 +4,7 @@ import type { LedgerService } from '../../workers/api';
 import { DEMO_PASSWORD } from '../../workers/core/constants';
 import { createTestLedgerService } from '../support/test-ledger';
 import { GENESIS_TITLE } from '../../workers/core/ledger-records';
-import type { LedgerStorage } from '../../workers/storage/ledger-storage';
+import { SESSION_KEY, type LedgerStorage } from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { CARTER, SARAH, WILSON, errorOf, fileInput, signInAs, uploadOf, DENIED } from '../support/ledger-fixtures';
 
@@ -68,10 +68,38 @@ describe('signing in', () => {
 });
 
 describe('resuming a session: only the stored id counts', () => {
-  it('looks the stored id up in the directory and signs that user in', async () => {
-    const service = createTestLedgerService();
-    expect(await service.resumeSession(WILSON.id)).toEqual(WILSON);
-    expect((await service.doctorOverview()).patients.map((p) => p.id)).toEqual(WILSON.patients);
+  it("resumes a stored session after a reload: the user's unlocked key is in storage", async () => {
+    const storage = createMemoryStorage();
+    await signInAs(createTestLedgerService({ storage }), WILSON);
+    const reloaded = createTestLedgerService({ storage });
+    expect(await reloaded.resumeSession(WILSON.id)).toEqual(WILSON);
+    expect((await reloaded.doctorOverview()).patients.map((p) => p.id)).toEqual(WILSON.patients);
+  });
+
+  it("does not resume another listed user's id: no session key of that user is stored", async () => {
+    const storage = createMemoryStorage();
+    await signInAs(createTestLedgerService({ storage }), SARAH);
+    const edited = createTestLedgerService({ storage });
+    expect(await edited.resumeSession(WILSON.id)).toBeNull();
+    expect(await errorOf(edited.doctorOverview())).toEqual(DENIED);
+  });
+
+  it("does not resume a session whose stored key is another user's, relabelled", async () => {
+    const storage = createMemoryStorage();
+    await signInAs(createTestLedgerService({ storage }), SARAH);
+    const session = (await storage.readMeta(SESSION_KEY)) as { userId: string; signingKey: CryptoKey };
+    await storage.commit({ meta: { [SESSION_KEY]: { ...session, userId: WILSON.id } } });
+    const edited = createTestLedgerService({ storage });
+    expect(await edited.resumeSession(WILSON.id)).toBeNull();
+  });
+
+  it('does not resume after Logout: the session key is deleted', async () => {
+    const storage = createMemoryStorage();
+    const service = createTestLedgerService({ storage });
+    await signInAs(service, SARAH);
+    await service.signOut();
+    expect(await storage.readMeta(SESSION_KEY)).toBeUndefined();
+    expect(await createTestLedgerService({ storage }).resumeSession(SARAH.id)).toBeNull();
   });
 
   it('returns null for an unknown id and leaves nobody signed in', async () => {

@@ -4,6 +4,7 @@ import { sha256 } from 'js-sha256';
 import { DIFFICULTY } from './constants';
 import { ledgerError } from './errors';
 import { MAX_DIFFICULTY, createNonceSearch, isValidDifficulty, isValidNonce } from './nonce-search';
+import { authorOf } from './signatures';
 import { sha256Hex } from './sha256';
 import type { Block, ChainRecord } from './types';
 
@@ -135,7 +136,17 @@ export function sealBlock(template: BlockTemplate, nonce: number, difficulty: nu
   if (hash !== sha256Hex(bytes) || !meetsDifficulty(hash, difficulty)) {
     throw ledgerError('IntegrityError', `Mining produced a hash that does not meet difficulty ${difficulty}`);
   }
-  return { id: String(index), hash, previousHash, timestamp, dataHash, data: record, nonce };
+  return {
+    id: String(index),
+    hash,
+    previousHash,
+    timestamp,
+    dataHash,
+    data: record,
+    nonce,
+    author: authorOf(record),
+    signature: '',
+  };
 }
 
 function mineTemplate(template: BlockTemplate, difficulty: number): Block {

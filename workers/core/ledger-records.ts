@@ -9,6 +9,7 @@ import type {
   EmergencyEvent,
   EmergencyGrant,
   EmergencyRecord,
+  KeyEnrolment,
   Share,
   ShareEvent,
   ShareRecord,
@@ -33,7 +34,7 @@ export function shareExpiresAt(at: number, durationDays: number): string | null 
   return durationDays === 0 ? null : iso(at + durationDays * DAY_MS);
 }
 
-export function genesisRecord(id: string, timestamp: string): ClinicalRecord {
+export function genesisRecord(id: string, timestamp: string, enrolment: KeyEnrolment): ClinicalRecord {
   return {
     id,
     patientId: PATIENTS[0].id,
@@ -43,6 +44,7 @@ export function genesisRecord(id: string, timestamp: string): ClinicalRecord {
     description: 'Baseline assessment recorded when the ledger was created.',
     files: [],
     timestamp,
+    enrolment,
   };
 }
 

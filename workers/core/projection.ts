@@ -13,6 +13,7 @@ import {
 import { DOCTORS, PATIENTS } from './directory';
 import { grantExpiresAt, shareExpiresAt } from './ledger-records';
 import { recordProblem } from './record-format';
+import { authorOf } from './signatures';
 import { checkFileName, checkText, fileNameMessage } from './text-input';
 import type {
   AcknowledgementRecord,
@@ -23,6 +24,7 @@ import type {
   DocumentInfo,
   EmergencyGrant,
   EmergencyRecord,
+  KeyEnrolment,
   Share,
   ShareRecord,
 } from './types';
@@ -62,6 +64,7 @@ export interface LedgerState {
   shares: Map<string, ShareState>;
   patientShares: Map<string, string[]>; // share ids per patient, oldest first
   doctorShares: Map<string, string[]>; // share ids per doctor, oldest first
+  enrolment: KeyEnrolment | null; // the public keys the genesis enrolled: signatures are checked against them
 }
 
 export interface VerifiedLedger {
@@ -83,6 +86,7 @@ export function emptyState(): LedgerState {
     shares: new Map(),
     patientShares: new Map(),
     doctorShares: new Map(),
+    enrolment: null,
   };
 }
 
@@ -99,9 +103,11 @@ function extensionOf(name: string): string {
 
 function clinicalProblem(state: LedgerState, record: ClinicalRecord, index: number): string | null {
   if (index === 0) {
-    return record.type === 'diagnosis' && record.files.length === 0
+    if (record.type !== 'diagnosis' || record.files.length !== 0) return 'the genesis block must be a diagnosis without files';
+    const enrolled = record.enrolment?.users ?? {};
+    return [...PATIENTS, ...DOCTORS].every((user) => Object.hasOwn(enrolled, user.id))
       ? null
-      : 'the genesis block must be a diagnosis without files';
+      : 'the genesis block must enrol a key for every listed user';
   }
   if (record.type === 'diagnosis') return 'a diagnosis record may only open the chain';
   const patient = PATIENTS.find((candidate) => candidate.id === record.patientId);
@@ -253,6 +259,13 @@ export function ruleProblem(state: LedgerState, block: Block, index: number): st
   const at = Date.parse(block.timestamp);
   if (state.lastTimestamp !== '' && at < Date.parse(state.lastTimestamp))
     return 'the timestamp goes back before the previous block';
+  const problem = kindProblem(state, record, index, at);
+  if (problem) return problem;
+  const author = authorOf(record);
+  return block.author === author ? null : `author may not write this (${String(block.author)} signed what only ${author} may)`;
+}
+
+function kindProblem(state: LedgerState, record: ChainRecord, index: number, at: number): string | null {
   switch (record.type) {
     case 'diagnosis':
     case 'prescription':
@@ -279,6 +292,7 @@ export function apply(state: LedgerState, block: Block, index: number): LedgerSt
     case 'diagnosis':
     case 'prescription':
     case 'test_report':
+      if (index === 0) state.enrolment = record.enrolment ?? null;
       push(state.records, record.patientId, entry);
       for (const file of record.files) {
         state.documents.set(file.documentId, {

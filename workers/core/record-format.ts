@@ -49,8 +49,13 @@ const SHARE: Shape = {
   documentId: optional(nonEmpty),
 };
 
+const keyTable = (value: unknown) =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every(nonEmpty);
+
+const ENROLMENT: Shape = { algorithm: oneOf('Ed25519'), ledger: nonEmpty, users: keyTable };
+
 const SHAPES: Record<ChainRecord['type'], Shape> = {
-  diagnosis: { ...BASE, type: text, files: listOf(shaped(FILE)) },
+  diagnosis: { ...BASE, type: text, files: listOf(shaped(FILE)), enrolment: optional(shaped(ENROLMENT)) },
   prescription: { ...BASE, type: text, files: listOf(shaped(FILE)), documentDate: optional(isoTime) },
   test_report: { ...BASE, type: text, files: listOf(shaped(FILE)), documentDate: optional(isoTime) },
   emergency_access: {

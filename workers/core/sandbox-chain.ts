@@ -16,7 +16,11 @@ export interface PeerChain {
   typedTitles: Set<number>; // blocks whose title the user typed (shown even when the record is restricted)
   typedDescriptions: Set<number>;
   edits: Map<number, number>; // the newest edit seq applied to each block: an older one arriving later is stale
+  signature?: SandboxSignature; // a copy of the records chain: whose blocks' signatures still hold
 }
+
+// Why block `index`'s signature fails, or null. The sandbox holds no keys: a changed block stays unsigned.
+export type SandboxSignature = (block: Block, index: number) => string | null;
 
 export interface Sandbox {
   peers: Record<PeerName, PeerChain>;
@@ -36,15 +40,20 @@ export function sandboxRecord(index: number, timestamp: string, mined: boolean):
   };
 }
 
-export function peerChain(blocks: Block[], problems: Map<number, string>): PeerChain {
-  return { blocks, problems, typedTitles: new Set(), typedDescriptions: new Set(), edits: new Map() };
+export function peerChain(blocks: Block[], problems: Map<number, string>, signature?: SandboxSignature): PeerChain {
+  return { blocks, problems, typedTitles: new Set(), typedDescriptions: new Set(), edits: new Map(), signature };
 }
 
 // Three peers holding the same blocks (the arrays are copies, the blocks shared).
-export function sandboxOf(blocks: Block[], problems: Map<number, string>, difficulty: number): Sandbox {
+export function sandboxOf(
+  blocks: Block[],
+  problems: Map<number, string>,
+  difficulty: number,
+  signature?: SandboxSignature,
+): Sandbox {
   const [first, ...others] = SANDBOX_PEERS;
-  const peers = { [first]: peerChain(blocks, problems) } as Record<PeerName, PeerChain>;
-  for (const name of others) peers[name] = peerChain(blocks.slice(), new Map(problems));
+  const peers = { [first]: peerChain(blocks, problems, signature) } as Record<PeerName, PeerChain>;
+  for (const name of others) peers[name] = peerChain(blocks.slice(), new Map(problems), signature);
   return { peers, difficulty };
 }
 
@@ -68,7 +77,8 @@ export function blockIndexOf(chain: PeerChain, index: unknown): number {
 // Re-checks block `index` against the block before it and keeps the result (O(1): two hashes).
 export function recheck(chain: PeerChain, index: number, difficulty: number): void {
   if (index < 0 || index >= chain.blocks.length) return;
-  const problem = checkBlock(chain.blocks[index], index, chain.blocks[index - 1], difficulty);
+  const block = chain.blocks[index];
+  const problem = checkBlock(block, index, chain.blocks[index - 1], difficulty) ?? chain.signature?.(block, index) ?? null;
   if (problem === null) chain.problems.delete(index);
   else chain.problems.set(index, problem);
 }
@@ -94,6 +104,8 @@ export function statusOf(chain: PeerChain, difficulty: number): ChainStatus {
     difficulty,
     lastBlockTime: chain.blocks[chain.blocks.length - 1]?.timestamp ?? '',
     readOnly: false,
+    signaturesChecked: 0, // the sandbox checks no signatures itself: each block's problem names a changed one
+    signaturesToCheck: 0,
   };
 }
 

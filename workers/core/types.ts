@@ -56,11 +56,19 @@ export interface ChainFile {
   cid: string; // IPFS content id (Qm…) of the encrypted bytes
 }
 
-// The genesis record (diagnosis, no files) and every upload.
+// The public keys the genesis block enrols (base64 raw keys): every signature is checked against them.
+export interface KeyEnrolment {
+  algorithm: 'Ed25519';
+  ledger: string; // the key of system blocks (genesis, expiries)
+  users: Record<string, string>; // user id -> public key
+}
+
+// The genesis record (diagnosis, no files, the enrolled keys) and every upload.
 export interface ClinicalRecord extends RecordBase {
   type: ClinicalRecordType;
   files: ChainFile[];
   documentDate?: string; // ISO 8601: the document's own date when imported from elsewhere (FHIR), before it reached this chain
+  enrolment?: KeyEnrolment; // only on the genesis block
 }
 
 // What an emergency_access record says about the grant it belongs to.
@@ -122,6 +130,8 @@ export interface Block {
   dataHash: string; // SHA-256 hex of data's canonical JSON, part of the mined header: lets verification tell a changed record from a changed header
   data: ChainRecord;
   nonce: number;
+  author: string; // the user id who wrote it, or 'ledger' for system blocks; checked by the chain's rules
+  signature: string; // base64 Ed25519 signature of the author over author and hash ('' before it is signed)
 }
 
 // A stored file as the projection of the chain describes it (the seed's stored-document fields, keyless).

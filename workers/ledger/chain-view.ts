@@ -19,7 +19,7 @@ export function createChainView(store: LedgerStore, enter: () => Promise<User>) 
 
     async blocksPage(offset, limit) {
       const signedIn = await enter();
-      return pageOf(store.current().blocks, offset, limit, visibleTo(signedIn));
+      return pageOf(store.current().blocks, offset, limit, visibleTo(signedIn), store.signatureOf);
     },
 
     async block(index) {

@@ -41,5 +41,5 @@ export function createChanges(deps: LedgerDeps) {
       });
     },
   };
-  return { api, announce, followOthers };
+  return { api, announce, notifyLocal, followOthers };
 }

@@ -2,6 +2,8 @@
 // the real ones (ledger.worker.ts); tests pass memory storage and zero delays (tests/support/test-ledger.ts).
 import type { ChangeKind } from '../api';
 import { ledgerError, type LedgerErrorName } from '../core/errors';
+import type { SignatureFailure, SignedPart } from '../core/signatures';
+import type { KeyEnrolment } from '../core/types';
 import type { LedgerStorage } from '../storage/ledger-storage';
 
 // What one tab tells the others after it changed the stored ledger (BroadcastChannel in the worker).
@@ -19,11 +21,14 @@ export interface LedgerDeps {
   uploadDelayMs: number;
   grantDelayMs: number;
   difficulty: number; // leading zero hex digits of the records chain
+  keyIterations: number; // PBKDF2 iterations for new users' keys: PBKDF2_ITERATIONS in the worker, few in tests
   notifyOthers?: (message: LedgerBroadcast) => void;
   listenToOthers?: (listener: (message: LedgerBroadcast) => void) => void;
   lock?: <T>(fn: () => Promise<T>) => Promise<T>; // exclusive across tabs (Web Locks in the worker)
   backupIterations?: number; // PBKDF2 rounds of a new backup's password key: BACKUP_ITERATIONS unless a test asks for fewer
   expiryTimer?: boolean; // record expiries on time with a timer (the worker); otherwise on the next call
+  // checks signatures elsewhere (the worker: a pool of checker workers, one per core); otherwise in this thread
+  checkSignatures?: (blocks: SignedPart[], enrolment: KeyEnrolment) => Promise<SignatureFailure | null>;
 }
 
 export function fail(name: LedgerErrorName, message: string): never {

@@ -92,7 +92,7 @@ export function createRecords(
           contents: ids.map((id, i) => ({ id, bytes: encrypted[i].stored })),
           result: ([block]) => {
             const entry = { index: Number(block.id), hash: block.hash, record };
-            return { record: recordView(store.state(), entry, true), block: blockSummary(block, entry.index, true) };
+            return { record: recordView(store.state(), entry, true), block: blockSummary(block, entry.index, true, 'holds') }; // signed just now
           },
         };
       });

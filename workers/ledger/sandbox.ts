@@ -1,6 +1,15 @@
 // The sandbox: three peers' copies of the chain (or of demo blocks) for the explorer's live chain and peers
 // view (docs/decisions/live-sandbox.md), and the mining lab's jobs. Never the real records: nothing here is stored.
-import type { BlockSummary, BlocksPage, LedgerService, MiningProgress, PeerReport, ProgressListener, SandboxBlock } from '../api';
+import type {
+  BlockSummary,
+  BlocksPage,
+  LedgerService,
+  MiningProgress,
+  PeerReport,
+  ProgressListener,
+  SandboxBlock,
+  SignatureState,
+} from '../api';
 import { canSeeRecord } from '../core/access';
 import { blockHash, createGenesisBlock, mineBlock, recordDataHash } from '../core/chain';
 import { SANDBOX_PEERS } from '../core/constants';
@@ -58,13 +67,28 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
 
   function sandboxCopy(): Sandbox {
     const blocks = structuredClone(store.current().blocks);
-    const box = sandboxOf(blocks, new Map(), difficulty);
+    const box = sandboxOf(blocks, new Map(), difficulty, signatureInCopy);
     recheckAll(box.peers.A, difficulty); // the records chain may have failed verification: its copy says where
     for (const name of SANDBOX_PEERS) box.peers[name].problems = new Map(box.peers.A.problems);
     return box;
   }
 
   const current = (): Sandbox => (sandbox ??= sandboxCopy());
+
+  // A copied block keeps its signature only while its author and hash (all it signs) are the records chain's;
+  // the records chain's own check says whether that holds. An edited or re-mined block has no valid signature.
+  // Blocks the mining lab added past the records chain's tip are unsigned demo blocks.
+  function signatureInCopy(block: Block, index: number): string | null {
+    const original = store.current().blocks[index];
+    if (!original || (original.author === block.author && original.hash === block.hash)) return null;
+    return 'signature no longer matches: the block changed, and only its author can sign it again';
+  }
+
+  function signatureOf(chain: PeerChain, index: number): SignatureState {
+    const block = chain.blocks[index];
+    if (!chain.signature || index >= store.current().blocks.length) return 'unsigned'; // demo and lab blocks
+    return chain.signature(block, index) === null ? store.signatureOf(index) : 'fails';
+  }
 
   // null when a newer reset started meanwhile: the latest request wins.
   async function demoSandbox(count: number, superseded: () => boolean): Promise<Sandbox | null> {
@@ -93,7 +117,7 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
   function summaryOf(signedIn: User, chain: PeerChain, index: number): BlockSummary {
     const block = chain.blocks[index];
     const seen = canSee(signedIn, block);
-    const summary = blockSummary(block, index, seen);
+    const summary = blockSummary(block, index, seen, signatureOf(chain, index));
     if (!seen && chain.typedTitles.has(index)) summary.title = block.data.title;
     const problem = chain.problems.get(index);
     return problem === undefined ? summary : { ...summary, problem };
@@ -141,7 +165,16 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       const run = (async () => {
         const box = blocks === 0 ? sandboxCopy() : await demoSandbox(blocks, () => request !== resets);
         if (box) sandbox = box;
-        return box && pageOf(box.peers.A.blocks, 0, SANDBOX_FIRST_PAGE, (block) => canSee(signedIn, block));
+        return (
+          box &&
+          pageOf(
+            box.peers.A.blocks,
+            0,
+            SANDBOX_FIRST_PAGE,
+            (block) => canSee(signedIn, block),
+            (index) => signatureOf(box.peers.A, index),
+          )
+        );
       })();
       latestReset = run;
       return (await run) ?? waitForLatestReset();
@@ -151,7 +184,13 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       const signedIn = await enter();
       const box = current();
       const chain = box.peers[peerOf(peer)];
-      const page = pageOf(chain.blocks, offset, limit, () => true); // the shape checks; the rows are rebuilt below
+      const page = pageOf(
+        chain.blocks,
+        offset,
+        limit,
+        () => true,
+        () => 'unchecked',
+      ); // the shape checks; the rows are rebuilt below
       return {
         ...page,
         blocks: page.blocks.map(({ index }) => summaryOf(signedIn, chain, index)),

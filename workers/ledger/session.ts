@@ -1,19 +1,45 @@
-// The signed-in user of this worker: every other call is checked against it.
+// The signed-in user of this worker: every other call is checked against it. Signing in unlocks the user's
+// signing key with their password; the session keeps it, non-extractable, in memory and in storage until
+// Logout, so a reload resumes only a session whose key is there (docs/decisions/signed-blocks.md).
 import type { LedgerService } from '../api';
 import { accessDenied } from '../core/access';
-import { DEMO_PASSWORD } from '../core/constants';
 import { USERS, findUser } from '../core/directory';
 import { MESSAGES, ledgerError } from '../core/errors';
+import { keyMatches, unlockUserKey } from '../core/signatures';
 import type { User } from '../core/types';
-import { fail } from './deps';
+import { SESSION_KEY } from '../storage/ledger-storage';
+import { fail, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
 
-export function createSession(store: LedgerStore, recordDueExpiries: () => Promise<void>, actorChanged: () => void) {
-  let actor: User | null = null;
+// What storage keeps of the session: whose it is and their unwrapped key (structured clone keeps it non-extractable).
+interface StoredSession {
+  userId: string;
+  signingKey: CryptoKey;
+}
 
-  function setActor(next: User | null): void {
+function isStoredSession(value: unknown): value is StoredSession {
+  const session = value as Partial<StoredSession> | null | undefined;
+  return typeof session?.userId === 'string' && session.signingKey instanceof CryptoKey;
+}
+
+export function createSession(
+  deps: LedgerDeps,
+  store: LedgerStore,
+  recordDueExpiries: () => Promise<void>,
+  actorChanged: () => void,
+) {
+  let actor: User | null = null;
+  let signingKey: CryptoKey | null = null;
+
+  function setActor(next: User | null, key: CryptoKey | null = null): void {
     if (next?.id !== actor?.id) actorChanged(); // a job or sandbox of one user never carries over to the next
     actor = next;
+    signingKey = next ? key : null;
+  }
+
+  // The public key the chain enrolled for `userId` (the stored copy when the chain cannot be read, e.g. an old format).
+  function enrolledKey(userId: string): string | undefined {
+    return store.state().enrolment?.users[userId] ?? store.storedKeys()?.users[userId]?.publicKey;
   }
 
   // Every call but the session ones: a signed-in user, the stored ledger loaded, due expiries recorded.
@@ -31,10 +57,15 @@ export function createSession(store: LedgerStore, recordDueExpiries: () => Promi
       try {
         const wanted = typeof email === 'string' ? email.trim().toLowerCase() : '';
         const user = USERS.find((candidate) => candidate.email.toLowerCase() === wanted);
-        if (!user || password !== DEMO_PASSWORD) fail('LoginError', MESSAGES.invalidCredentials);
-        if (user.role !== role) fail('LoginError', MESSAGES.wrongRole(user.role));
+        if (!user || typeof password !== 'string') fail('LoginError', MESSAGES.invalidCredentials);
         await store.ready(); // a ledger that cannot load is the unexpected failure of the login screen
-        setActor(user);
+        const wrapped = store.storedKeys()?.users[user.id];
+        const key = wrapped ? await unlockUserKey(wrapped, password) : null;
+        if (!key) fail('LoginError', MESSAGES.invalidCredentials); // the password is checked by unwrapping the key
+        if (user.role !== role) fail('LoginError', MESSAGES.wrongRole(user.role));
+        const session: StoredSession = { userId: user.id, signingKey: key };
+        await deps.storage.commit({ meta: { [SESSION_KEY]: session } });
+        setActor(user, key);
         return structuredClone(user);
       } catch (error) {
         if (error instanceof Error && error.name === 'LoginError') throw error;
@@ -42,14 +73,26 @@ export function createSession(store: LedgerStore, recordDueExpiries: () => Promi
       }
     },
 
+    // Only the id is read from the page, and only a stored session of that user whose key matches the
+    // enrolled one resumes it: an edited id finds no key and signs out.
     async resumeSession(userId) {
-      setActor((typeof userId === 'string' && findUser(userId)) || null); // only the id is trusted, looked up again
-      return actor && structuredClone(actor);
+      const user = (typeof userId === 'string' && findUser(userId)) || null;
+      if (user && actor?.id === user.id && signingKey) return structuredClone(user);
+      setActor(null);
+      if (!user) return null;
+      await store.ready();
+      const stored = await deps.storage.readMeta(SESSION_KEY);
+      const enrolled = enrolledKey(user.id);
+      if (!isStoredSession(stored) || stored.userId !== user.id || !enrolled) return null;
+      if (!(await keyMatches(stored.signingKey, enrolled))) return null;
+      setActor(user, stored.signingKey);
+      return structuredClone(user);
     },
 
     async signOut() {
       setActor(null);
+      await deps.storage.commit({ deleteMeta: [SESSION_KEY] });
     },
   };
-  return { api, enter };
+  return { api, enter, signingKey: (author: string) => (actor?.id === author ? (signingKey ?? undefined) : undefined) };
 }

@@ -1,14 +1,26 @@
 // The stored ledger and its revision: loads and verifies the chain, keeps its projection, and makes every
 // change one locked, revision-checked write decided on fresh state. The one owner of the loaded ledger.
-import type { ChainStatus, ChangeKind, InvalidBlock } from '../api';
+import type { ChainStatus, ChangeKind, InvalidBlock, SignatureState } from '../api';
 import { mineBlock, createGenesisBlock } from '../core/chain';
-import { ledgerError } from '../core/errors';
+import { DEMO_PASSWORD } from '../core/constants';
+import { USERS } from '../core/directory';
+import { MESSAGES, ledgerError } from '../core/errors';
 import { genesisRecord, iso } from '../core/ledger-records';
-import { apply, ruleProblem, verifyLedger, type LedgerState, type VerifiedLedger } from '../core/projection';
+import { apply, project, ruleProblem, verifyLedger, type LedgerState, type VerifiedLedger } from '../core/projection';
+import {
+  LEDGER_AUTHOR,
+  createStoredKeys,
+  enrolmentOf,
+  firstSignatureFailure,
+  signBlock,
+  type StoredKeys,
+} from '../core/signatures';
 import type { Block, ChainRecord, DocumentKey } from '../core/types';
 import {
   FORMAT_KEY,
+  KEYS_KEY,
   LEDGER_FORMAT,
+  SESSION_KEY,
   REVISION_CONFLICT,
   REVISION_KEY,
   storedRevision,
@@ -19,6 +31,8 @@ import { fail, type LedgerDeps } from './deps';
 
 const WRITE_ATTEMPTS = 4; // another tab writing first makes a write start over on fresh state
 const VERIFY_SLICE = 5000; // blocks verified between yields: a long chain never silences the worker for seconds
+const FIRST_SIGNATURE_SLICE = 500; // checked before a loaded chain is shown: all of a short chain, at little delay
+const SIGNATURE_SLICE = 10_000; // signatures checked between progress notices (shared among the checker workers)
 
 // A macrotask, so messages (a watchdog's probe, a cancel) are answered while a long chain is verified.
 function nextTask(): Promise<void> {
@@ -40,6 +54,17 @@ export interface Snapshot {
   keys: Map<string, string>; // document id -> AES key (hex): the one thing of a file not on the chain
   revision: number;
   invalid?: InvalidBlock; // the first failed check, of a block or of a stored item: the ledger is read-only
+  storedKeys?: StoredKeys; // the users' wrapped keys and the ledger key
+  signatures: SignatureCheck;
+  publicKeys: Map<string, Promise<CryptoKey>>; // enrolled keys (base64) imported once
+}
+
+// Signatures are checked after hashes, links and rules, in the background: the screens show the verified
+// blocks at once, and a failure found later turns the ledger read-only like any other.
+export interface SignatureCheck {
+  checked: number; // blocks [0, checked) have signatures that hold
+  failed?: number; // the block whose signature failed
+  running: boolean;
 }
 
 // A change, decided on the fresh snapshot: records to mine (in order, each legal on the state before the
@@ -61,6 +86,8 @@ export interface StoreHooks {
   dueRecords: (state: LedgerState, at: number) => ChainRecord[]; // recorded before any other change
   committed: (change: { revision: number; kinds: ChangeKind[] }) => void;
   stateChanged: () => void;
+  signingKey: (author: string) => CryptoKey | undefined; // the signed-in user's unlocked key, when `author` is that user
+  checked: (change: { revision: number; kinds: ChangeKind[] }) => void; // this tab's screens only: signature progress
 }
 
 export function kindsOf(records: readonly ChainRecord[]): ChangeKind[] {
@@ -131,9 +158,15 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
   async function toSnapshot(stored: StoredState, previous: Snapshot | null): Promise<Snapshot> {
     const revision = storedRevision(stored.meta[REVISION_KEY]);
     const keys = new Map(stored.documents.map((row) => [row?.id, row?.encryptionKey]));
-    const base = { blocks: stored.blocks, keys, revision };
+    const storedKeys = stored.meta[KEYS_KEY] as StoredKeys | undefined;
+    const signatures: SignatureCheck = { checked: 0, running: false };
+    const publicKeys = previous?.publicKeys ?? new Map<string, Promise<CryptoKey>>();
+    const base = { blocks: stored.blocks, keys, revision, signatures, publicKeys, ...(storedKeys ? { storedKeys } : {}) };
     if (stored.blocks.length > 0 && stored.meta[FORMAT_KEY] !== LEDGER_FORMAT) {
-      const reason = 'the records were stored by an earlier version of MedLedger, in a format this version does not read';
+      const reason =
+        stored.meta[FORMAT_KEY] === 2
+          ? 'the records were stored by an earlier version of MedLedger, before blocks were signed, so no block says who wrote it'
+          : 'the records were stored by an earlier version of MedLedger, in a format this version does not read';
       return { ...base, verified: verifyLedger([], difficulty), invalid: { index: 0, reason } };
     }
     // Another tab only appended: verify its new blocks on top of what this tab verified.
@@ -146,37 +179,109 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     const verified = extends_
       ? verifyLedger(stored.blocks, difficulty, previous.verified)
       : await verifyInSlices(stored.blocks, difficulty);
+    if (extends_) signatures.checked = previous.signatures.checked; // the earlier blocks' signatures were checked
     const invalid = verified.firstInvalid ?? offChainProblem(verified.state, keys, stored.contentIds);
     return { ...base, verified, ...(invalid ? { invalid } : {}) };
   }
 
-  function setSnapshot(next: Snapshot): void {
+  // A short chain is published with every signature checked; a long one with its first slice checked, the
+  // rest checked in the background while the screens already show it.
+  async function setSnapshot(next: Snapshot): Promise<void> {
+    await checkSignatureSlice(next, FIRST_SIGNATURE_SLICE);
     snapshot = next;
     hooks.stateChanged();
+    checkSignatures(next);
+  }
+
+  // Checks the signatures of up to `size` verified blocks not checked yet. False when there is nothing more to do.
+  async function checkSignatureSlice(s: Snapshot, size: number): Promise<boolean> {
+    const from = s.signatures.checked;
+    const to = Math.min(s.verified.state.height, from + size);
+    if (s.signatures.failed !== undefined || from >= to) return false;
+    const enrolment = s.verified.state.enrolment;
+    const slice = s.blocks.slice(from, to).map(({ author, hash, signature }) => ({ author, hash, signature }));
+    const failure = !enrolment
+      ? { offset: 0, reason: 'signature: no keys are enrolled' }
+      : deps.checkSignatures
+        ? await deps.checkSignatures(slice, enrolment)
+        : await firstSignatureFailure(slice, enrolment, s.publicKeys);
+    if (failure) {
+      signatureFailed(s, from + failure.offset, failure.reason);
+      return false;
+    }
+    s.signatures.checked = Math.max(s.signatures.checked, to);
+    return true;
+  }
+
+  // The rest in the background, one slice per step; the screens hear of the progress.
+  function checkSignatures(s: Snapshot): void {
+    if (s.signatures.running) return;
+    s.signatures.running = true;
+    void (async () => {
+      try {
+        while (snapshot === s && (await checkSignatureSlice(s, SIGNATURE_SLICE))) {
+          if (snapshot === s) hooks.checked({ revision: s.revision, kinds: ['signatures'] });
+        }
+      } finally {
+        s.signatures.running = false;
+      }
+    })();
+  }
+
+  function signatureFailed(s: Snapshot, index: number, reason: string): void {
+    s.signatures.failed = index;
+    if (!s.invalid || s.invalid.index >= index) s.invalid = { index, reason };
+    s.verified = { state: project(s.blocks.slice(0, index)), firstInvalid: { index, reason } };
+    if (snapshot !== s) return; // not published yet: it is published read-only
+    hooks.stateChanged();
+    hooks.checked({ revision: s.revision, kinds: ALL_KINDS });
   }
 
   function current(): Snapshot {
     return snapshot ?? fail('StorageError', 'The stored records are not loaded yet.');
   }
 
-  function freshWrite(expectedRevision: number): StorageWrite {
+  // A new chain: its genesis enrols the public keys and is signed by the ledger key. The keys (and the
+  // session) are kept across a reset, so a signed-in user stays signed in and signs with the same key.
+  async function freshWrite(expectedRevision: number, keys: StoredKeys, session: unknown): Promise<StorageWrite> {
     const timestamp = iso(deps.now());
-    const genesis = createGenesisBlock(genesisRecord(deps.randomId(), timestamp), timestamp, difficulty);
+    const record = genesisRecord(deps.randomId(), timestamp, enrolmentOf(keys));
+    const genesis = await signBlock(createGenesisBlock(record, timestamp, difficulty), keys.ledger.privateKey);
     return {
       expectedRevision,
       clear: true,
       blocks: [genesis],
-      meta: { [REVISION_KEY]: expectedRevision + 1, [FORMAT_KEY]: LEDGER_FORMAT },
+      meta: {
+        [REVISION_KEY]: expectedRevision + 1,
+        [FORMAT_KEY]: LEDGER_FORMAT,
+        [KEYS_KEY]: keys,
+        ...(session ? { [SESSION_KEY]: session } : {}),
+      },
     };
+  }
+
+  // Every listed user's key pair, made once per browser (one PBKDF2 derivation per user) and kept across resets.
+  function newKeys(): Promise<StoredKeys> {
+    return createStoredKeys(
+      USERS.map((user) => user.id),
+      DEMO_PASSWORD,
+      deps.keyIterations,
+    );
   }
 
   async function initialLoad(): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       const stored = await storage.load();
       const empty = stored.blocks.length + stored.documents.length + stored.contentIds.length === 0;
+      if (!empty && !stored.meta[KEYS_KEY]) {
+        // an earlier version's ledger: keys let its users sign in, see what it holds and reset it
+        await storage.commit({ meta: { [KEYS_KEY]: await newKeys() } });
+        continue;
+      }
       if (!empty) return setSnapshot(await toSnapshot(stored, null));
       try {
-        await storage.commit(freshWrite(storedRevision(stored.meta[REVISION_KEY])));
+        const keys = (stored.meta[KEYS_KEY] as StoredKeys | undefined) ?? (await newKeys());
+        await storage.commit(await freshWrite(storedRevision(stored.meta[REVISION_KEY]), keys, stored.meta[SESSION_KEY]));
       } catch (error) {
         if (!isConflict(error) || attempt >= WRITE_ATTEMPTS) throw error; // another tab made the genesis first
       }
@@ -196,7 +301,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
   async function refreshIfStale(): Promise<boolean> {
     const stored = storedRevision(await storage.readMeta(REVISION_KEY));
     if (stored === current().revision) return false;
-    setSnapshot(await toSnapshot(await storage.load(), current()));
+    await setSnapshot(await toSnapshot(await storage.load(), current()));
     return true;
   }
 
@@ -223,11 +328,13 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     const blocks: Block[] = [];
     if (!draft.records?.length && !draft.documents?.length && !draft.deleteDocuments?.length) return blocks;
     for (const record of draft.records ?? []) {
-      const block = mineBlock(blocks.at(-1) ?? s.blocks[s.blocks.length - 1], record, record.timestamp, difficulty);
+      const mined = mineBlock(blocks.at(-1) ?? s.blocks[s.blocks.length - 1], record, record.timestamp, difficulty);
       // a change must be legal where it lands; records of one change are independent of each other
-      const problem = ruleProblem(state, block, state.height + blocks.length);
+      const problem = ruleProblem(state, mined, state.height + blocks.length);
       if (problem) fail('IntegrityError', `This change would break a rule of the chain: ${problem}.`);
-      blocks.push(block);
+      const key = mined.author === LEDGER_AUTHOR ? s.storedKeys?.ledger.privateKey : hooks.signingKey(mined.author);
+      if (!key) fail('AccessDeniedError', MESSAGES.accessDenied);
+      blocks.push(await signBlock(mined, key));
     }
     const revision = s.revision + 1;
     const write: StorageWrite = {
@@ -243,10 +350,12 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     } catch (error) {
       throw isConflict(error) ? error : storageError(failure, error);
     }
+    const caughtUp = s.signatures.checked === s.blocks.length;
     for (const block of blocks) {
       apply(state, block, s.blocks.length);
       s.blocks.push(block);
     }
+    if (caughtUp) s.signatures.checked = s.blocks.length; // signed here, with the key that unlocked just now
     for (const row of draft.documents ?? []) s.keys.set(row.id, row.encryptionKey);
     for (const id of draft.deleteDocuments ?? []) s.keys.delete(id);
     s.revision = revision;
@@ -294,13 +403,18 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
   }
 
   // Everything stored is replaced in one write (a reset, a restore); every tab reloads all of it.
-  async function replaceAll(failure: string, replacement: (expectedRevision: number) => StorageWrite): Promise<void> {
+  async function replaceAll(
+    failure: string,
+    replacement: (expectedRevision: number, keys: StoredKeys, session: unknown) => Promise<StorageWrite>,
+  ): Promise<void> {
     try {
       await lock(async () => {
         for (let tries = 1; ; tries++) {
           const expected = storedRevision(await storage.readMeta(REVISION_KEY));
+          const keys = ((await storage.readMeta(KEYS_KEY)) as StoredKeys | undefined) ?? (await newKeys());
+          const session = await storage.readMeta(SESSION_KEY);
           try {
-            await storage.commit(replacement(expected));
+            await storage.commit(await replacement(expected, keys, session));
             return setSnapshot(await toSnapshot(await storage.load(), null));
           } catch (error) {
             if (!isConflict(error)) throw storageError(failure, error);
@@ -317,11 +431,11 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
 
   // A restored ledger: its chain, keys and encrypted bytes, checked by the caller before (workers/ledger/portability.ts).
   function restore(ledger: Pick<StorageWrite, 'blocks' | 'documents' | 'contents'>): Promise<void> {
-    return replaceAll('The restore was not saved', (expectedRevision) => ({
+    return replaceAll('The restore was not saved', async (expectedRevision, keys) => ({
       ...ledger,
       expectedRevision,
       clear: true,
-      meta: { [REVISION_KEY]: expectedRevision + 1, [FORMAT_KEY]: LEDGER_FORMAT },
+      meta: { [REVISION_KEY]: expectedRevision + 1, [FORMAT_KEY]: LEDGER_FORMAT, [KEYS_KEY]: keys },
     }));
   }
 
@@ -340,7 +454,16 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
       difficulty,
       lastBlockTime: s.blocks.at(-1)?.timestamp ?? '',
       readOnly: !!s.invalid,
+      signaturesChecked: s.signatures.checked,
+      signaturesToCheck: s.verified.state.height,
     };
+  }
+
+  // Whether block `index`'s signature holds, is being checked, or failed.
+  function signatureOf(index: number): SignatureState {
+    const { signatures } = current();
+    if (signatures.failed === index) return 'fails';
+    return index < signatures.checked ? 'holds' : 'unchecked';
   }
 
   return {
@@ -355,6 +478,8 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     restore,
     refresh,
     status,
+    signatureOf,
+    storedKeys: () => current().storedKeys,
   };
 }
 

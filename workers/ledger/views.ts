@@ -1,5 +1,5 @@
 // What crosses to the UI, built from the projection: plain copies, never the state itself.
-import type { AccessHistoryEntry, BlockSummary, BlocksPage, DocumentView, RecordView } from '../api';
+import type { AccessHistoryEntry, BlockSummary, BlocksPage, DocumentView, RecordView, SignatureState } from '../api';
 import { PATIENTS, findUser } from '../core/directory';
 import type { EmergencyRead } from '../core/ledger-records';
 import type { GrantRead, GrantState, LedgerState, RecordEntry } from '../core/projection';
@@ -74,7 +74,7 @@ export function patientById(id: string): Patient {
   return PATIENTS.find((candidate) => candidate.id === id) ?? fail('NotFoundError', 'No patient has this id.');
 }
 
-export function blockSummary(block: Block, index: number, visible: boolean): BlockSummary {
+export function blockSummary(block: Block, index: number, visible: boolean, signature: SignatureState): BlockSummary {
   return {
     index,
     hash: block.hash,
@@ -84,6 +84,8 @@ export function blockSummary(block: Block, index: number, visible: boolean): Blo
     type: block.data?.type, // data can be missing only in a tampered store, which verification reports
     title: visible ? block.data.title : RESTRICTED_TITLE,
     patientId: visible ? block.data.patientId : '',
+    author: typeof block.author === 'string' ? block.author : '', // a stored block may lack it; its rules name that
+    signature,
   };
 }
 
@@ -92,6 +94,7 @@ export function pageOf(
   offset: number,
   limit: number,
   visible: (block: Block, index: number) => boolean,
+  signatureOf: (index: number) => SignatureState,
 ): BlocksPage {
   if (!isIndex(offset) || !Number.isInteger(limit) || limit < 1) {
     fail('ValidationError', 'Ask for a page with a whole offset of 0 or more and a limit of 1 or more.');
@@ -99,7 +102,7 @@ export function pageOf(
   const size = Math.min(limit, MAX_PAGE_SIZE);
   const page: BlockSummary[] = [];
   for (let i = blocks.length - 1 - offset; i >= 0 && page.length < size; i--) {
-    page.push(blockSummary(blocks[i], i, visible(blocks[i], i)));
+    page.push(blockSummary(blocks[i], i, visible(blocks[i], i), signatureOf(i)));
   }
   return { total: blocks.length, offset, blocks: page };
 }

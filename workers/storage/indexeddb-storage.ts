@@ -97,6 +97,7 @@ export function createIndexedDbStorage(name: string = LEDGER_DB_NAME): LedgerSto
           track(tx.objectStore('contents').delete(id));
         }
         for (const [key, value] of Object.entries(write.meta ?? {})) track(tx.objectStore('meta').put(value, key));
+        for (const key of write.deleteMeta ?? []) track(tx.objectStore('meta').delete(key));
         await Promise.all(pending);
       } catch (error) {
         try {

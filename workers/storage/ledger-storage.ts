@@ -18,6 +18,7 @@ export interface StorageWrite {
   contents?: { id: string; bytes: ArrayBuffer }[]; // encrypted bytes by document id
   deleteDocuments?: string[]; // drops the key and the bytes of each
   meta?: Record<string, unknown>;
+  deleteMeta?: string[]; // e.g. the session key at Logout
 }
 
 export interface LedgerStorage {
@@ -29,7 +30,9 @@ export interface LedgerStorage {
 
 export const REVISION_KEY = 'revision';
 export const FORMAT_KEY = 'format'; // the block format of the stored ledger
-export const LEDGER_FORMAT = 2; // 2: every change is a block; 1 (no format stored) kept grants and file metadata beside the chain
+export const LEDGER_FORMAT = 3; // 3: every block signed by its author; 2: every change a block, unsigned; 1 (no format stored) kept grants and file metadata beside the chain
+export const KEYS_KEY = 'keys'; // the users' wrapped keys and the ledger key (workers/core/signatures.ts StoredKeys)
+export const SESSION_KEY = 'session'; // the signed-in user's id and unwrapped, non-extractable key, until Logout
 export const REVISION_CONFLICT = 'RevisionConflict'; // another tab wrote first: reload and build the change again
 
 export function revisionConflict(expected: number, found: unknown): Error {

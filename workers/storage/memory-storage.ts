@@ -52,6 +52,7 @@ export function createMemoryStorage(): LedgerStorage {
         next.contents.delete(id);
       }
       for (const [key, value] of Object.entries(copy.meta ?? {})) next.meta.set(key, value);
+      for (const key of copy.deleteMeta ?? []) next.meta.delete(key);
       ({ blocks, documents, contents, meta } = next);
     },
   };

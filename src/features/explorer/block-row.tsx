@@ -1,7 +1,8 @@
 import { memo } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import type { BlockSummary, InvalidBlock } from '../../../workers/api';
+import type { BlockSummary, InvalidBlock, SignatureState } from '../../../workers/api';
+import { findUser } from '../../../workers/core/directory';
 import { formatDateTime } from '../../components/format';
 import { HashBadge } from '../../components/hash-badge';
 import { RECORD_TYPE_LABELS } from '../../components/record-type';
@@ -16,6 +17,19 @@ interface BlockRowProps {
   checks?: boolean; // every row says whether it is valid, and why not (the sandbox)
   open?: boolean;
   onOpen?: (index: number) => void;
+}
+
+const SIGNATURE_LABELS: Record<SignatureState, { text: string; variant: string }> = {
+  holds: { text: 'signature holds', variant: 'success' },
+  unchecked: { text: 'checking signature', variant: 'secondary' },
+  fails: { text: 'signature fails', variant: 'danger' },
+  unsigned: { text: 'unsigned demo block', variant: 'secondary' },
+};
+
+// Who signed a block: a listed user's name, or the ledger's own key for system blocks.
+export function authorName(author: string): string {
+  if (author === 'ledger') return 'Ledger (system)';
+  return findUser(author)?.name ?? (author || 'nobody');
 }
 
 // Why a sandbox row is invalid: its own failed check, the first invalid block's reason, or that it follows it.
@@ -35,7 +49,7 @@ export const BlockRow = memo(function BlockRow({
   onOpen,
 }: BlockRowProps) {
   const invalid = invalidIndex === undefined ? undefined : { index: invalidIndex, reason: invalidReason ?? '' };
-  const columns = checks ? 8 : 7;
+  const columns = checks ? 9 : 8;
   if (!block) {
     return (
       <tr aria-rowindex={position + 2} style={{ height: ROW_PX }}>
@@ -91,6 +105,10 @@ export const BlockRow = memo(function BlockRow({
       {!checks && type}
       <td className="explorer-title" title={block.title}>
         {block.title}
+      </td>
+      <td className="explorer-author" title={`Signed by ${authorName(block.author)}: ${SIGNATURE_LABELS[block.signature].text}`}>
+        {authorName(block.author)}{' '}
+        <Badge bg={SIGNATURE_LABELS[block.signature].variant}>{SIGNATURE_LABELS[block.signature].text}</Badge>
       </td>
       <td>
         <HashBadge hash={block.hash} label={`hash of block ${block.index}`} />

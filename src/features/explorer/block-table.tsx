@@ -103,6 +103,7 @@ export function BlockTable({
                 {!checks && time}
                 {!checks && type}
                 <th scope="col">Title</th>
+                <th scope="col">Signed by</th>
                 <th scope="col">Hash</th>
                 <th scope="col">Previous hash</th>
                 <th scope="col" className="text-end">

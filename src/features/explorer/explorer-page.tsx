@@ -30,7 +30,7 @@ export function ExplorerPage() {
       )),
     [service],
   );
-  const chainVersion = useLedgerVersion(['chain']); // every change adds blocks: the cached pages are dropped
+  const chainVersion = useLedgerVersion(['chain', 'signatures']); // new blocks or checked signatures: the cached pages are dropped
   const status = useChainStatus();
   const [scrollTo, setScrollTo] = useState<{ index: number; request: number } | null>(null);
   const miningLabPath = useLocation().pathname.replace(/\/blockchain$/, '/mining-lab'); // the lab of this role

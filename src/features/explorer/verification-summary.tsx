@@ -1,6 +1,7 @@
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import type { ChainStatus } from '../../../workers/api';
+import { SignatureProgress } from '../../components/signature-progress';
 
 interface VerificationSummaryProps {
   status: ChainStatus;
@@ -11,10 +12,16 @@ interface VerificationSummaryProps {
 export function VerificationSummary({ status, onShowInvalid }: VerificationSummaryProps) {
   const blocks = `${status.height} ${status.height === 1 ? 'block' : 'blocks'}`;
   if (status.valid || !status.firstInvalid) {
+    const checking = status.signaturesChecked < status.signaturesToCheck;
     return (
       <Alert variant="success" className="mb-3" data-chain-valid="true">
         <strong>Chain valid.</strong> All {blocks} verified: every hash, link and record matches, at difficulty{' '}
-        {status.difficulty}.
+        {status.difficulty}.{' '}
+        {checking ? (
+          <SignatureProgress status={status} />
+        ) : (
+          'Every block is signed by its author, checked against the keys the genesis block enrolled.'
+        )}
       </Alert>
     );
   }

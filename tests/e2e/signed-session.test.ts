@@ -1,0 +1,213 @@
+// A sign-in that is more than an id, and blocks that say who wrote them, in the built app: the session is the
+// user's unlocked key kept in IndexedDB, an edited currentUser finds no key, and the explorer names each
+// block's author and whether its signature holds, also in the tamper demo after a re-mine.
+import type { Page } from 'playwright-core';
+import { emergencyScope } from '../../workers/core/access';
+import { mineBlock } from '../../workers/core/chain';
+import { DEMO_PASSWORD } from '../../workers/core/constants';
+import { DOCTORS, PATIENTS } from '../../workers/core/directory';
+import { emergencyRecord, grantExpiresAt, iso } from '../../workers/core/ledger-records';
+import { fromBase64, signBlock, toBase64, unlockUserKey, type WrappedUserKey } from '../../workers/core/signatures';
+import type { Block, EmergencyGrant } from '../../workers/core/types';
+import { section, text } from './support/read';
+import { describe, expect, test } from './support/fixtures';
+import { openSandboxBlock, sandboxPanel } from './support/explorer';
+import { goTo, pdfFile, uploadRecord } from './support/records';
+import { login, pathOf } from './support/session';
+
+// The 'keys' and 'session' entries the worker stored, as any script of the origin can read them.
+async function storedKeyEntries(page: Page) {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('medledger');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const read = (key: string) =>
+      new Promise<unknown>((resolve, reject) => {
+        const request = db.transaction('meta', 'readonly').objectStore('meta').get(key);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    const keys = (await read('keys')) as { users: Record<string, Record<string, unknown>> } | undefined;
+    const session = (await read('session')) as { userId: string; signingKey: CryptoKey } | undefined;
+    db.close();
+    return {
+      users: Object.values(keys?.users ?? {}).map((key) => ({
+        iterations: key.iterations,
+        kdf: key.kdf,
+        fields: Object.keys(key).sort(),
+      })),
+      session: session
+        ? { userId: session.userId, extractable: session.signingKey.extractable, type: session.signingKey.type }
+        : null,
+    };
+  });
+}
+
+describe('a sign-in that unlocks a key', () => {
+  test('stores every key wrapped with at least 600,000 PBKDF2 iterations, and the session key non-extractable', async ({
+    page,
+  }) => {
+    await login(page, 'patient');
+    const stored = await storedKeyEntries(page);
+    expect(stored.users).toHaveLength(4);
+    for (const user of stored.users) {
+      expect(user.kdf).toBe('PBKDF2');
+      expect(user.iterations).toBeGreaterThanOrEqual(600_000);
+      expect(user.fields).toEqual(['hash', 'iterations', 'iv', 'kdf', 'publicKey', 'salt', 'wrappedKey']);
+    }
+    expect(stored.session).toEqual({ userId: 'patient-1', extractable: false, type: 'private' });
+  });
+
+  test("editing currentUser to the doctor's id and reloading does not sign in as the doctor", async ({ page }) => {
+    await login(page, 'patient');
+    await page.evaluate((doctor) => localStorage.setItem('currentUser', JSON.stringify(doctor)), DOCTORS[0]);
+    await page.reload();
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+    expect(pathOf(page)).toBe('/');
+    expect(await page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
+    await page.goto('/doctor/dashboard');
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+    expect(pathOf(page)).toBe('/');
+  });
+
+  test('a reload keeps a real session, and after Logout a reload is signed out', async ({ page }) => {
+    await login(page, 'doctor');
+    await page.reload();
+    await page.getByRole('heading', { name: `Welcome, ${DOCTORS[0].name}` }).waitFor();
+    expect(pathOf(page)).toBe('/doctor/dashboard');
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    expect((await storedKeyEntries(page)).session).toBeNull();
+    await page.goto('/doctor/dashboard');
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+    expect(pathOf(page)).toBe('/');
+  });
+});
+
+describe('the explorer names who signed each block', () => {
+  test('shows each block author with a signature that holds, and a re-mined block in the tamper demo fails its signature', async ({
+    page,
+  }) => {
+    await login(page, 'patient');
+    await uploadRecord(page, 'Lipid panel', [pdfFile('lipid-panel.pdf')]);
+    await goTo(page, 'Blockchain Explorer', 'Blockchain Explorer');
+    const chain = page.locator('#explorer-tabs-tabpane-chain');
+    await chain.getByText('Every block is signed by its author').waitFor();
+    const author = (index: number, scope = chain) => scope.locator(`tr[data-block-index="${index}"] td.explorer-author`);
+    await author(1).getByText('signature holds').waitFor();
+    expect(await author(1).textContent()).toContain('Sarah Johnson');
+    expect(await author(0).textContent()).toContain('Ledger (system)');
+
+    await page.getByRole('tab', { name: 'Tamper demo' }).click();
+    const panel = sandboxPanel(page);
+    await panel.locator('tr[data-block-index="1"]').waitFor(); // the sandbox starts as a copy of the records chain
+    const editor = await openSandboxBlock(panel, 1);
+    await editor.getByLabel('Title').fill('Forged lipid panel');
+    await panel.locator('tr[data-block-index="1"] td.explorer-title[title="Forged lipid panel"]').waitFor();
+    await editor.getByRole('button', { name: 'Re-mine', exact: true }).click();
+    // its hash holds again, its signature (made over the old hash) does not
+    await panel
+      .locator('[data-chain-valid="false"]')
+      .getByText('signature no longer matches: the block changed, and only its author can sign it again', { exact: false })
+      .waitFor();
+    expect(await panel.locator('[data-chain-valid="false"]').textContent()).toContain('Chain invalid at block #1:');
+    expect(await author(1, panel).textContent()).toContain('signature fails');
+  });
+});
+
+// The stored genesis and wrapped keys, read as any script of the origin can; the blocks written back in place.
+async function storedGenesisAndKeys(page: Page): Promise<{ genesis: Block; users: Record<string, WrappedUserKey> }> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('medledger');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const read = <T>(store: string, key: IDBValidKey) =>
+      new Promise<T>((resolve, reject) => {
+        const request = db.transaction(store, 'readonly').objectStore(store).get(key);
+        request.onsuccess = () => resolve(request.result as T);
+        request.onerror = () => reject(request.error);
+      });
+    const genesis = await read<Block>('blocks', 0);
+    const keys = await read<{ users: Record<string, WrappedUserKey> }>('meta', 'keys');
+    db.close();
+    return { genesis, users: keys.users };
+  });
+}
+
+async function storeBlocks(page: Page, blocks: Block[]): Promise<void> {
+  await page.evaluate(async (changed) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('medledger');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    await new Promise<void>((resolve, reject) => {
+      const tx = db.transaction('blocks', 'readwrite');
+      for (const block of changed) tx.objectStore('blocks').put(block, Number(block.id));
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+    });
+    db.close();
+  }, blocks);
+}
+
+describe('a long signed chain', () => {
+  test(
+    'has its signatures checked by checker workers, and one that fails there is named with its block and turns the app read-only',
+    { timeout: 120_000 },
+    async ({ page }) => {
+      const HEIGHT = 2600; // past the first slice checked in the ledger worker: the rest goes to the checkers
+      const BAD = 2000;
+      await login(page, 'patient');
+      const { genesis, users } = await storedGenesisAndKeys(page);
+      const doctor = DOCTORS[1]; // Dr. Wilson, not Sarah's doctor: an emergency grant and its reads
+      const key = await unlockUserKey(users[doctor.id], DEMO_PASSWORD);
+      if (!key) throw new Error("the demo password did not unlock Dr. Wilson's key");
+      const at = Math.max(Date.now(), Date.parse(genesis.timestamp));
+      const grant: EmergencyGrant = {
+        id: crypto.randomUUID(),
+        patientId: PATIENTS[0].id,
+        doctorId: doctor.id,
+        accessLevel: 'basic',
+        reason: 'Unconscious on arrival',
+        durationMinutes: 240,
+        expiresAt: grantExpiresAt(at, 240),
+        createdAt: iso(at),
+        isActive: true,
+      };
+      const blocks: Block[] = [genesis];
+      for (let index = 1; index < HEIGHT; index++) {
+        const record =
+          index === 1
+            ? emergencyRecord(crypto.randomUUID(), grant, 'granted', iso(at))
+            : emergencyRecord(crypto.randomUUID(), grant, 'read', iso(at + index), { what: emergencyScope('basic').read });
+        blocks.push(mineBlock(blocks[index - 1], record, record.timestamp));
+      }
+      const signed = [genesis, ...(await Promise.all(blocks.slice(1).map((block) => signBlock(block, key))))];
+      const bytes = fromBase64(signed[BAD].signature);
+      bytes[0] ^= 1;
+      signed[BAD] = { ...signed[BAD], signature: toBase64(bytes) };
+      await storeBlocks(page, signed.slice(1));
+
+      await page.reload();
+      const banner = page.getByRole('status').filter({ hasText: 'The stored chain failed verification' });
+      await banner.waitFor({ timeout: 60_000 });
+      expect(await text(banner)).toContain(
+        `Block #${BAD} failed a check: signature does not hold for the enrolled key of ${doctor.id}.`,
+      );
+      expect(
+        page
+          .workers()
+          .map((worker) => worker.url())
+          .some((url) => url.includes('signature-checker')),
+      ).toBe(true);
+      const status = section(page, 'Blockchain Status');
+      expect(await text(status)).toContain(`#${BAD}: signature does not hold`);
+    },
+  );
+});

@@ -1,0 +1,268 @@
+// Every block says who wrote it: each is signed by its author's key, checked at load against the keys the
+// genesis enrolled, and the chain's rules check that the author may write that kind of block.
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createGenesisBlock, mineBlock } from '../../workers/core/chain';
+import { DEMO_PASSWORD } from '../../workers/core/constants';
+import { USERS } from '../../workers/core/directory';
+import {
+  LEDGER_AUTHOR,
+  SIGNATURE_ALGORITHM,
+  fromBase64,
+  signBlock,
+  toBase64,
+  unlockUserKey,
+  type StoredKeys,
+} from '../../workers/core/signatures';
+import type { Block } from '../../workers/core/types';
+import { FORMAT_KEY, KEYS_KEY, LEDGER_FORMAT, SESSION_KEY, type StoredState } from '../../workers/storage/ledger-storage';
+import { createMemoryStorage } from '../../workers/storage/memory-storage';
+import { MICHAEL, SARAH, WILSON, createClock, errorOf, fileInput, signInAs, uploadOf } from '../support/ledger-fixtures';
+import { TEST_KEY_ITERATIONS, createTestLedgerService } from '../support/test-ledger';
+
+const MINUTE = 60_000;
+
+// Genesis (ledger), two uploads by Sarah, a grant by Dr. Wilson on Sarah, and his read under it.
+async function signedLedger() {
+  const clock = createClock();
+  const storage = createMemoryStorage();
+  const service = createTestLedgerService({ storage, now: clock.now });
+  await signInAs(service, SARAH);
+  await service.upload(uploadOf('Blood panel', [fileInput('blood.pdf')]));
+  clock.advance(MINUTE);
+  await service.upload(uploadOf('Chest X-ray', [fileInput('xray.pdf')]));
+  await signInAs(service, WILSON);
+  const grant = await service.requestEmergencyAccess({
+    patientId: SARAH.id,
+    reason: 'Unconscious in the ER',
+    accessLevel: 'basic',
+    durationMinutes: 15,
+  });
+  await service.emergencyView(grant.id);
+  const stored = await storage.load();
+  const contents = await Promise.all(
+    stored.contentIds.map(async (id) => ({ id, bytes: (await storage.readContent(id)) as ArrayBuffer })),
+  );
+  return { stored, contents, clock };
+}
+
+type Ledger = Awaited<ReturnType<typeof signedLedger>>;
+
+// The stored ledger with `blocks` in place of its chain, loaded by a new worker: its first failed check.
+async function loadWith(ledger: Ledger, blocks: Block[]) {
+  const storage = createMemoryStorage();
+  const { stored, contents } = ledger;
+  await storage.commit({ blocks, documents: stored.documents, contents, meta: stored.meta });
+  const service = createTestLedgerService({ storage, now: ledger.clock.now });
+  await signInAs(service, SARAH);
+  return { service, status: await service.chainStatus() };
+}
+
+function keysOf(stored: StoredState): StoredKeys {
+  return stored.meta[KEYS_KEY] as StoredKeys;
+}
+
+async function userKey(stored: StoredState, userId: string): Promise<CryptoKey> {
+  const key = await unlockUserKey(keysOf(stored).users[userId], DEMO_PASSWORD);
+  if (!key) throw new Error(`no key of ${userId}`);
+  return key;
+}
+
+let ledger: Ledger;
+beforeAll(async () => {
+  ledger = await signedLedger();
+});
+
+describe('keys', () => {
+  it('wraps every listed user key under the password with PBKDF2-SHA-256, a salt of its own, and enrols the public keys', async () => {
+    const keys = keysOf(ledger.stored);
+    expect(keys.algorithm).toBe(SIGNATURE_ALGORITHM);
+    expect(Object.keys(keys.users).sort()).toEqual(USERS.map((user) => user.id).sort());
+    for (const key of Object.values(keys.users)) {
+      expect(key).toMatchObject({ kdf: 'PBKDF2', hash: 'SHA-256', iterations: TEST_KEY_ITERATIONS });
+      expect(fromBase64(key.salt)).toHaveLength(16);
+      expect(key).not.toHaveProperty('privateKey');
+    }
+    expect(new Set(Object.values(keys.users).map((key) => key.salt)).size).toBe(USERS.length);
+    expect(keys.ledger.privateKey.extractable).toBe(false);
+    const genesis = ledger.stored.blocks[0];
+    expect(genesis.data.type === 'diagnosis' && genesis.data.enrolment).toEqual({
+      algorithm: SIGNATURE_ALGORITHM,
+      ledger: keys.ledger.publicKey,
+      users: Object.fromEntries(Object.entries(keys.users).map(([id, key]) => [id, key.publicKey])),
+    });
+  });
+
+  it('unlocks a key only with its password, as a non-extractable signing key', async () => {
+    const wrapped = keysOf(ledger.stored).users[SARAH.id];
+    expect(await unlockUserKey(wrapped, 'demo124')).toBeNull();
+    const key = await unlockUserKey(wrapped, DEMO_PASSWORD);
+    expect(key).toMatchObject({ extractable: false, usages: ['sign'] });
+  });
+
+  it('refuses a wrong password with the catalogue message and keeps no session', async () => {
+    const storage = createMemoryStorage();
+    const service = createTestLedgerService({ storage });
+    expect(await errorOf(service.signIn(SARAH.email, 'demo124', 'patient'))).toEqual({
+      name: 'LoginError',
+      message: 'Invalid email or password',
+    });
+    expect(await storage.readMeta(SESSION_KEY)).toBeUndefined();
+  });
+
+  it('stores the signed-in session key non-extractable, and keeps users and keys across Reset demo data', async () => {
+    const storage = createMemoryStorage();
+    const service = createTestLedgerService({ storage });
+    await signInAs(service, SARAH);
+    const session = (await storage.readMeta(SESSION_KEY)) as { userId: string; signingKey: CryptoKey };
+    expect(session.userId).toBe(SARAH.id);
+    expect(session.signingKey.extractable).toBe(false);
+    const keys = (await storage.readMeta(KEYS_KEY)) as StoredKeys;
+    await service.resetDemoData();
+    expect(((await storage.readMeta(KEYS_KEY)) as StoredKeys).users).toEqual(keys.users);
+    expect((await service.upload(uploadOf('After the reset'))).block).toMatchObject({ author: SARAH.id, signature: 'holds' });
+  });
+});
+
+describe('every block is signed by its author', () => {
+  it('names each block author, and every signature holds after a load', async () => {
+    expect(ledger.stored.blocks.map((block) => block.author)).toEqual([LEDGER_AUTHOR, SARAH.id, SARAH.id, WILSON.id, WILSON.id]);
+    const { service, status } = await loadWith(ledger, ledger.stored.blocks);
+    expect(status).toMatchObject({ valid: true, signaturesChecked: 5, signaturesToCheck: 5 });
+    const page = await service.blocksPage(0, 10);
+    expect(page.blocks.map((block) => block.signature)).toEqual(['holds', 'holds', 'holds', 'holds', 'holds']);
+  });
+
+  it('names a block signed by another user than the one it names, with its index and the signature rule', async () => {
+    const blocks = structuredClone(ledger.stored.blocks);
+    blocks[2] = await signBlock(blocks[2], await userKey(ledger.stored, MICHAEL.id));
+    const { status } = await loadWith(ledger, blocks);
+    expect(status).toMatchObject({
+      valid: false,
+      readOnly: true,
+      firstInvalid: { index: 2, reason: `signature does not hold for the enrolled key of ${SARAH.id}` },
+    });
+  });
+
+  it('names an unsigned block after the enrolment', async () => {
+    const blocks = structuredClone(ledger.stored.blocks);
+    blocks[1] = { ...blocks[1], signature: '' };
+    const { service, status } = await loadWith(ledger, blocks);
+    expect(status.firstInvalid).toEqual({ index: 1, reason: 'signature: the block is not signed' });
+    expect((await service.listRecords(SARAH.id)).map((record) => record.title)).toEqual(['Initial health assessment']);
+  });
+
+  it('names a block whose data changed and was re-mined: the signature was made over the old hash', async () => {
+    const blocks = structuredClone(ledger.stored.blocks);
+    const forged = mineBlock(blocks[0], { ...blocks[1].data, title: 'Forged panel' }, blocks[1].timestamp);
+    blocks[1] = { ...forged, signature: blocks[1].signature };
+    const { status } = await loadWith(ledger, blocks);
+    expect(status.firstInvalid).toEqual({ index: 1, reason: `signature does not hold for the enrolled key of ${SARAH.id}` });
+  });
+
+  it('names a grant signed by a patient: the author may not write it', async () => {
+    const blocks = structuredClone(ledger.stored.blocks);
+    blocks[3] = await signBlock({ ...blocks[3], author: SARAH.id }, await userKey(ledger.stored, SARAH.id));
+    const { status } = await loadWith(ledger, blocks);
+    expect(status.firstInvalid).toEqual({
+      index: 3,
+      reason: `author may not write this (${SARAH.id} signed what only ${WILSON.id} may)`,
+    });
+  });
+
+  it("names a doctor's read signed by another doctor", async () => {
+    const blocks = structuredClone(ledger.stored.blocks);
+    blocks[4] = await signBlock({ ...blocks[4], author: 'doctor-1' }, await userKey(ledger.stored, 'doctor-1'));
+    const { status } = await loadWith(ledger, blocks);
+    expect(status.firstInvalid?.index).toBe(4);
+    expect(status.firstInvalid?.reason).toMatch(/^author may not write this/);
+  });
+});
+
+// Every field the signature covers (the author, and through the hash the index, link, time, data hash, nonce
+// and record), and the signature itself.
+const FIELDS = ['id', 'hash', 'previousHash', 'timestamp', 'dataHash', 'nonce', 'author', 'signature', 'title', 'patientId'];
+
+function changed(block: Block, field: string, at: number): Block {
+  const next = structuredClone(block);
+  const flip = (text: string) => {
+    const i = at % text.length;
+    const alphabet = field === 'signature' ? 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef' : '0123456789abcdef';
+    const replacement = alphabet[(alphabet.indexOf(text[i]) + 1 + (at % 7)) % alphabet.length];
+    return (
+      text.slice(0, i) +
+      (replacement === text[i] ? alphabet[(alphabet.indexOf(replacement) + 1) % alphabet.length] : replacement) +
+      text.slice(i + 1)
+    );
+  };
+  if (field === 'nonce') next.nonce += 1 + (at % 5);
+  else if (field === 'title' || field === 'patientId')
+    (next.data as unknown as Record<string, string>)[field] = flip(block.data[field] || 'x');
+  else (next as unknown as Record<string, string>)[field] = flip(String((block as unknown as Record<string, unknown>)[field]));
+  return next;
+}
+
+describe('a single change to a signed field', () => {
+  it('is named at the changed block, also when the block is re-mined so its hash holds again', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 4 }),
+        fc.constantFrom(...FIELDS),
+        fc.nat(1000),
+        fc.boolean(),
+        async (index, field, at, remine) => {
+          const blocks = structuredClone(ledger.stored.blocks);
+          let block = changed(blocks[index], field, at);
+          if (remine && ['timestamp', 'title', 'patientId'].includes(field)) {
+            // a changed time or record re-mined: hash, link and data hash hold again, only the signature can tell
+            const mined =
+              index === 0
+                ? createGenesisBlock(block.data, block.timestamp)
+                : mineBlock(blocks[index - 1], block.data, block.timestamp);
+            block = { ...mined, author: block.author, signature: block.signature };
+          }
+          blocks[index] = block;
+          const { status } = await loadWith(ledger, blocks);
+          expect(status.valid).toBe(false);
+          expect(status.firstInvalid?.index).toBe(index);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('is named when a signature is written in another base64 spelling of other bytes', async () => {
+    const blocks = structuredClone(ledger.stored.blocks);
+    const bytes = fromBase64(blocks[1].signature);
+    bytes[bytes.length - 1] ^= 1;
+    blocks[1] = { ...blocks[1], signature: toBase64(bytes) };
+    expect((await loadWith(ledger, blocks)).status.firstInvalid).toEqual({
+      index: 1,
+      reason: `signature does not hold for the enrolled key of ${SARAH.id}`,
+    });
+  });
+});
+
+describe('stored data of the version before signed blocks', () => {
+  it('is recognised and named, its users can sign in, and Reset demo data starts a signed chain', async () => {
+    const storage = createMemoryStorage();
+    const { stored } = ledger;
+    const unsigned = stored.blocks.map(({ author: _author, signature: _signature, ...block }) => block as Block);
+    await storage.commit({ blocks: unsigned, meta: { [FORMAT_KEY]: 2, revision: 7 } });
+    const service = createTestLedgerService({ storage });
+    await signInAs(service, SARAH);
+    expect(await service.chainStatus()).toMatchObject({
+      valid: false,
+      readOnly: true,
+      firstInvalid: {
+        index: 0,
+        reason:
+          'the records were stored by an earlier version of MedLedger, before blocks were signed, so no block says who wrote it',
+      },
+    });
+    await service.resetDemoData();
+    expect(await service.chainStatus()).toMatchObject({ valid: true, height: 1 });
+    expect(await storage.readMeta(FORMAT_KEY)).toBe(LEDGER_FORMAT);
+    expect((await service.upload(uploadOf('Signed at last'))).block.author).toBe(SARAH.id);
+  });
+});

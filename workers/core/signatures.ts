@@ -1,0 +1,203 @@
+// Per-user signing keys and block signatures (docs/decisions/signed-blocks.md): Ed25519 through WebCrypto,
+// each user's private key stored only wrapped (AES-GCM) under a PBKDF2-SHA-256 key from their password.
+import type { Block, ChainRecord, KeyEnrolment } from './types';
+
+export const SIGNATURE_ALGORITHM = 'Ed25519';
+export const LEDGER_AUTHOR = 'ledger'; // system blocks (genesis, expiries) are signed by the ledger key
+export const PBKDF2_ITERATIONS = 600_000; // OWASP's 2023 figure for PBKDF2-HMAC-SHA-256
+const SALT_BYTES = 16;
+const IV_BYTES = 12;
+const SIGNED_PREFIX = 'medledger-block|'; // a block signature can never be mistaken for a signature of anything else
+
+// One user's key as stored: the public key, and the private key wrapped under the password, with the parameters to unwrap it.
+export interface WrappedUserKey {
+  publicKey: string; // raw Ed25519 public key, base64
+  kdf: 'PBKDF2';
+  hash: 'SHA-256';
+  iterations: number;
+  salt: string; // base64, random per user
+  iv: string; // base64, the AES-GCM IV of the wrapping
+  wrappedKey: string; // base64: pkcs8 private key encrypted with AES-256-GCM
+}
+
+// Everything the worker stores about keys, beside the chain (the public halves are also enrolled on it).
+export interface StoredKeys {
+  algorithm: typeof SIGNATURE_ALGORITHM;
+  users: Record<string, WrappedUserKey>;
+  ledger: { publicKey: string; privateKey: CryptoKey }; // non-extractable: IndexedDB keeps it so
+}
+
+const encoder = new TextEncoder();
+
+export function toBase64(bytes: ArrayBuffer | Uint8Array): string {
+  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  let text = '';
+  for (let i = 0; i < view.length; i += 0x8000) text += String.fromCharCode(...view.subarray(i, i + 0x8000));
+  return btoa(text);
+}
+
+export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function randomBytes(count: number): Uint8Array<ArrayBuffer> {
+  return crypto.getRandomValues(new Uint8Array(count));
+}
+
+async function passwordKey(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<CryptoKey> {
+  const material = await crypto.subtle.importKey('raw', encoder.encode(password), 'PBKDF2', false, ['deriveKey']);
+  return crypto.subtle.deriveKey(
+    { name: 'PBKDF2', hash: 'SHA-256', salt, iterations },
+    material,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    ['wrapKey', 'unwrapKey'],
+  );
+}
+
+// A new key pair for one user: the private half leaves this function only wrapped under `password`.
+export async function createUserKey(password: string, iterations: number): Promise<WrappedUserKey> {
+  const pair = (await crypto.subtle.generateKey(SIGNATURE_ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const salt = randomBytes(SALT_BYTES);
+  const iv = randomBytes(IV_BYTES);
+  const wrapping = await passwordKey(password, salt, iterations);
+  const wrapped = await crypto.subtle.wrapKey('pkcs8', pair.privateKey, wrapping, { name: 'AES-GCM', iv });
+  return {
+    publicKey: toBase64(await crypto.subtle.exportKey('raw', pair.publicKey)),
+    kdf: 'PBKDF2',
+    hash: 'SHA-256',
+    iterations,
+    salt: toBase64(salt),
+    iv: toBase64(iv),
+    wrappedKey: toBase64(wrapped),
+  };
+}
+
+// The user's private key, non-extractable, or null when `password` is not the one it was wrapped with.
+export async function unlockUserKey(stored: WrappedUserKey, password: string): Promise<CryptoKey | null> {
+  const wrapping = await passwordKey(password, fromBase64(stored.salt), stored.iterations);
+  try {
+    return await crypto.subtle.unwrapKey(
+      'pkcs8',
+      fromBase64(stored.wrappedKey),
+      wrapping,
+      { name: 'AES-GCM', iv: fromBase64(stored.iv) },
+      SIGNATURE_ALGORITHM,
+      false,
+      ['sign'],
+    );
+  } catch {
+    return null; // AES-GCM's tag does not match: a wrong password
+  }
+}
+
+// Keys for every listed user (all wrapped under `password`) and the ledger's own key.
+export async function createStoredKeys(userIds: readonly string[], password: string, iterations: number): Promise<StoredKeys> {
+  const ledger = (await crypto.subtle.generateKey(SIGNATURE_ALGORITHM, false, ['sign', 'verify'])) as CryptoKeyPair;
+  const users = await Promise.all(userIds.map(() => createUserKey(password, iterations)));
+  return {
+    algorithm: SIGNATURE_ALGORITHM,
+    users: Object.fromEntries(userIds.map((id, i) => [id, users[i]])),
+    ledger: { publicKey: toBase64(await crypto.subtle.exportKey('raw', ledger.publicKey)), privateKey: ledger.privateKey },
+  };
+}
+
+// What the genesis block enrols: every public key, so verification needs nothing outside the chain.
+export function enrolmentOf(keys: StoredKeys): KeyEnrolment {
+  const users = Object.fromEntries(Object.entries(keys.users).map(([id, key]) => [id, key.publicKey]));
+  return { algorithm: keys.algorithm, ledger: keys.ledger.publicKey, users };
+}
+
+// The enrolled public key of `author` (base64), or undefined.
+export function enrolledKey(enrolment: KeyEnrolment, author: string): string | undefined {
+  if (author === LEDGER_AUTHOR) return enrolment.ledger;
+  return Object.hasOwn(enrolment.users, author) ? enrolment.users[author] : undefined;
+}
+
+// The one author who may write `record`: the patient for their uploads, deletions, acknowledgements, shares
+// and revokes; the doctor for their grants, reads and ends, and for reads under a share; the ledger for the
+// genesis and expiries.
+export function authorOf(record: ChainRecord): string {
+  switch (record.type) {
+    case 'diagnosis':
+      return LEDGER_AUTHOR;
+    case 'emergency_access':
+      return record.emergency?.event === 'expired' ? LEDGER_AUTHOR : record.doctorId;
+    case 'access_shared':
+      return record.share?.event === 'read' ? record.doctorId : record.patientId;
+    default:
+      return record.patientId;
+  }
+}
+
+// The signed bytes: the author and the block hash (which covers index, link, time, data hash and nonce).
+export function signedBytes(author: string, hash: string): Uint8Array<ArrayBuffer> {
+  return encoder.encode(`${SIGNED_PREFIX}${author}|${hash}`);
+}
+
+export async function signBlock(block: Block, privateKey: CryptoKey): Promise<Block> {
+  const signature = await crypto.subtle.sign(SIGNATURE_ALGORITHM, privateKey, signedBytes(block.author, block.hash));
+  return { ...block, signature: toBase64(signature) };
+}
+
+export function importPublicKey(publicKey: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey('raw', fromBase64(publicKey), SIGNATURE_ALGORITHM, false, ['verify']);
+}
+
+// True when `privateKey` is the private half of `publicKey`: a session key is checked against the enrolled key.
+export async function keyMatches(privateKey: CryptoKey, publicKey: string): Promise<boolean> {
+  const probe = encoder.encode('medledger-session-probe');
+  try {
+    const signature = await crypto.subtle.sign(SIGNATURE_ALGORITHM, privateKey, probe);
+    return await crypto.subtle.verify(SIGNATURE_ALGORITHM, await importPublicKey(publicKey), signature, probe);
+  } catch {
+    return false;
+  }
+}
+
+// What a signature check reads of a block: all a checker worker is sent.
+export type SignedPart = Pick<Block, 'author' | 'hash' | 'signature'>;
+
+export interface SignatureFailure {
+  offset: number; // in the checked list
+  reason: string;
+}
+
+// The first block of `blocks` whose signature fails, or null; the checks run concurrently.
+export async function firstSignatureFailure(
+  blocks: readonly SignedPart[],
+  enrolment: KeyEnrolment,
+  publicKeys: Map<string, Promise<CryptoKey>>,
+): Promise<SignatureFailure | null> {
+  const problems = await Promise.all(blocks.map((block) => signatureProblem(block, enrolment, publicKeys)));
+  const offset = problems.findIndex((problem) => problem !== null);
+  return offset < 0 ? null : { offset, reason: problems[offset] as string };
+}
+
+// The signature check of one block as a rule: null when it holds, else the reason, which starts with "signature".
+export async function signatureProblem(
+  block: SignedPart,
+  enrolment: KeyEnrolment,
+  publicKeys: Map<string, Promise<CryptoKey>>, // base64 key -> imported key, shared across calls
+): Promise<string | null> {
+  if (typeof block.signature !== 'string' || block.signature === '') return 'signature: the block is not signed';
+  const publicKey = typeof block.author === 'string' ? enrolledKey(enrolment, block.author) : undefined;
+  if (publicKey === undefined) return `signature: its author "${String(block.author)}" has no enrolled key`;
+  let key = publicKeys.get(publicKey);
+  if (!key) {
+    key = importPublicKey(publicKey);
+    publicKeys.set(publicKey, key);
+  }
+  try {
+    const signature = fromBase64(block.signature);
+    // one spelling per signature: base64 with other padding bits would decode to the same bytes
+    if (toBase64(signature) !== block.signature) return 'signature is malformed';
+    const holds = await crypto.subtle.verify(SIGNATURE_ALGORITHM, await key, signature, signedBytes(block.author, block.hash));
+    return holds ? null : `signature does not hold for the enrolled key of ${block.author}`;
+  } catch {
+    return 'signature is malformed';
+  }
+}
