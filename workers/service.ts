@@ -40,7 +40,7 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
     ...sharing.api,
     ...changes.api,
     ...sandbox.api,
-    ...createPortability(deps, store, session.enter),
+    ...createPortability(deps, store, session.enter, session.api.signOut),
   };
   void store.ready().catch(() => undefined); // start loading now; a failure is reported by the first call
   return service;

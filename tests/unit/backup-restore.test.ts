@@ -198,6 +198,9 @@ describe('backup and restore', () => {
     const target = await otherBrowser();
     const plan = await target.prepareRestore(backup.slice().buffer, PASSWORD);
     await target.confirmRestore(plan.planId);
+    // signed out: the session's key came from the keys the backup's replaced
+    expect((await errorOf(target.chainStatus())).name).toBe('AccessDeniedError');
+    await signInAs(target, MICHAEL);
     expect(await errorOf(target.confirmRestore(plan.planId))).toEqual({
       name: 'NotFoundError',
       message: 'This restore is no longer waiting: choose the backup file again.',

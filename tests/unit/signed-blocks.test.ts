@@ -8,12 +8,18 @@ import { USERS } from '../../workers/core/directory';
 import {
   LEDGER_AUTHOR,
   SIGNATURE_ALGORITHM,
+  createStoredKeys,
+  enrolmentOf,
+  exportKeys,
   fromBase64,
+  importKeys,
   signBlock,
+  signatureProblem,
   toBase64,
   unlockUserKey,
   type StoredKeys,
 } from '../../workers/core/signatures';
+import { genesisRecord } from '../../workers/core/ledger-records';
 import type { Block } from '../../workers/core/types';
 import { FORMAT_KEY, KEYS_KEY, LEDGER_FORMAT, SESSION_KEY, type StoredState } from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
@@ -84,7 +90,7 @@ describe('keys', () => {
       expect(key).not.toHaveProperty('privateKey');
     }
     expect(new Set(Object.values(keys.users).map((key) => key.salt)).size).toBe(USERS.length);
-    expect(keys.ledger.privateKey.extractable).toBe(false);
+    expect(keys.ledger.privateKey.extractable).toBe(true); // only so a backup can carry it, sealed under the backup's password
     const genesis = ledger.stored.blocks[0];
     expect(genesis.data.type === 'diagnosis' && genesis.data.enrolment).toEqual({
       algorithm: SIGNATURE_ALGORITHM,
@@ -98,6 +104,23 @@ describe('keys', () => {
     expect(await unlockUserKey(wrapped, 'demo124')).toBeNull();
     const key = await unlockUserKey(wrapped, DEMO_PASSWORD);
     expect(key).toMatchObject({ extractable: false, usages: ['sign'] });
+  });
+
+  it("moves the keys into another browser only when they are the ones the backup's chain enrols", async () => {
+    const ids = [SARAH.id, WILSON.id];
+    const mine = await createStoredKeys(ids, DEMO_PASSWORD, TEST_KEY_ITERATIONS);
+    const theirs = await createStoredKeys(ids, DEMO_PASSWORD, TEST_KEY_ITERATIONS);
+    const moved = await importKeys(await exportKeys(mine), enrolmentOf(mine));
+    const AT = '2026-01-01T00:00:00.000Z';
+    expect(moved && enrolmentOf(moved)).toEqual(enrolmentOf(mine));
+    const sample = await signBlock(
+      createGenesisBlock(genesisRecord('g', AT, enrolmentOf(mine)), AT, 1),
+      (moved as StoredKeys).ledger.privateKey,
+    );
+    expect(await signatureProblem(sample, enrolmentOf(mine), new Map())).toBeNull(); // the moved ledger key still signs as the enrolled one
+    expect(await importKeys(await exportKeys(theirs), enrolmentOf(mine))).toBeNull();
+    const swappedLedger = { ...(await exportKeys(mine)), ledger: (await exportKeys(theirs)).ledger };
+    expect(await importKeys(swappedLedger, enrolmentOf(mine))).toBeNull();
   });
 
   it('refuses a wrong password with the catalogue message and keeps no session', async () => {

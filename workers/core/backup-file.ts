@@ -13,6 +13,7 @@ import { partsSink } from './byte-parts';
 import { BACKUP_FORMAT, BACKUP_VERSION, MAX_BACKUP_ITERATIONS } from './constants';
 import { ipfsAddDefaults } from './documents';
 import { ledgerError } from './errors';
+import type { PortableKeys } from './signatures';
 import type { Block } from './types';
 
 const DAG_PB = 0x70;
@@ -24,6 +25,7 @@ const IV_BYTES = 12;
 export interface BackupContents {
   blocks: Block[];
   keys: Record<string, string>; // document id -> AES-256 key (64 hex)
+  signingKeys: PortableKeys; // the users' wrapped keys and the ledger key: the chain's signatures are theirs
 }
 
 export interface BackupHeader {
@@ -90,7 +92,8 @@ export async function openContents(header: BackupHeader, password: string): Prom
   }
   const contents = JSON.parse(new TextDecoder().decode(plain)) as Partial<BackupContents>;
   if (!Array.isArray(contents.blocks) || typeof contents.keys !== 'object' || contents.keys === null) notABackup();
-  return { blocks: contents.blocks, keys: contents.keys };
+  if (typeof contents.signingKeys !== 'object' || contents.signingKeys === null) notABackup();
+  return { blocks: contents.blocks, keys: contents.keys, signingKeys: contents.signingKeys };
 }
 
 export async function headerBlock(header: BackupHeader): Promise<{ cid: CID; bytes: Uint8Array }> {

@@ -24,7 +24,14 @@ export interface WrappedUserKey {
 export interface StoredKeys {
   algorithm: typeof SIGNATURE_ALGORITHM;
   users: Record<string, WrappedUserKey>;
-  ledger: { publicKey: string; privateKey: CryptoKey }; // non-extractable: IndexedDB keeps it so
+  ledger: { publicKey: string; privateKey: CryptoKey }; // extractable only so a backup can carry it, sealed under the backup's password
+}
+
+// The keys as a backup carries them (inside its password-sealed part): the ledger's private key as pkcs8.
+export interface PortableKeys {
+  algorithm: typeof SIGNATURE_ALGORITHM;
+  users: Record<string, WrappedUserKey>;
+  ledger: { publicKey: string; privateKey: string }; // base64 pkcs8
 }
 
 const encoder = new TextEncoder();
@@ -96,13 +103,39 @@ export async function unlockUserKey(stored: WrappedUserKey, password: string): P
 
 // Keys for every listed user (all wrapped under `password`) and the ledger's own key.
 export async function createStoredKeys(userIds: readonly string[], password: string, iterations: number): Promise<StoredKeys> {
-  const ledger = (await crypto.subtle.generateKey(SIGNATURE_ALGORITHM, false, ['sign', 'verify'])) as CryptoKeyPair;
+  const ledger = (await crypto.subtle.generateKey(SIGNATURE_ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
   const users = await Promise.all(userIds.map(() => createUserKey(password, iterations)));
   return {
     algorithm: SIGNATURE_ALGORITHM,
     users: Object.fromEntries(userIds.map((id, i) => [id, users[i]])),
     ledger: { publicKey: toBase64(await crypto.subtle.exportKey('raw', ledger.publicKey)), privateKey: ledger.privateKey },
   };
+}
+
+export async function exportKeys(keys: StoredKeys): Promise<PortableKeys> {
+  const privateKey = toBase64(await crypto.subtle.exportKey('pkcs8', keys.ledger.privateKey));
+  return { algorithm: keys.algorithm, users: keys.users, ledger: { publicKey: keys.ledger.publicKey, privateKey } };
+}
+
+// The keys of a backup, or null when they are malformed or do not match what its genesis block enrolled.
+export async function importKeys(portable: PortableKeys, enrolment: KeyEnrolment): Promise<StoredKeys | null> {
+  try {
+    const privateKey = await crypto.subtle.importKey('pkcs8', fromBase64(portable.ledger.privateKey), SIGNATURE_ALGORITHM, true, [
+      'sign',
+    ]);
+    const keys: StoredKeys = {
+      algorithm: SIGNATURE_ALGORITHM,
+      users: portable.users,
+      ledger: { publicKey: portable.ledger.publicKey, privateKey },
+    };
+    const enrolled = enrolmentOf(keys);
+    const sameUsers =
+      Object.keys(enrolment.users).length === Object.keys(enrolled.users).length &&
+      Object.entries(enrolment.users).every(([id, key]) => enrolled.users[id] === key);
+    return sameUsers && enrolled.ledger === enrolment.ledger && (await keyMatches(privateKey, enrolment.ledger)) ? keys : null;
+  } catch {
+    return null;
+  }
 }
 
 // What the genesis block enrols: every public key, so verification needs nothing outside the chain.

@@ -12,6 +12,7 @@ import type { ImportCandidate } from '../core/fhir-import';
 import { ledgerError } from '../core/errors';
 import { iso } from '../core/ledger-records';
 import { verifyLedger, type LedgerState } from '../core/projection';
+import { exportKeys, firstSignatureFailure, importKeys, type StoredKeys } from '../core/signatures';
 import type { Block, ClinicalRecord, DocumentKey, User } from '../core/types';
 import { validateUpload } from '../core/upload-request';
 import { fail, sleep, type LedgerDeps } from './deps';
@@ -67,9 +68,15 @@ interface VerifiedRestore {
   blocks: Block[];
   documents: DocumentKey[];
   contents: { id: string; bytes: ArrayBuffer }[];
+  keys: StoredKeys; // the backup's signing keys, matched against its chain's enrolment
 }
 
-export function createPortability(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>) {
+export function createPortability(
+  deps: LedgerDeps,
+  store: LedgerStore,
+  enter: () => Promise<User>,
+  signOut: () => Promise<void>,
+) {
   const jobs = new Map<string, { cancelled: boolean }>();
   const iterations = deps.backupIterations ?? BACKUP_ITERATIONS;
   let pendingRestore: VerifiedRestore | null = null;
@@ -273,7 +280,15 @@ export function createPortability(deps: LedgerDeps, store: LedgerStore, enter: (
         const documents = liveDocuments(state);
         const keys = Object.fromEntries(documents.map((document) => [document.id, snapshot.keys.get(document.id) ?? '']));
         const createdAt = iso(store.clock());
-        const header = await backup.sealContents({ blocks: snapshot.blocks.slice(), keys }, password, iterations, createdAt);
+        const storedKeys = store.storedKeys();
+        if (!storedKeys) fail('IntegrityError', 'The signing keys of this browser are missing: the backup cannot carry them.');
+        const signingKeys = await exportKeys(storedKeys);
+        const header = await backup.sealContents(
+          { blocks: snapshot.blocks.slice(), keys, signingKeys },
+          password,
+          iterations,
+          createdAt,
+        );
         const writer = backup.createBackupWriter(
           await backup.headerBlock(header),
           documents.map((document) => document.ipfsHash),
@@ -307,6 +322,17 @@ export function createPortability(deps: LedgerDeps, store: LedgerStore, enter: (
         fail('ValidationError', `The backup's chain fails verification at ${where}. Nothing was replaced.`);
       }
       const state = verified.state;
+      const enrolment = state.enrolment;
+      if (!enrolment) fail('ValidationError', "The backup's chain enrols no signing keys. Nothing was replaced.");
+      const badSignature = await firstSignatureFailure(contents.blocks, enrolment, new Map());
+      if (badSignature) {
+        fail(
+          'ValidationError',
+          `The backup's chain fails verification at block ${badSignature.offset} (${badSignature.reason}). Nothing was replaced.`,
+        );
+      }
+      const signingKeys = await importKeys(contents.signingKeys, enrolment);
+      if (!signingKeys) fail('ValidationError', "The backup's keys are not the ones its chain enrols. Nothing was replaced.");
       const live = liveDocuments(state).map((document) => document.ipfsHash);
       if (documentIds.length !== live.length || [...documentIds].sort().join() !== live.sort().join()) {
         fail(
@@ -341,6 +367,7 @@ export function createPortability(deps: LedgerDeps, store: LedgerStore, enter: (
         blocks: contents.blocks,
         documents: [...keys].map(([id, encryptionKey]) => ({ id, encryptionKey })),
         contents: restored,
+        keys: signingKeys,
       };
       const current = store.current();
       const plan: RestorePlan = {
@@ -358,6 +385,7 @@ export function createPortability(deps: LedgerDeps, store: LedgerStore, enter: (
       if (!plan || plan.id !== planId) fail('NotFoundError', 'This restore is no longer waiting: choose the backup file again.');
       pendingRestore = null;
       await store.restore(plan);
+      await signOut(); // the session's key was unlocked from the keys the backup's replaced
       return store.status();
     },
 

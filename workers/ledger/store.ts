@@ -430,8 +430,12 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
   const reset = () => replaceAll('The reset was not saved', freshWrite);
 
   // A restored ledger: its chain, keys and encrypted bytes, checked by the caller before (workers/ledger/portability.ts).
-  function restore(ledger: Pick<StorageWrite, 'blocks' | 'documents' | 'contents'>): Promise<void> {
-    return replaceAll('The restore was not saved', async (expectedRevision, keys) => ({
+  // The session is not kept: its key was unlocked from this browser's keys, which the backup's replace.
+  function restore({
+    keys,
+    ...ledger
+  }: Pick<StorageWrite, 'blocks' | 'documents' | 'contents'> & { keys: StoredKeys }): Promise<void> {
+    return replaceAll('The restore was not saved', async (expectedRevision) => ({
       ...ledger,
       expectedRevision,
       clear: true,

@@ -7,6 +7,7 @@ import { SectionCard } from '../../components/section-card';
 import { formatBytes } from '../../components/format';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
+import { useSession } from '../../auth/use-session';
 import { BackupPasswordModal } from './backup-password-modal';
 import { ImportModal } from './import-modal';
 import { PrintSummary, type SummaryData } from './print-summary';
@@ -20,6 +21,7 @@ type Dialog = 'backup' | 'restore' | 'import' | null;
 // printable summary (docs/decisions/fhir-portability.md, backup-file.md).
 export function PortabilityToolbar({ patient }: { patient: Patient }) {
   const service = useLedger();
+  const { signOut } = useSession();
   const { running, run, cancel } = useTransferJob();
   const [withFiles, setWithFiles] = useState(true);
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -131,7 +133,7 @@ export function PortabilityToolbar({ patient }: { patient: Patient }) {
         onClose={() => setDialog(null)}
         onRestored={() => {
           setDialog(null);
-          say('success', 'The backup was restored: this browser now holds its ledger.');
+          void signOut(); // the restored ledger's keys sign from now on: they are unlocked at the next sign-in
         }}
       />
       {summary ? <PrintSummary data={summary} onDone={printed} /> : null}

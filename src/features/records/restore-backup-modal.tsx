@@ -106,7 +106,8 @@ export function RestoreBackupModal({
                 <dd>{described(plan.backup)}</dd>
               </dl>
               <p className="small text-body-secondary mb-0">
-                Every tab of MedLedger in this browser will show the restored ledger.
+                Every tab of MedLedger in this browser will show the restored ledger. You will then sign in again with your
+                account's password as it was when the backup was made.
               </p>
             </div>
           ) : (
