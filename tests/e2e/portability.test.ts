@@ -95,7 +95,10 @@ describe('records that leave with the patient', { timeout: 180_000 }, () => {
       await confirm.getByText('1 block, 1 medical record, 0 files, 0 access events').waitFor(); // this fresh browser's genesis
       await checkScreen(other, 'restore-confirm');
       await confirm.getByRole('button', { name: 'Replace and restore' }).click();
-      await other.getByRole('status').filter({ hasText: 'The backup was restored' }).waitFor({ timeout: 30_000 });
+      // signed out: the restored ledger's keys are unlocked by the next sign-in
+      await other.getByRole('button', { name: 'Sign In' }).waitFor({ timeout: 30_000 });
+      await login(other, 'patient');
+      await goTo(other, 'Medical Records', 'Medical Records');
       await other.getByRole('heading', { name: 'Lipid panel', level: 3 }).waitFor();
       const after = await exportBundle(other);
       expect(contentOf(after)).toEqual(contentOf(before));
