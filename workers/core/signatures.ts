@@ -1,5 +1,6 @@
 // Per-user signing keys and block signatures (docs/decisions/signed-blocks.md): Ed25519 through WebCrypto,
 // each user's private key stored only wrapped (AES-GCM) under a PBKDF2-SHA-256 key from their password.
+import { base64ToBytes, bytesToBase64 } from './base64';
 import type { Block, ChainRecord, KeyEnrolment } from './types';
 
 export const SIGNATURE_ALGORITHM = 'Ed25519';
@@ -37,16 +38,12 @@ export interface PortableKeys {
 const encoder = new TextEncoder();
 
 export function toBase64(bytes: ArrayBuffer | Uint8Array): string {
-  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  let text = '';
-  for (let i = 0; i < view.length; i += 0x8000) text += String.fromCharCode(...view.subarray(i, i + 0x8000));
-  return btoa(text);
+  return bytesToBase64(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
 }
 
 export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  const bytes = base64ToBytes(text);
+  if (!bytes) throw new Error('The text is not base64.');
   return bytes;
 }
 
