@@ -124,7 +124,11 @@ export function RecordsPage() {
 
       <AccessHistory />
 
-      {user?.role === 'patient' ? <PortabilityToolbar patient={user} /> : null}
+      {user?.role === 'patient' ? (
+        <div className="portability">
+          <PortabilityToolbar patient={user} />
+        </div>
+      ) : null}
 
       <DeleteDocumentModal
         target={deleting}
