@@ -208,6 +208,25 @@ export default defineConfig(({ command }) => ({
     target: 'es2022',
     sourcemap: false,
     modulePreload: { polyfill: false }, // every browser that runs ES2022 modules supports modulepreload
+    rolldownOptions: {
+      output: {
+        // React and the router in a chunk each, whichever screen loads first: src/main.tsx runs them in stages.
+        // The worker is built apart (worker below): these groups do not reach it.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 3 },
+            { name: 'router', test: /[\\/]node_modules[\\/](react-router|react-router-dom|cookie)[\\/]/, priority: 2 },
+            // what the screens share (react-bootstrap, the app's components and hooks): one chunk, not dozens of 1 KB
+            {
+              name: 'shared',
+              test: /[\\/](src[\\/](components|ledger|auth)|workers[\\/]core|node_modules)[\\/]/,
+              minShareCount: 2,
+              priority: 1,
+            },
+          ],
+        },
+      },
+    },
   },
   preview: {
     host: '127.0.0.1',
