@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import purgeCss from '@fullhuman/postcss-purgecss';
 import react from '@vitejs/plugin-react';
 import type { AcceptedPlugin, Root } from 'postcss';
-import { defineConfig, runnerImport, type Plugin } from 'vite';
+import { defineConfig, runnerImport, type Plugin, type Rolldown } from 'vite';
 import { comlink } from 'vite-plugin-comlink';
 import { VitePWA } from 'vite-plugin-pwa';
 
@@ -123,21 +123,36 @@ const prerenderLogin: Plugin = {
   },
 };
 
-// Build only: the entry script and its modulepreloads move to data attributes of public/start-app.js, which
-// requests them after the first paint: the pre-rendered screen's paint then waits for no JavaScript.
+// The chunks src/main.tsx imports in stages, with everything they import: fetched with the entry, run later.
+function stagedChunks(bundle: Rolldown.OutputBundle | undefined, entry: Rolldown.OutputChunk | undefined): string[] {
+  if (!bundle || !entry) return [];
+  const files = new Set<string>();
+  const visit = (file: string) => {
+    const chunk = bundle[file];
+    if (files.has(file) || chunk?.type !== 'chunk') return;
+    files.add(file);
+    chunk.imports.forEach(visit);
+  };
+  entry.dynamicImports.forEach(visit);
+  return [...files].filter((file) => !entry.imports.includes(file)).map((file) => `/${file}`);
+}
+
+// Build only: the entry script and its modulepreloads (with those of main.tsx's stages) move to data attributes
+// of public/start-app.js, which requests them after the first paint: the pre-rendered screen's paint then waits
+// for no JavaScript.
 const startAfterFirstPaint: Plugin = {
   name: 'start-after-first-paint',
   apply: 'build',
   transformIndexHtml: {
     order: 'post',
-    handler(html) {
+    handler(html, { bundle, chunk }) {
       const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
       const starter = '<script src="/start-app.js"></script>';
       if (!entry || !html.includes(starter)) throw new Error('index.html has no module entry or no start-app.js to start it');
       const preloads = [...html.matchAll(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g)];
       let result = html.replace(entry[0], '');
       for (const preload of preloads) result = result.replace(preload[0], '');
-      const hrefs = preloads.map((preload) => preload[1]).join(' ');
+      const hrefs = [...preloads.map((preload) => preload[1]), ...stagedChunks(bundle, chunk)].join(' ');
       return result.replace(starter, `<script src="/start-app.js" data-entry="${entry[1]}" data-preload="${hrefs}"></script>`);
     },
   },
@@ -193,6 +208,25 @@ export default defineConfig(({ command }) => ({
     target: 'es2022',
     sourcemap: false,
     modulePreload: { polyfill: false }, // every browser that runs ES2022 modules supports modulepreload
+    rolldownOptions: {
+      output: {
+        // React and the router in a chunk each, whichever screen loads first: src/main.tsx runs them in stages.
+        // The worker is built apart (worker below): these groups do not reach it.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 3 },
+            { name: 'router', test: /[\\/]node_modules[\\/](react-router|react-router-dom|cookie)[\\/]/, priority: 2 },
+            // what the screens share (react-bootstrap, the app's components and hooks): one chunk, not dozens of 1 KB
+            {
+              name: 'shared',
+              test: /[\\/](src[\\/](components|ledger|auth)|workers[\\/]core|node_modules)[\\/]/,
+              minShareCount: 2,
+              priority: 1,
+            },
+          ],
+        },
+      },
+    },
   },
   preview: {
     host: '127.0.0.1',

@@ -1,28 +1,20 @@
-import { StrictMode } from 'react';
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './app/theme.css';
 import './app/prerender.css';
-import { App } from './app/app';
-import { mountApp } from './app/mount-app';
-import { createAppRouter } from './app/router';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('MedLedger: #root is missing from index.html');
 
-// Created once, outside React: StrictMode's double render must not start a second router.
-const router = createAppRouter();
+// Evaluating all of the app's modules at once is one long task on a slow phone, while the pre-rendered login
+// screen is already on it and waiting for input. So the modules run in stages, each in a task of its own:
+// React, then the router, then the app. The build lists every stage in public/start-app.js's data-preload,
+// so all of them are fetched at once and only their evaluation waits (vite.config.ts, startAfterFirstPaint).
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-mountApp(
-  root,
-  <StrictMode>
-    <App router={router} />
-  </StrictMode>,
-);
-
-// After the page has loaded, so the first paint never waits for it; only the build has a service worker.
-// public/start-app.js loads this module after the first paint, often after the load event.
-if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-  const register = () => void import('./app/service-worker').then(({ registerServiceWorker }) => registerServiceWorker()); // nothing waits on it
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register, { once: true });
-}
+await import('react-dom/client');
+await nextTask();
+await import('./app/router'); // its named imports only: a namespace import of react-router-dom would keep all of it
+await nextTask();
+const { startApp } = await import('./app/start');
+await nextTask();
+startApp(root);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Role } from '../../workers/core/types';
 import { useLedger } from '../ledger/use-ledger';
 import { SessionContext, type SessionState, type SessionValue } from './session-context';
@@ -24,7 +24,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         if (!current) return;
         if (user) {
           storeUser(user);
-          setState({ status: 'signed-in', user });
+          // the whole signed-in screen renders now: in a transition, in slices that leave the main thread free
+          startTransition(() => setState({ status: 'signed-in', user }));
         } else {
           clearStoredUser();
           setState(SIGNED_OUT);
@@ -44,8 +45,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     async (email: string, password: string, role: Role) => {
       const user = await service.signIn(email, password, role);
       storeUser(user);
-      setResume(null);
-      setState({ status: 'signed-in', user });
+      startTransition(() => {
+        setResume(null);
+        setState({ status: 'signed-in', user });
+      });
       return user;
     },
     [service],

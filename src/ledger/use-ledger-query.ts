@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useState } from 'react';
 import type { ChangeKind } from '../../workers/api';
 import { asError } from './error-message';
 import { ALL_CHANGE_KINDS } from './ledger-changes';
@@ -25,9 +25,12 @@ export function useLedgerQuery<T>(
 
   useEffect(() => {
     let current = true;
+    // In a transition: a screen's data arrives all at once, and React renders it in slices that leave the
+    // main thread free for input instead of in one long task.
     load(service).then(
-      (data) => current && setState({ data, settled: true }),
-      (error: unknown) => current && setState((previous) => ({ data: previous.data, error: asError(error), settled: true })),
+      (data) => current && startTransition(() => setState({ data, settled: true })),
+      (error: unknown) =>
+        current && startTransition(() => setState((previous) => ({ data: previous.data, error: asError(error), settled: true }))),
     );
     return () => {
       current = false;
