@@ -425,8 +425,8 @@ export async function dashboardLoad(context, baseUrl, expectedHeight, { allowFai
     return { ...coldFigures, ...none, failure };
   }
 
-  await page.getByRole('link', { name: 'Mining Lab' }).click();
-  await page.getByRole('button', { name: 'Start mining' }).waitFor();
+  await page.getByRole('link', { name: 'My Profile' }).click(); // another screen of the patient's menu
+  await page.getByRole('heading', { name: 'My Profile', level: 1 }).waitFor();
   await page.waitForTimeout(300);
   const before = await mainThreadMetrics(cdp);
   const clickedAt = Date.now();
