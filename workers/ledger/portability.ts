@@ -4,6 +4,7 @@
 import { transfer } from 'comlink';
 import type { ExportedFile, LedgerCounts, LedgerService, RestorePlan, TransferProgress, TransferProgressListener } from '../api';
 import { requireRole } from '../core/access';
+import { bytesToBase64 } from '../core/base64'; // static: the signatures already need it at start
 import { BACKUP_ITERATIONS, MIN_BACKUP_PASSWORD_LENGTH } from '../core/constants';
 import { partsSink } from '../core/byte-parts';
 import { DOCTORS } from '../core/directory';
@@ -128,7 +129,6 @@ export function createPortability(
       startJob(jobId);
       try {
         const fhir = await import('../core/fhir-export');
-        const { bytesToBase64 } = await import('../core/base64');
         const state = store.state();
         const at = iso(store.clock());
         const patient = patientById(signedIn.id);
