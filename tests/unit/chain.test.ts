@@ -117,6 +117,14 @@ describe('record data hash', () => {
     );
   });
 
+  it('writes an own "__proto__" key as data, never the prototype (found by the property below)', () => {
+    const value = JSON.parse('{"":{"__proto__":false,"":""}}') as unknown;
+    expect(canonicalJson(value)).toBe('{"":{"":"","__proto__":false}}');
+    expect(canonicalJson(JSON.parse('{"b":1,"__proto__":{"z":[1,{"y":2,"x":null}]}}'))).toBe(
+      '{"__proto__":{"z":[1,{"x":null,"y":2}]},"b":1}',
+    );
+  });
+
   it('equals an independent sorted-key serializer for any JSON value, whatever the key order', () => {
     const reference = (value: unknown): string => {
       if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;

@@ -30,7 +30,22 @@ export function canonicalJson(value: unknown): string {
   if (keysSorted(value)) return JSON.stringify(value) ?? 'null';
   const keys: string[] = [];
   collectKeys(value, keys);
+  // a key list makes JSON.stringify read inherited properties too: a "__proto__" key would write the prototype
+  if (keys.includes('__proto__')) return sortedJson(value) ?? 'null';
   return JSON.stringify(value, keys.sort()) ?? 'null';
+}
+
+// Canonical JSON written out key by key: only for the rare value with a "__proto__" key (canonicalJson).
+function sortedJson(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((item) => sortedJson(item) ?? 'null').join(',')}]`;
+  const entries = Object.keys(value)
+    .sort()
+    .flatMap((key) => {
+      const text = sortedJson((value as Record<string, unknown>)[key]);
+      return text === undefined ? [] : [`${JSON.stringify(key)}:${text}`];
+    });
+  return `{${entries.join(',')}}`;
 }
 
 // True when every object's own keys enumerate in sorted order (integer-like keys enumerate first, so an
