@@ -28,7 +28,7 @@ const workerDeps: LedgerDeps = {
   expiryTimer: true,
   keyIterations: PBKDF2_ITERATIONS,
   // one checker per core; Node (where a test imports this module) has no Worker: signatures are checked here
-  checkSignatures:
+  signatureChecker:
     typeof Worker === 'function' ? createSignaturePool(Math.max(1, Math.min(8, navigator.hardwareConcurrency || 2))) : undefined,
 };
 const service = createLedgerService(workerDeps);

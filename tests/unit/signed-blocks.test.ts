@@ -1,7 +1,8 @@
 // Every block says who wrote it: each is signed by its author's key, checked at load against the keys the
 // genesis enrolled, and the chain's rules check that the author may write that kind of block.
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import type { ChangeKind, LedgerChange } from '../../workers/api';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGenesisBlock, mineBlock } from '../../workers/core/chain';
 import { DEMO_PASSWORD } from '../../workers/core/constants';
 import { USERS } from '../../workers/core/directory';
@@ -10,6 +11,7 @@ import {
   SIGNATURE_ALGORITHM,
   createStoredKeys,
   enrolmentOf,
+  firstSignatureFailure,
   exportKeys,
   fromBase64,
   importKeys,
@@ -17,9 +19,12 @@ import {
   signatureProblem,
   toBase64,
   unlockUserKey,
+  type SignatureChecker,
   type StoredKeys,
 } from '../../workers/core/signatures';
-import { genesisRecord } from '../../workers/core/ledger-records';
+import { emergencyScope } from '../../workers/core/access';
+import { emergencyRecord, genesisRecord, iso } from '../../workers/core/ledger-records';
+import { project } from '../../workers/core/projection';
 import type { Block } from '../../workers/core/types';
 import { FORMAT_KEY, KEYS_KEY, LEDGER_FORMAT, SESSION_KEY, type StoredState } from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
@@ -199,6 +204,117 @@ describe('every block is signed by its author', () => {
     const { status } = await loadWith(ledger, blocks);
     expect(status.firstInvalid?.index).toBe(4);
     expect(status.firstInvalid?.reason).toMatch(/^author may not write this/);
+  });
+});
+
+// A chain long enough for the background check: the signed ledger, then Dr. Wilson's reads under his grant.
+const LONG_HEIGHT = 5800; // slices of 500, 2,500, 2,500 and 300 signatures
+let longChain: Block[];
+async function buildLongChain(): Promise<Block[]> {
+  const blocks = structuredClone(ledger.stored.blocks);
+  const [known] = [...project(blocks).grants.values()];
+  const key = await userKey(ledger.stored, WILSON.id);
+  const start = Date.parse(blocks[blocks.length - 1].timestamp);
+  while (blocks.length < LONG_HEIGHT) {
+    const at = iso(start + blocks.length);
+    const record = emergencyRecord(crypto.randomUUID(), known.grant, 'read', at, { what: emergencyScope('basic').read });
+    blocks.push(await signBlock(mineBlock(blocks[blocks.length - 1], record, at), key));
+  }
+  return blocks;
+}
+
+// Stands in for the worker's pool of checker workers: counts the slices in flight, and holds every slice
+// after the first until `release()`, so a test sees the ledger shown before its signatures are all checked.
+function heldChecker(lanes: number) {
+  const publicKeys = new Map<string, Promise<CryptoKey>>();
+  const sizes: number[] = [];
+  let inFlight = 0;
+  let mostInFlight = 0;
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const checker: SignatureChecker = {
+    lanes,
+    async check(blocks, enrolment) {
+      sizes.push(blocks.length);
+      inFlight += 1;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      try {
+        if (sizes.length > 1) await released;
+        return await firstSignatureFailure(blocks, enrolment, publicKeys);
+      } finally {
+        inFlight -= 1;
+      }
+    },
+  };
+  return { checker, sizes, release, mostInFlight: () => mostInFlight };
+}
+
+async function loadLong(blocks: Block[], checker: SignatureChecker) {
+  const storage = createMemoryStorage();
+  const { stored, contents } = ledger;
+  await storage.commit({ blocks, documents: stored.documents, contents, meta: stored.meta });
+  const service = createTestLedgerService({ storage, now: ledger.clock.now, signatureChecker: checker });
+  await signInAs(service, SARAH);
+  return service;
+}
+
+describe('a long chain', () => {
+  beforeAll(async () => {
+    longChain = await buildLongChain();
+  });
+
+  it('is shown once its hashes and rules hold, then has every signature checked in order, a slice per checker at once', async () => {
+    const held = heldChecker(2);
+    const service = await loadLong(longChain, held.checker);
+    expect(await service.chainStatus()).toMatchObject({ valid: true, signaturesChecked: 500, signaturesToCheck: LONG_HEIGHT });
+    held.release();
+    await vi.waitFor(async () => expect((await service.chainStatus()).signaturesChecked).toBe(LONG_HEIGHT));
+    expect(held.sizes).toEqual([500, 2500, 2500, 300]);
+    expect(held.mostInFlight()).toBe(2);
+    expect((await service.chainStatus()).valid).toBe(true);
+  });
+
+  it('turns read-only when a signature found failing after it was shown', async () => {
+    const blocks = [...longChain];
+    blocks[4000] = { ...blocks[4000], signature: blocks[4001].signature };
+    const held = heldChecker(2);
+    const service = await loadLong(blocks, held.checker);
+    expect(await service.chainStatus()).toMatchObject({ valid: true, readOnly: false });
+    const changes: ChangeKind[][] = [];
+    await service.onChange(((change: LedgerChange) => changes.push(change.kinds)) as never);
+    held.release();
+    await vi.waitFor(async () => expect((await service.chainStatus()).valid).toBe(false));
+    expect(await service.chainStatus()).toMatchObject({
+      readOnly: true,
+      signaturesChecked: 4000,
+      firstInvalid: { index: 4000, reason: `signature does not hold for the enrolled key of ${WILSON.id}` },
+    });
+    expect(changes.some((kinds) => kinds.includes('chain'))).toBe(true);
+  });
+
+  it('names the earlier of a failed hash and a failed signature, whichever check found it first', async () => {
+    const editedAt1000 = (blocks: Block[]) => {
+      blocks[1000] = { ...blocks[1000], data: { ...blocks[1000].data, description: 'edited' } };
+      return blocks;
+    };
+    const badSignature = (blocks: Block[], index: number) => {
+      blocks[index] = { ...blocks[index], signature: blocks[index + 1].signature };
+      return blocks;
+    };
+    const later = heldChecker(2);
+    later.release();
+    const afterHash = await loadLong(badSignature(editedAt1000([...longChain]), 2000), later.checker);
+    const hashFirst = (await afterHash.chainStatus()).firstInvalid;
+    expect(hashFirst?.index).toBe(1000);
+    expect(hashFirst?.reason).not.toMatch(/signature/);
+
+    const earlier = heldChecker(2);
+    earlier.release();
+    const beforeHash = await loadLong(badSignature(editedAt1000([...longChain]), 100), earlier.checker);
+    expect((await beforeHash.chainStatus()).firstInvalid).toEqual({
+      index: 100,
+      reason: `signature does not hold for the enrolled key of ${WILSON.id}`,
+    });
   });
 });
 

@@ -196,6 +196,12 @@ export interface SignatureFailure {
   reason: string;
 }
 
+// Checks lists of signatures elsewhere (the ledger worker: a pool of checker workers, workers/signature-pool.ts).
+export interface SignatureChecker {
+  lanes: number; // lists worth checking at once: one per checker
+  check(blocks: SignedPart[], enrolment: KeyEnrolment): Promise<SignatureFailure | null>;
+}
+
 // The first block of `blocks` whose signature fails, or null; the checks run concurrently.
 export async function firstSignatureFailure(
   blocks: readonly SignedPart[],

@@ -2,8 +2,7 @@
 // the real ones (ledger.worker.ts); tests pass memory storage and zero delays (tests/support/test-ledger.ts).
 import type { ChangeKind } from '../api';
 import { ledgerError, type LedgerErrorName } from '../core/errors';
-import type { SignatureFailure, SignedPart } from '../core/signatures';
-import type { KeyEnrolment } from '../core/types';
+import type { SignatureChecker } from '../core/signatures';
 import type { LedgerStorage } from '../storage/ledger-storage';
 
 // What one tab tells the others after it changed the stored ledger (BroadcastChannel in the worker).
@@ -28,7 +27,7 @@ export interface LedgerDeps {
   backupIterations?: number; // PBKDF2 rounds of a new backup's password key: BACKUP_ITERATIONS unless a test asks for fewer
   expiryTimer?: boolean; // record expiries on time with a timer (the worker); otherwise on the next call
   // checks signatures elsewhere (the worker: a pool of checker workers, one per core); otherwise in this thread
-  checkSignatures?: (blocks: SignedPart[], enrolment: KeyEnrolment) => Promise<SignatureFailure | null>;
+  signatureChecker?: SignatureChecker;
 }
 
 export function fail(name: LedgerErrorName, message: string): never {

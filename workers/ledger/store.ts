@@ -13,9 +13,10 @@ import {
   enrolmentOf,
   firstSignatureFailure,
   signBlock,
+  type SignatureFailure,
   type StoredKeys,
 } from '../core/signatures';
-import type { Block, ChainRecord, DocumentKey } from '../core/types';
+import type { Block, ChainRecord, DocumentKey, KeyEnrolment } from '../core/types';
 import {
   FORMAT_KEY,
   KEYS_KEY,
@@ -32,7 +33,7 @@ import { fail, type LedgerDeps } from './deps';
 const WRITE_ATTEMPTS = 4; // another tab writing first makes a write start over on fresh state
 const VERIFY_SLICE = 5000; // blocks verified between yields: a long chain never silences the worker for seconds
 const FIRST_SIGNATURE_SLICE = 500; // checked before a loaded chain is shown: all of a short chain, at little delay
-const SIGNATURE_SLICE = 10_000; // signatures checked between progress notices (shared among the checker workers)
+const SIGNATURE_SLICE = 2500; // signatures one checker worker is handed at a time (about 150 ms); progress is told after each
 
 // A macrotask, so messages (a watchdog's probe, a cancel) are answered while a long chain is verified.
 function nextTask(): Promise<void> {
@@ -59,12 +60,17 @@ export interface Snapshot {
   publicKeys: Map<string, Promise<CryptoKey>>; // enrolled keys (base64) imported once
 }
 
-// Signatures are checked after hashes, links and rules, in the background: the screens show the verified
-// blocks at once, and a failure found later turns the ledger read-only like any other.
+// Signatures are checked from the moment the blocks are read, beside the check of hashes, links and rules, and
+// go on in the background once those passed and the screens show the blocks; a failure found later turns the
+// ledger read-only like any other.
 export interface SignatureCheck {
   checked: number; // blocks [0, checked) have signatures that hold
-  failed?: number; // the block whose signature failed
+  failure?: InvalidBlock; // the first block whose signature failed
+  limit: number; // blocks from here on need no check: an earlier one failed a check of hashes, links or rules
+  lanes: number; // slices checked at once: one while this worker verifies the hashes (the other core is free), every checker once shown
   running: boolean;
+  stopped: boolean; // a newer snapshot took over
+  progressed: Set<() => void>; // told after every checked slice, a failure, and the end
 }
 
 // A change, decided on the fresh snapshot: records to mine (in order, each legal on the state before the
@@ -159,15 +165,15 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     const revision = storedRevision(stored.meta[REVISION_KEY]);
     const keys = new Map(stored.documents.map((row) => [row?.id, row?.encryptionKey]));
     const storedKeys = stored.meta[KEYS_KEY] as StoredKeys | undefined;
-    const signatures: SignatureCheck = { checked: 0, running: false };
     const publicKeys = previous?.publicKeys ?? new Map<string, Promise<CryptoKey>>();
-    const base = { blocks: stored.blocks, keys, revision, signatures, publicKeys, ...(storedKeys ? { storedKeys } : {}) };
+    const base = { blocks: stored.blocks, keys, revision, publicKeys, ...(storedKeys ? { storedKeys } : {}) };
     if (stored.blocks.length > 0 && stored.meta[FORMAT_KEY] !== LEDGER_FORMAT) {
       const reason =
         stored.meta[FORMAT_KEY] === 2
           ? 'the records were stored by an earlier version of MedLedger, before blocks were signed, so no block says who wrote it'
           : 'the records were stored by an earlier version of MedLedger, in a format this version does not read';
-      return { ...base, verified: verifyLedger([], difficulty), invalid: { index: 0, reason } };
+      const signatures = signatureCheck(0);
+      return { ...base, signatures, verified: verifyLedger([], difficulty), invalid: { index: 0, reason } };
     }
     // Another tab only appended: verify its new blocks on top of what this tab verified.
     const extends_ =
@@ -175,66 +181,114 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
       !previous.invalid &&
       previous.blocks.length <= stored.blocks.length &&
       stored.blocks[previous.blocks.length - 1]?.hash === previous.blocks.at(-1)?.hash;
+    // the earlier blocks' signatures were checked by the snapshot this one extends
+    const signatures = signatureCheck(extends_ ? previous.signatures.checked : 0);
+    const genesis = verifyLedger(stored.blocks, difficulty, undefined, 1); // the enrolled keys, if block 0 holds
+    const enrolment = genesis.firstInvalid ? null : genesis.state.enrolment;
+    checkSignatures(signatures, stored.blocks, enrolment, publicKeys);
     // Resumed in one go: the shared state must never be seen half-advanced. A whole chain is checked in slices.
     const verified = extends_
       ? verifyLedger(stored.blocks, difficulty, previous.verified)
       : await verifyInSlices(stored.blocks, difficulty);
-    if (extends_) signatures.checked = previous.signatures.checked; // the earlier blocks' signatures were checked
+    if (verified.firstInvalid) signatures.limit = verified.state.height;
     const invalid = verified.firstInvalid ?? offChainProblem(verified.state, keys, stored.contentIds);
-    return { ...base, verified, ...(invalid ? { invalid } : {}) };
+    return { ...base, signatures, verified, ...(invalid ? { invalid } : {}) };
   }
 
-  // A short chain is published with every signature checked; a long one with its first slice checked, the
-  // rest checked in the background while the screens already show it.
+  function signatureCheck(checked: number): SignatureCheck {
+    return { checked, limit: Infinity, lanes: 1, running: false, stopped: false, progressed: new Set() };
+  }
+
+  // Resolves once `done` holds for `check`, or its checking ended.
+  function until(check: SignatureCheck, done: () => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const test = () => {
+        if (!done() && check.running) return;
+        check.progressed.delete(test);
+        resolve();
+      };
+      check.progressed.add(test);
+      test();
+    });
+  }
+
+  // A short chain is published with every signature checked; a long one once its first slice is, the rest
+  // checked in the background while the screens already show it, on every core.
   async function setSnapshot(next: Snapshot): Promise<void> {
-    await checkSignatureSlice(next, FIRST_SIGNATURE_SLICE);
+    const check = next.signatures;
+    await until(check, () => check.failure !== undefined || check.checked >= Math.min(FIRST_SIGNATURE_SLICE, next.blocks.length));
+    if (snapshot && snapshot !== next) snapshot.signatures.stopped = true;
+    signatureFailed(next);
     snapshot = next;
+    check.lanes = deps.signatureChecker?.lanes ?? 1;
     hooks.stateChanged();
-    checkSignatures(next);
+    check.progressed.add(() => {
+      if (snapshot !== next) return;
+      if (!signatureFailed(next)) return hooks.checked({ revision: next.revision, kinds: ['signatures'] });
+      hooks.stateChanged(); // found after the screens showed the blocks: they turn read-only
+      hooks.checked({ revision: next.revision, kinds: ALL_KINDS });
+    });
   }
 
-  // Checks the signatures of up to `size` verified blocks not checked yet. False when there is nothing more to do.
-  async function checkSignatureSlice(s: Snapshot, size: number): Promise<boolean> {
-    const from = s.signatures.checked;
-    const to = Math.min(s.verified.state.height, from + size);
-    if (s.signatures.failed !== undefined || from >= to) return false;
-    const enrolment = s.verified.state.enrolment;
-    const slice = s.blocks.slice(from, to).map(({ author, hash, signature }) => ({ author, hash, signature }));
-    const failure = !enrolment
-      ? { offset: 0, reason: 'signature: no keys are enrolled' }
-      : deps.checkSignatures
-        ? await deps.checkSignatures(slice, enrolment)
-        : await firstSignatureFailure(slice, enrolment, s.publicKeys);
-    if (failure) {
-      signatureFailed(s, from + failure.offset, failure.reason);
-      return false;
-    }
-    s.signatures.checked = Math.max(s.signatures.checked, to);
-    return true;
-  }
-
-  // The rest in the background, one slice per step; the screens hear of the progress.
-  function checkSignatures(s: Snapshot): void {
-    if (s.signatures.running) return;
-    s.signatures.running = true;
+  // Checks the signatures of `blocks` from `check.checked` on, slice by slice, up to `check.lanes` slices at
+  // once (each to another checker worker), in order; stops at the first failure. Blocks appended meanwhile
+  // are checked too.
+  function checkSignatures(
+    check: SignatureCheck,
+    blocks: readonly Block[],
+    enrolment: KeyEnrolment | null,
+    publicKeys: Map<string, Promise<CryptoKey>>,
+  ): void {
+    const sliceOf = (from: number, to: number): Promise<SignatureFailure | null> => {
+      if (!enrolment) return Promise.resolve({ offset: 0, reason: 'signature: no keys are enrolled' });
+      const slice = blocks.slice(from, to).map(({ author, hash, signature }) => ({ author, hash, signature }));
+      return deps.signatureChecker
+        ? deps.signatureChecker.check(slice, enrolment)
+        : firstSignatureFailure(slice, enrolment, publicKeys);
+    };
+    const told = () => check.progressed.forEach((listener) => listener());
+    check.running = true;
     void (async () => {
+      const queue: { from: number; to: number; result: Promise<SignatureFailure | null> }[] = [];
+      let next = check.checked;
       try {
-        while (snapshot === s && (await checkSignatureSlice(s, SIGNATURE_SLICE))) {
-          if (snapshot === s) hooks.checked({ revision: s.revision, kinds: ['signatures'] });
+        for (;;) {
+          const end = Math.min(blocks.length, check.limit);
+          while (queue.length < check.lanes && next < end) {
+            const to = Math.min(end, next + (next < FIRST_SIGNATURE_SLICE ? FIRST_SIGNATURE_SLICE : SIGNATURE_SLICE));
+            queue.push({ from: next, to, result: sliceOf(next, to) });
+            next = to;
+          }
+          const head = queue.shift();
+          if (!head || check.stopped) return;
+          const failure = await head.result;
+          if (check.stopped) return;
+          if (failure) {
+            const index = head.from + failure.offset;
+            check.checked = Math.max(check.checked, index); // the blocks before it in the slice hold
+            if (index < check.limit) check.failure = { index, reason: failure.reason };
+            return;
+          }
+          check.checked = Math.max(check.checked, head.to);
+          told();
         }
       } finally {
-        s.signatures.running = false;
+        check.running = false;
+        told();
       }
     })();
   }
 
-  function signatureFailed(s: Snapshot, index: number, reason: string): void {
-    s.signatures.failed = index;
-    if (!s.invalid || s.invalid.index >= index) s.invalid = { index, reason };
-    s.verified = { state: project(s.blocks.slice(0, index)), firstInvalid: { index, reason } };
-    if (snapshot !== s) return; // not published yet: it is published read-only
-    hooks.stateChanged();
-    hooks.checked({ revision: s.revision, kinds: ALL_KINDS });
+  // After a signature failed: the ledger as verified up to that block, read-only from there. True when this
+  // changed the snapshot (once per failure).
+  function signatureFailed(s: Snapshot): boolean {
+    const { failure, limit } = s.signatures;
+    if (!failure || failure.index >= limit) return false; // none, after a failed check of hashes or rules, or applied already
+    if (s.invalid && s.invalid.index < failure.index) return false; // an earlier block failed another check
+    s.signatures.limit = failure.index;
+    s.invalid = failure;
+    s.verified = { state: project(s.blocks.slice(0, failure.index)), firstInvalid: failure };
+    return true;
   }
 
   function current(): Snapshot {
@@ -458,7 +512,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
       difficulty,
       lastBlockTime: s.blocks.at(-1)?.timestamp ?? '',
       readOnly: !!s.invalid,
-      signaturesChecked: s.signatures.checked,
+      signaturesChecked: Math.min(s.signatures.checked, s.verified.state.height),
       signaturesToCheck: s.verified.state.height,
     };
   }
@@ -466,7 +520,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
   // Whether block `index`'s signature holds, is being checked, or failed.
   function signatureOf(index: number): SignatureState {
     const { signatures } = current();
-    if (signatures.failed === index) return 'fails';
+    if (signatures.failure?.index === index) return 'fails';
     return index < signatures.checked ? 'holds' : 'unchecked';
   }
 
