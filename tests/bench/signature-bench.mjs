@@ -75,6 +75,55 @@ async function loginTimes(browser, baseUrl, rate, runs) {
   };
 }
 
+// Ed25519 verification throughput of crypto.subtle in 1, 2 and 4 dedicated workers at once, each verifying the
+// same `count` signatures: what every signature check of a long chain costs at best on this machine.
+async function verifyThroughput(browser, baseUrl, count = 10_000) {
+  const page = await browser.newPage();
+  // a page of the app's origin without its CSP, so the bench may start workers from a blob
+  await page.route(`${baseUrl}/verify-bench`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>verify bench</title>' }),
+  );
+  await page.goto(`${baseUrl}/verify-bench`);
+  const runs = await page.evaluate(async (count) => {
+    const pair = await crypto.subtle.generateKey('Ed25519', true, ['sign', 'verify']);
+    const publicKey = await crypto.subtle.exportKey('raw', pair.publicKey);
+    const messages = Array.from({ length: count }, (_, i) => new TextEncoder().encode(`medledger-block|patient-1|${i}`));
+    const signatures = await Promise.all(messages.map((message) => crypto.subtle.sign('Ed25519', pair.privateKey, message)));
+    const source = `self.onmessage = async ({ data }) => {
+      const key = await crypto.subtle.importKey('raw', data.publicKey, 'Ed25519', false, ['verify']);
+      let holds = 0;
+      for (let i = 0; i < data.messages.length; i += 1000) {
+        const slice = data.messages.slice(i, i + 1000);
+        const results = await Promise.all(slice.map((m, j) => crypto.subtle.verify('Ed25519', key, data.signatures[i + j], m)));
+        holds += results.filter(Boolean).length;
+      }
+      self.postMessage(holds);
+    };`;
+    const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+    const runs = [];
+    for (const workers of [1, 2, 4]) {
+      const started = Array.from({ length: workers }, () => new Worker(url));
+      const began = performance.now();
+      const holds = await Promise.all(
+        started.map(
+          (worker) =>
+            new Promise((resolve) => {
+              worker.onmessage = (event) => resolve(event.data);
+              worker.postMessage({ publicKey, messages, signatures });
+            }),
+        ),
+      );
+      const ms = performance.now() - began;
+      started.forEach((worker) => worker.terminate());
+      if (holds.some((held) => held !== count)) throw new Error('a signature of the verify bench did not hold');
+      runs.push({ workers, signatures: workers * count, ms, microsEach: (ms * 1000) / (workers * count) });
+    }
+    return runs;
+  }, count);
+  await page.close();
+  return runs;
+}
+
 export async function runSignatureBench({ skipAppBuild = false } = {}) {
   const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
   if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}: set CHROMIUM_PATH`);
@@ -91,6 +140,8 @@ export async function runSignatureBench({ skipAppBuild = false } = {}) {
     console.log('[bench] sign-in (key derivation) at 1x and 4x CPU…');
     const logins = [];
     for (const rate of [1, 4]) logins.push(await loginTimes(browser, baseUrl, rate, 5));
+    console.log('[bench] Ed25519 verification throughput in 1, 2 and 4 workers…');
+    const throughput = await verifyThroughput(browser, baseUrl);
     const chains = [];
     for (const height of [10_000, Number(process.env.BENCH_HUGE_BLOCKS ?? 100_000)]) {
       console.log(`[bench] ${height.toLocaleString('en-US')} signed blocks: mining, signing, writing…`);
@@ -115,6 +166,7 @@ export async function runSignatureBench({ skipAppBuild = false } = {}) {
       cpus: cpus().length,
       loadAverage: loadavg(),
       logins,
+      throughput,
       chains,
     };
   } finally {
@@ -133,6 +185,16 @@ export function formatSignatureTable(results) {
   for (const login of results.logins) {
     lines.push(
       `| patient demo account | x${login.rate} | ${ms(login.wallMs)} | ${ms(login.longestTaskCpuMs)} | ${login.busySeen ? 'yes' : 'no'} | ${ms(login.firstRunMs)} |`,
+    );
+  }
+  lines.push(
+    '',
+    '| crypto.subtle Ed25519 verify, workers at once | signatures | wall time | per signature (wall / signatures) | signatures a second |',
+    '|---:|---:|---:|---:|---:|',
+  );
+  for (const run of results.throughput ?? []) {
+    lines.push(
+      `| ${run.workers} | ${run.signatures.toLocaleString('en-US')} | ${ms(run.ms)} | ${run.microsEach.toFixed(1)} µs | ${Math.round((run.signatures / run.ms) * 1000).toLocaleString('en-US')} |`,
     );
   }
   lines.push(
