@@ -7,6 +7,7 @@ import { DEMO_ACCOUNTS } from '../../workers/core/directory';
 import { describe, expect, test } from './support/fixtures';
 import { text } from './support/read';
 import { pdfFile } from './support/records';
+import { readStoredLedger, storeBlocks } from './support/stored-ledger';
 
 const MAX_TABS = 60;
 
@@ -133,22 +134,8 @@ describe('keyboard only', () => {
     await keyboardLogin(page, 'patient');
     await page.waitForURL('**/patient/dashboard');
     // a stored genesis block changed at rest makes the ledger refuse every write
-    await page.evaluate(async () => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const request = indexedDB.open('medledger');
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-      await new Promise<void>((resolve, reject) => {
-        const tx = db.transaction('blocks', 'readwrite');
-        const store = tx.objectStore('blocks');
-        const read = store.get(0);
-        read.onsuccess = () => store.put({ ...read.result, data: { ...read.result.data, title: 'Forged' } }, 0);
-        tx.oncomplete = () => resolve();
-        tx.onerror = () => reject(tx.error);
-      });
-      db.close();
-    });
+    const [genesis] = (await readStoredLedger(page)).blocks;
+    await storeBlocks(page, [{ ...genesis, data: { ...genesis.data, title: 'Forged' } }]);
     await page.goto('/patient/upload');
     await page.getByRole('heading', { name: 'Upload Medical Documents', level: 1 }).waitFor();
     await tabTo(page, page.getByLabel('Add files'));

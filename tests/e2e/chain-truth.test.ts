@@ -5,27 +5,14 @@ import { describe, expect, test } from './support/fixtures';
 import { detail, section, text } from './support/read';
 import { goTo, pdfFile, recordItem, uploadRecord } from './support/records';
 import { login } from './support/session';
+import { readStoredLedger, storeBlocks } from './support/stored-ledger';
 
 const banner = (page: Page) => page.getByRole('status').filter({ hasText: 'The stored chain failed verification' });
 
 // Puts a BigInt into block #index's record: IndexedDB stores it, JSON (and so the data hash) cannot.
 async function storeBigIntInBlock(page: Page, index: number): Promise<void> {
-  await page.evaluate(async (index) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open('medledger');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    await new Promise<void>((resolve, reject) => {
-      const tx = db.transaction('blocks', 'readwrite');
-      const store = tx.objectStore('blocks');
-      const read = store.get(index);
-      read.onsuccess = () => store.put({ ...read.result, data: { ...read.result.data, title: 10n } }, index);
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error);
-    });
-    db.close();
-  }, index);
+  const block = (await readStoredLedger(page)).blocks[index];
+  await storeBlocks(page, [{ ...block, data: { ...block.data, title: 10n as unknown as string } }]); // Playwright passes a BigInt as one
 }
 
 async function resetDemoData(page: Page): Promise<void> {

@@ -8,7 +8,7 @@ import { describe, expect, test } from './support/fixtures';
 import { pdfFile, uploadRecord } from './support/records';
 import { checkScreen } from './support/screens';
 import { login } from './support/session';
-import { readStoredLedger } from './support/stored-ledger';
+import { readStoredLedger, storeBlocks } from './support/stored-ledger';
 
 async function openExplorer(page: Page, tab?: 'Anchor' | 'Tamper demo' | 'Peers'): Promise<void> {
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Blockchain Explorer' }).click();
@@ -230,20 +230,7 @@ async function rewriteStoredChain(page: Page, from: number, title: string): Prom
     const record = i === from ? { ...blocks[i].data, title } : blocks[i].data;
     rewritten.push(mineBlock(rewritten[i - 1], record, blocks[i].timestamp));
   }
-  await page.evaluate(async (changed) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open('medledger');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    await new Promise<void>((resolve, reject) => {
-      const tx = db.transaction('blocks', 'readwrite');
-      for (const block of changed) tx.objectStore('blocks').put(block, Number(block.id));
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error);
-    });
-    db.close();
-  }, rewritten.slice(from));
+  await storeBlocks(page, rewritten.slice(from));
 }
 
 describe('the anchor', () => {

@@ -5,32 +5,14 @@ import { describe, expect, test } from './support/fixtures';
 import { detail, section, text } from './support/read';
 import { downloadFile, goTo, pdfFile, pngFile, recordItem, uploadRecord } from './support/records';
 import { login } from './support/session';
+import { readStoredLedger, storeBlocks } from './support/stored-ledger';
 
 const records = (page: Page) => section(page, 'Your Records');
 
 // Changes one stored block's title in IndexedDB, as any script of the origin could, without re-mining it.
 async function forgeStoredTitle(page: Page, index: number, title: string): Promise<void> {
-  await page.evaluate(
-    async ({ index, title }) => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const request = indexedDB.open('medledger');
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-      await new Promise<void>((resolve, reject) => {
-        const store = db.transaction('blocks', 'readwrite').objectStore('blocks');
-        const read = store.get(index);
-        read.onsuccess = () => {
-          const block = read.result as { data: { title: string } };
-          block.data.title = title;
-          store.put(block, index).onsuccess = () => resolve();
-        };
-        read.onerror = () => reject(read.error);
-      });
-      db.close();
-    },
-    { index, title },
-  );
+  const block = (await readStoredLedger(page)).blocks[index];
+  await storeBlocks(page, [{ ...block, data: { ...block.data, title } }]);
 }
 
 describe('records survive a reload', () => {

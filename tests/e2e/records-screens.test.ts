@@ -6,6 +6,7 @@ import { section, text } from './support/read';
 import { goTo, pdfFile, pngFile, recordItem, uploadRecord } from './support/records';
 import { checkScreen } from './support/screens';
 import { login } from './support/session';
+import { readStoredLedger, storeBlocks } from './support/stored-ledger';
 
 const MICHAEL = 'michael.chen@medledger.demo';
 
@@ -112,22 +113,8 @@ describe('records, patients, profile and emergency screens look right and pass a
     await page.getByRole('button', { name: 'Cancel' }).click();
 
     await uploadRecord(page, 'Record to forge', [pdfFile('forge.pdf')]);
-    await page.evaluate(async () => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const request = indexedDB.open('medledger');
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-      const store = db.transaction('blocks', 'readwrite').objectStore('blocks');
-      await new Promise<void>((resolve) => {
-        store.get(1).onsuccess = (event) => {
-          const block = (event.target as IDBRequest).result;
-          block.nonce += 1; // a header change: the stored hash no longer matches
-          store.put(block, 1).onsuccess = () => resolve();
-        };
-      });
-      db.close();
-    });
+    const forged = (await readStoredLedger(page)).blocks[1];
+    await storeBlocks(page, [{ ...forged, nonce: forged.nonce + 1 }]); // a header change: the stored hash no longer matches
     await page.reload();
     const banner = page.getByRole('status').filter({ hasText: 'The stored chain failed verification' });
     await banner.waitFor();

@@ -14,6 +14,7 @@ import { describe, expect, test } from './support/fixtures';
 import { openSandboxBlock, sandboxPanel } from './support/explorer';
 import { goTo, pdfFile, uploadRecord } from './support/records';
 import { login, pathOf } from './support/session';
+import { storeBlocks } from './support/stored-ledger';
 
 // The 'keys' and 'session' entries the worker stored, as any script of the origin can read them.
 async function storedKeyEntries(page: Page) {
@@ -118,7 +119,7 @@ describe('the explorer names who signed each block', () => {
   });
 });
 
-// The stored genesis and wrapped keys, read as any script of the origin can; the blocks written back in place.
+// The stored genesis (first in the first page of blocks) and wrapped keys, read as any script of the origin can.
 async function storedGenesisAndKeys(page: Page): Promise<{ genesis: Block; users: Record<string, WrappedUserKey> }> {
   return page.evaluate(async () => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
@@ -132,28 +133,11 @@ async function storedGenesisAndKeys(page: Page): Promise<{ genesis: Block; users
         request.onsuccess = () => resolve(request.result as T);
         request.onerror = () => reject(request.error);
       });
-    const genesis = await read<Block>('blocks', 0);
+    const [genesis] = await read<Block[]>('pages', 0);
     const keys = await read<{ users: Record<string, WrappedUserKey> }>('meta', 'keys');
     db.close();
     return { genesis, users: keys.users };
   });
-}
-
-async function storeBlocks(page: Page, blocks: Block[]): Promise<void> {
-  await page.evaluate(async (changed) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open('medledger');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    await new Promise<void>((resolve, reject) => {
-      const tx = db.transaction('blocks', 'readwrite');
-      for (const block of changed) tx.objectStore('blocks').put(block, Number(block.id));
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error);
-    });
-    db.close();
-  }, blocks);
 }
 
 describe('a long signed chain', () => {

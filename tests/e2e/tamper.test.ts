@@ -5,55 +5,24 @@ import { describe, expect, test } from './support/fixtures';
 import { detail, section, text } from './support/read';
 import { goTo, pdfFile, recordItem, uploadRecord } from './support/records';
 import { login } from './support/session';
+import { readStoredLedger, storeBlocks } from './support/stored-ledger';
 
 type BlockEdit = 'record-title' | 'nonce';
 
 // Rewrites one field of a stored block in place, as any script of the origin (or a user with DevTools) could.
 async function editStoredBlock(page: Page, index: number, edit: BlockEdit): Promise<void> {
-  await page.evaluate(
-    async ({ index, edit }) => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const request = indexedDB.open('medledger');
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-      await new Promise<void>((resolve, reject) => {
-        const tx = db.transaction('blocks', 'readwrite');
-        const store = tx.objectStore('blocks');
-        const read = store.get(index);
-        read.onsuccess = () => {
-          const block = read.result as { nonce: number; data: { title: string } };
-          if (edit === 'record-title') block.data.title = 'Forged diagnosis';
-          else block.nonce += 1;
-          store.put(block, index);
-        };
-        tx.oncomplete = () => resolve();
-        tx.onerror = () => reject(tx.error);
-      });
-      db.close();
-    },
-    { index, edit },
-  );
+  const block = (await readStoredLedger(page)).blocks[index];
+  await storeBlocks(page, [
+    edit === 'record-title'
+      ? { ...block, data: { ...block.data, title: 'Forged diagnosis' } }
+      : { ...block, nonce: block.nonce + 1 },
+  ]);
 }
 
 // How many blocks and documents the page's IndexedDB holds right now.
 async function storedCounts(page: Page): Promise<{ blocks: number; documents: number }> {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open('medledger');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const count = (name: string) =>
-      new Promise<number>((resolve, reject) => {
-        const request = db.transaction(name, 'readonly').objectStore(name).count();
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-    const result = { blocks: await count('blocks'), documents: await count('documents') };
-    db.close();
-    return result;
-  });
+  const { blocks, keyIds } = await readStoredLedger(page);
+  return { blocks: blocks.length, documents: keyIds.length };
 }
 
 const records = (page: Page) => section(page, 'Your Records');

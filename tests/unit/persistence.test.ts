@@ -4,8 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Block, DocumentKey } from '../../workers/core/types';
 import { createTestLedgerService } from '../support/test-ledger';
 import type { LedgerBroadcast } from '../../workers/ledger/deps';
-import { createIndexedDbStorage } from '../../workers/storage/indexeddb-storage';
-import type { LedgerStorage } from '../../workers/storage/ledger-storage';
+import { BLOCKS_PER_PAGE, createIndexedDbStorage } from '../../workers/storage/indexeddb-storage';
+import type { LedgerStorage, StoredState } from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { SARAH, WILSON, createFailingStorage, errorOf, fileInput, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
 import { emergencyOf } from '../support/chain-records';
@@ -148,10 +148,150 @@ describe('persistence across a reload', () => {
   });
 });
 
-async function tamperStoredBlock(name: string, index: number, change: (block: Block) => Block) {
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+
+// Every stored page, read directly: [page number, its blocks].
+async function storedPages(name: string): Promise<[number, Block[]][]> {
   const db = await openDB(name);
-  const block = (await db.get('blocks', index)) as Block;
-  await db.put('blocks', change(block), index);
+  const tx = db.transaction('pages');
+  const [keys, pages] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
+  db.close();
+  return keys.map((key, i) => [key as number, pages[i] as Block[]]);
+}
+
+// A database as the previous MedLedger (version 2) wrote it: one row per block, keyed by its index.
+async function writeVersion2(name: string, stored: StoredState, contents: { id: string; bytes: ArrayBuffer }[] = []) {
+  const db = await openDB(name, 2, {
+    upgrade(db) {
+      db.createObjectStore('blocks');
+      db.createObjectStore('documents', { keyPath: 'id' });
+      db.createObjectStore('contents');
+      db.createObjectStore('meta');
+    },
+  });
+  const tx = db.transaction(['blocks', 'documents', 'contents', 'meta'], 'readwrite');
+  await Promise.all([
+    ...stored.blocks.map((block) => tx.objectStore('blocks').put(block, Number(block.id))),
+    ...stored.documents.map((document) => tx.objectStore('documents').put(document)),
+    ...contents.map(({ id, bytes }) => tx.objectStore('contents').put(bytes, id)),
+    ...Object.entries(stored.meta).map(([key, value]) => tx.objectStore('meta').put(value, key)),
+    tx.done,
+  ]);
+  db.close();
+}
+
+// The ledger of populated(), as a version 2 database would hold it.
+async function populatedVersion2(name: string, change: (stored: StoredState) => void = () => undefined) {
+  const memory = createMemoryStorage();
+  const before = await populated(memory);
+  const stored = await memory.load();
+  const contents = await Promise.all(stored.contentIds.map(async (id) => ({ id, bytes: (await memory.readContent(id))! })));
+  change(stored);
+  await writeVersion2(name, stored, contents);
+  return before;
+}
+
+describe('IndexedDB keeps the chain in pages of 1,000 blocks', () => {
+  it('opens a version 2 database as version 3, its blocks moved into pages in index order and the rest kept', async () => {
+    const name = freshName();
+    const blocks = range(0, 2500).map(sampleBlock);
+    await writeVersion2(name, { blocks, documents: [sampleDocument('a')], contentIds: [], meta: { revision: 7 } }, [
+      { id: 'a', bytes: new Uint8Array([1, 2]).buffer },
+    ]);
+    const loaded = await createIndexedDbStorage(name).load();
+    expect(loaded).toEqual({ blocks, documents: [sampleDocument('a')], contentIds: ['a'], meta: { revision: 7 } });
+    const db = await openDB(name);
+    expect(db.version).toBe(3);
+    expect([...db.objectStoreNames]).toEqual(['contents', 'documents', 'meta', 'pages']);
+    db.close();
+    const pages = await storedPages(name);
+    expect(pages.map(([page, held]) => [page, held.length])).toEqual([
+      [0, 1000],
+      [1, 1000],
+      [2, 500],
+    ]);
+    expect(pages.every(([page, held]) => held.every((block, i) => block.id === String(page * BLOCKS_PER_PAGE + i)))).toBe(true);
+  });
+
+  it('loads a version 2 ledger after the upgrade as it was: the same chain, records, history and files', async () => {
+    const name = freshName();
+    const before = await populatedVersion2(name);
+    const after = createTestLedgerService({ storage: createIndexedDbStorage(name) });
+    await signInAs(after, SARAH);
+    expect(await after.chainStatus()).toEqual(await before.service.chainStatus());
+    expect(await after.chainStatus()).toMatchObject({ valid: true, readOnly: false });
+    expect(await after.listRecords(SARAH.id)).toEqual(await before.service.listRecords(SARAH.id));
+    expect(await after.accessHistory()).toEqual(await before.service.accessHistory());
+    expect(textOf((await after.readDocument(before.kept.record.documentIds[0])).bytes)).toBe('ECG trace');
+    expect((await after.upload(uploadOf('After the upgrade'))).block.index).toBe((await before.service.chainStatus()).height);
+  });
+
+  it('names a version 2 ledger missing a block at the same index after the upgrade', async () => {
+    const name = freshName();
+    await populatedVersion2(name, (stored) => void stored.blocks.splice(1, 1));
+    const service = createTestLedgerService({ storage: createIndexedDbStorage(name) });
+    await signInAs(service, SARAH);
+    expect((await service.chainStatus()).firstInvalid).toEqual({ index: 1, reason: 'id "2" does not match index 1' });
+  });
+
+  it('loads back in index order appends that cross a page boundary', async () => {
+    const name = freshName();
+    const storage = createIndexedDbStorage(name);
+    await storage.commit({ blocks: range(0, 998).map(sampleBlock) });
+    await storage.commit({ blocks: range(998, 1003).map(sampleBlock) });
+    await storage.commit({ blocks: [sampleBlock(1003)] });
+    expect((await storage.load()).blocks.map((block) => block.id)).toEqual(range(0, 1004).map(String));
+    const pages = await storedPages(name);
+    expect(pages.map(([page, held]) => [page, held.map((block) => block.id).slice(-2)])).toEqual([
+      [0, ['998', '999']],
+      [1, ['1002', '1003']],
+    ]);
+    expect(pages[1][1]).toHaveLength(4);
+  });
+
+  it.each([
+    ['a revision conflict', 0, (block: Block) => block, 'RevisionConflict'],
+    [
+      'a value that cannot be cloned',
+      1,
+      (block: Block) => ({ ...block, data: { ...block.data, title: (() => 'x') as never } }),
+      'DataCloneError',
+    ],
+  ])('leaves every page as it was when a write is refused for %s', async (_case, expectedRevision, change, refusal) => {
+    const name = freshName();
+    const storage = createIndexedDbStorage(name);
+    await storage.commit({ blocks: range(0, 1001).map(sampleBlock), meta: { revision: 1 } });
+    const before = await storedPages(name);
+    const write = storage.commit({
+      expectedRevision,
+      blocks: [sampleBlock(1001), { ...change(sampleBlock(5)), nonce: -1 }, sampleBlock(2000)], // pages 1, 0 and a new one
+      meta: { revision: 2 },
+    });
+    expect((await errorOf(write)).name).toBe(refusal);
+    expect(await storedPages(name)).toEqual(before);
+    expect((await storage.load()).meta).toEqual({ revision: 1 });
+  });
+
+  it('drops every old page in a write that starts over with new blocks', async () => {
+    const name = freshName();
+    const storage = createIndexedDbStorage(name);
+    await storage.commit({ blocks: range(0, 2500).map(sampleBlock) });
+    await storage.commit({ clear: true, blocks: range(0, 3).map((index) => ({ ...sampleBlock(index), nonce: 99 })) });
+    expect((await storage.load()).blocks.map((block) => [block.id, block.nonce])).toEqual([
+      ['0', 99],
+      ['1', 99],
+      ['2', 99],
+    ]);
+    expect((await storedPages(name)).map(([page, held]) => [page, held.length])).toEqual([[0, 3]]);
+  });
+});
+
+// Rewrites block `index` inside its stored page, as any script of the origin could.
+async function tamperStoredBlock(name: string, index: number, change: (page: Block[], offset: number) => void) {
+  const db = await openDB(name);
+  const page = (await db.get('pages', Math.floor(index / BLOCKS_PER_PAGE))) as Block[];
+  change(page, index % BLOCKS_PER_PAGE);
+  await db.put('pages', page, Math.floor(index / BLOCKS_PER_PAGE));
   db.close();
 }
 
@@ -159,7 +299,9 @@ describe('a stored chain that fails verification', () => {
   async function tampered() {
     const name = freshName();
     const { kept } = await populated(createIndexedDbStorage(name));
-    await tamperStoredBlock(name, 2, (block) => ({ ...block, data: { ...block.data, title: 'Forged' } }));
+    await tamperStoredBlock(name, 2, (page, at) => {
+      page[at] = { ...page[at], data: { ...page[at].data, title: 'Forged' } };
+    });
     const service = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await signInAs(service, SARAH);
     return { service, kept, name };
@@ -205,9 +347,7 @@ describe('a stored chain that fails verification', () => {
   it('is named at the right index when a block was removed from the middle', async () => {
     const name = freshName();
     await populated(createIndexedDbStorage(name));
-    const db = await openDB(name);
-    await db.delete('blocks', 1);
-    db.close();
+    await tamperStoredBlock(name, 1, (page, at) => delete page[at]);
     const service = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await signInAs(service, SARAH);
     expect((await service.chainStatus()).firstInvalid).toEqual({ index: 1, reason: 'id "2" does not match index 1' });

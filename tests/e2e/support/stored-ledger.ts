@@ -4,6 +4,7 @@
 import type { Page } from 'playwright-core';
 import { project } from '../../../workers/core/projection';
 import type { Block, DocumentInfo, EmergencyGrant } from '../../../workers/core/types';
+import { BLOCKS_PER_PAGE } from '../../../workers/storage/indexeddb-storage';
 
 export interface StoredLedger {
   blocks: Block[]; // in key (index) order
@@ -31,12 +32,12 @@ export async function readStoredLedger(page: Page): Promise<StoredLedger> {
         request.onerror = () => reject(request.error);
       });
     try {
-      const [blocks, keyIds, contentIds] = await Promise.all([
-        all<Block>('blocks'),
+      const [pages, keyIds, contentIds] = await Promise.all([
+        all<Block[]>('pages'),
         all<string>('documents', true),
         all<string>('contents', true),
       ]);
-      return { blocks, keyIds, contentIds };
+      return { blocks: pages.flat(), keyIds, contentIds };
     } finally {
       db.close();
     }
@@ -47,6 +48,41 @@ export async function readStoredLedger(page: Page): Promise<StoredLedger> {
     documents: [...state.documents.values()].map(({ blockIndex: _index, ...document }) => document),
     grants: [...state.grants.values()].map((known) => known.grant),
   };
+}
+
+// Writes blocks over the stored ones in place, as any script of the origin could: each into its page (block i at
+// i % BLOCKS_PER_PAGE of page Math.floor(i / BLOCKS_PER_PAGE), i = Number(block.id)), in one transaction.
+export async function storeBlocks(page: Page, blocks: Block[]): Promise<void> {
+  await page.evaluate(
+    async ({ blocks, perPage }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open('medledger');
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      const byPage = new Map<number, Block[]>();
+      for (const block of blocks) {
+        const number = Math.floor(Number(block.id) / perPage);
+        byPage.set(number, [...(byPage.get(number) ?? []), block]);
+      }
+      await new Promise<void>((resolve, reject) => {
+        const tx = db.transaction('pages', 'readwrite');
+        const store = tx.objectStore('pages');
+        for (const [number, changed] of byPage) {
+          const read = store.get(number);
+          read.onsuccess = () => {
+            const held = (read.result ?? []) as Block[];
+            for (const block of changed) held[Number(block.id) % perPage] = block;
+            store.put(held, number);
+          };
+        }
+        tx.oncomplete = () => resolve();
+        tx.onabort = () => reject(tx.error);
+      });
+      db.close();
+    },
+    { blocks, perPage: BLOCKS_PER_PAGE },
+  );
 }
 
 // Every live document of the chain has its key and bytes stored, and nothing else is stored beside it.
