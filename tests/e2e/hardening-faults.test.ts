@@ -174,7 +174,9 @@ describe('IndexedDB refuses a write', () => {
 
     const alert = page.getByRole('alert');
     await alert.waitFor({ timeout: 20_000 });
-    expect(await text(alert)).toBe("The upload was not saved: the browser's storage refused the write (QuotaExceededError).");
+    expect(await text(alert)).toBe(
+      'The upload was not saved: this device has no room left for MedLedger. Free some space (or delete files you no longer need), then try again.',
+    );
     expect(await alert.evaluate((element) => element === document.activeElement)).toBe(true);
     expect(await page.getByLabel('Title').inputValue()).toBe('MRI series');
     expect(await page.getByLabel(/Description/).inputValue()).toBe('Too big for what is left');

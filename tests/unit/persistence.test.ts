@@ -382,7 +382,8 @@ describe('a write the storage refuses (atomic upload)', () => {
     failWhen((write) => (write.blocks?.length ?? 0) > 0);
     expect(await errorOf(service.upload(uploadOf('Lost', [fileInput('a.pdf'), fileInput('b.pdf')])))).toEqual({
       name: 'StorageError',
-      message: "The upload was not saved: the browser's storage refused the write (QuotaExceededError).",
+      message:
+        'The upload was not saved: this device has no room left for MedLedger. Free some space (or delete files you no longer need), then try again.',
     });
     expect(await service.chainStatus()).toMatchObject({ height: 1, valid: true });
     expect(await service.listRecords(SARAH.id)).toEqual(before);
@@ -408,7 +409,8 @@ describe('a write the storage refuses (atomic upload)', () => {
     );
     expect(error).toEqual({
       name: 'StorageError',
-      message: "The emergency access was not saved: the browser's storage refused the write (QuotaExceededError).",
+      message:
+        'The emergency access was not saved: this device has no room left for MedLedger. Free some space (or delete files you no longer need), then try again.',
     });
     expect(await service.activeGrants()).toEqual([]);
     expect((await storage.load()).blocks).toHaveLength(1); // no grant block: grants exist only as blocks

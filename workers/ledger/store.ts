@@ -30,6 +30,9 @@ import {
 } from '../storage/ledger-storage';
 import { fail, type LedgerDeps } from './deps';
 
+// A full disk in plain words, with what to do (My Profile shows the space used and left).
+const QUOTA_FULL =
+  'this device has no room left for MedLedger. Free some space (or delete files you no longer need), then try again.';
 const WRITE_ATTEMPTS = 4; // another tab writing first makes a write start over on fresh state
 const VERIFY_SLICE = 5000; // blocks verified between yields: a long chain never silences the worker for seconds
 const FIRST_SIGNATURE_SLICE = 500; // checked before a loaded chain is shown: all of a short chain, at little delay
@@ -115,6 +118,9 @@ function isConflict(error: unknown): boolean {
 }
 
 function storageError(failure: string, error: unknown): Error {
+  if (error instanceof Error && error.name === 'QuotaExceededError') {
+    return ledgerError('StorageError', `${failure}: ${QUOTA_FULL}`);
+  }
   const cause = error instanceof Error && error.name !== 'Error' ? ` (${error.name})` : '';
   return ledgerError('StorageError', `${failure}: the browser's storage refused the write${cause}.`);
 }
