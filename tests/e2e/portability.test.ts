@@ -97,6 +97,7 @@ describe('records that leave with the patient', { timeout: 180_000 }, () => {
       await confirm.getByRole('button', { name: 'Replace and restore' }).click();
       // signed out: the restored ledger's keys are unlocked by the next sign-in
       await other.getByRole('button', { name: 'Sign In' }).waitFor({ timeout: 30_000 });
+      await other.getByText('Your backup was restored. Sign in again').waitFor(); // the login says why
       await login(other, 'patient');
       await goTo(other, 'Medical Records', 'Medical Records');
       await other.getByRole('heading', { name: 'Lipid panel', level: 3 }).waitFor();

@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { RESTORED_NOTICE, leaveSignInNotice } from '../../src/components/sign-in-notice';
 import { DEMO_PASSWORD } from '../../workers/core/constants';
 import { DEMO_ACCOUNTS } from '../../workers/core/directory';
 import { deferred, openLedger, renderApp, withOverrides } from './render-app';
@@ -27,6 +28,16 @@ describe('Login', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
     expect(localStorage.getItem('currentUser')).toBeNull();
+  });
+
+  it('says why the user was signed out when a restore left a word, once', async () => {
+    leaveSignInNotice(RESTORED_NOTICE);
+    const first = renderApp('/');
+    expect(await screen.findByRole('status')).toHaveTextContent(RESTORED_NOTICE);
+    first.unmount();
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Sign In' });
+    expect(screen.queryByText(RESTORED_NOTICE)).not.toBeInTheDocument();
   });
 
   it('says "Invalid email or password" for a wrong password and moves focus to the message', async () => {

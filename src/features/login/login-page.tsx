@@ -10,6 +10,7 @@ import type { Role } from '../../../workers/core/types';
 import { useSession } from '../../auth/use-session';
 import { Icon } from '../../components/icon';
 import { loginErrorMessage } from './login-error-message';
+import { clearSignInNotice, peekSignInNotice } from '../../components/sign-in-notice';
 
 const FEATURES = [
   { icon: 'box', text: 'Every record sealed in a tamper-evident block' },
@@ -25,6 +26,9 @@ export function LoginPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const errorRef = useRef<HTMLDivElement>(null);
+  const [notice] = useState(peekSignInNotice); // why the user was signed out, when a screen left a word
+
+  useEffect(clearSignInNotice, []);
 
   useEffect(() => {
     if (error) errorRef.current?.focus();
@@ -122,6 +126,12 @@ export function LoginPage() {
                 onChange={(event) => setPassword(event.target.value)}
               />
             </Form.Group>
+
+            {notice && !error ? (
+              <Alert variant="info" role="status" className="py-2">
+                {notice}
+              </Alert>
+            ) : null}
 
             {error ? (
               <Alert variant="danger" role="alert" ref={errorRef} tabIndex={-1} className="py-2">

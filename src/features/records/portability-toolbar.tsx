@@ -14,6 +14,7 @@ import { PrintSummary, type SummaryData } from './print-summary';
 import { RestoreBackupModal } from './restore-backup-modal';
 import { TransferProgressPanel } from './transfer-progress';
 import { useTransferJob } from './transfer-job';
+import { RESTORED_NOTICE, leaveSignInNotice } from '../../components/sign-in-notice';
 
 type Dialog = 'backup' | 'restore' | 'import' | null;
 
@@ -133,6 +134,7 @@ export function PortabilityToolbar({ patient }: { patient: Patient }) {
         onClose={() => setDialog(null)}
         onRestored={() => {
           setDialog(null);
+          leaveSignInNotice(RESTORED_NOTICE); // the login screen says why the user was signed out
           void signOut(); // the restored ledger's keys sign from now on: they are unlocked at the next sign-in
         }}
       />

@@ -1,0 +1,30 @@
+// A word for the login screen from the screen that signed the user out (a restore), kept for this tab only.
+const NOTICE_KEY = 'medledger-sign-in-notice';
+
+export const RESTORED_NOTICE =
+  'Your backup was restored. Sign in again: the restored records are signed with the keys from the backup.';
+
+export function leaveSignInNotice(text: string): void {
+  try {
+    sessionStorage.setItem(NOTICE_KEY, text);
+  } catch {
+    // storage refused: the user is signed out all the same, only without the explanation
+  }
+}
+
+export function peekSignInNotice(): string | null {
+  try {
+    return sessionStorage.getItem(NOTICE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+// Shown once: the login screen clears it after its first render.
+export function clearSignInNotice(): void {
+  try {
+    sessionStorage.removeItem(NOTICE_KEY);
+  } catch {
+    // nothing to clear
+  }
+}
