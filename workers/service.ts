@@ -26,10 +26,14 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
     checked: changes.notifyLocal,
   });
   changes.followOthers(store.refresh);
-  const session = createSession(deps, store, expiry.recordDue, () => sandbox.stopAll());
+  const session = createSession(deps, store, expiry.recordDue, () => {
+    sandbox.stopAll();
+    portability.actorChanged();
+  });
   const emergency = createEmergency(deps, store, session.enter);
   const sandbox = createSandbox(deps, store, session.enter);
   const sharing = createSharing(deps, store, session.enter);
+  const portability = createPortability(deps, store, session.enter, session.api.signOut);
 
   const service: LedgerService = {
     ...session.api,
@@ -40,7 +44,7 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
     ...sharing.api,
     ...changes.api,
     ...sandbox.api,
-    ...createPortability(deps, store, session.enter, session.api.signOut),
+    ...portability.api,
   };
   void store.ready().catch(() => undefined); // start loading now; a failure is reported by the first call
   return service;

@@ -206,4 +206,16 @@ describe('backup and restore', () => {
       message: 'This restore is no longer waiting: choose the backup file again.',
     });
   });
+
+  it('forgets a checked restore when its user signs out: the next user cannot confirm it', async () => {
+    const backup = await backupOf((await ledgerWithHistory()).service);
+    const target = await otherBrowser();
+    const plan = await target.prepareRestore(backup.slice().buffer, PASSWORD);
+    await target.signOut();
+    await signInAs(target, MICHAEL);
+    expect(await errorOf(target.confirmRestore(plan.planId))).toEqual({
+      name: 'NotFoundError',
+      message: 'This restore is no longer waiting: choose the backup file again.',
+    });
+  });
 });

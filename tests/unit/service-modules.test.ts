@@ -22,7 +22,7 @@ interface Modules {
   changes: ReturnType<typeof createChanges>['api'];
   sandbox: ReturnType<typeof createSandbox>['api'];
   sharing: ReturnType<typeof createSharing>['api'];
-  portability: ReturnType<typeof createPortability>;
+  portability: ReturnType<typeof createPortability>['api'];
 }
 type MethodsOf<M extends keyof Modules> = keyof Modules[M];
 type Covered = { [M in keyof Modules]: MethodsOf<M> }[keyof Modules];

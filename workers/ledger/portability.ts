@@ -397,5 +397,12 @@ export function createPortability(
       return true;
     },
   };
-  return api;
+
+  // Another user (or none) now: a checked restore and running exports of the last one are dropped.
+  function actorChanged(): void {
+    pendingRestore = null;
+    for (const job of jobs.values()) job.cancelled = true;
+  }
+
+  return { api, actorChanged };
 }
