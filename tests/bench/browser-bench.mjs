@@ -82,6 +82,26 @@ function option(name, fallback) {
   return value === undefined || value === '' ? fallback : Number(value);
 }
 
+// The built app in `outDir`, served by vite preview on a free port of 127.0.0.1.
+export async function previewApp(outDir = distDir) {
+  const server = await preview({
+    root,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
+  });
+  return { server, baseUrl: `http://127.0.0.1:${server.httpServer.address().port}` };
+}
+
+// The Chromium the benches drive: run.mjs finds or installs one and sets CHROMIUM_PATH.
+export function benchChromium() {
+  const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (!existsSync(executablePath)) {
+    throw new Error(`Chromium not found at ${executablePath}: install it with \`apt-get install chromium\` or set CHROMIUM_PATH`);
+  }
+  return executablePath;
+}
+
 export async function buildAll(skipAppBuild) {
   // the core bench's module runner leaves NODE_ENV at development: React's development build would be bundled
   process.env.NODE_ENV = 'production';
@@ -762,19 +782,9 @@ function listDist() {
 }
 
 export async function runBrowserBench({ skipAppBuild = false } = {}) {
-  const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-  if (!existsSync(executablePath)) {
-    throw new Error(`Chromium not found at ${executablePath}: install it with \`apt-get install chromium\` or set CHROMIUM_PATH`);
-  }
+  const executablePath = benchChromium();
   await buildAll(skipAppBuild);
-  const server = await preview({
-    root,
-    logLevel: 'warn',
-    build: { outDir: distDir },
-    preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
-  });
-  const address = server.httpServer.address();
-  const baseUrl = `http://127.0.0.1:${address.port}`;
+  const { server, baseUrl } = await previewApp();
   const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
   try {
     const throttlingRates = [1, 4];
@@ -869,23 +879,15 @@ export async function runBrowserBench({ skipAppBuild = false } = {}) {
 
 // The live sandbox chain part alone (`npm run bench -- --sandbox`): the app build and Chromium, nothing else.
 export async function runSandboxBench({ skipAppBuild = false } = {}) {
-  const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-  if (!existsSync(executablePath)) {
-    throw new Error(`Chromium not found at ${executablePath}: install it with \`apt-get install chromium\` or set CHROMIUM_PATH`);
-  }
+  const executablePath = benchChromium();
   process.env.NODE_ENV = 'production';
   if (!skipAppBuild || !existsSync(join(distDir, 'index.html'))) {
     console.log('[bench] building the app (vite build)…');
     await build({ root, mode: 'production', logLevel: 'warn', build: { outDir: distDir, emptyOutDir: true } });
   }
-  const server = await preview({
-    root,
-    logLevel: 'warn',
-    build: { outDir: distDir },
-    preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
-  });
+  const { server, baseUrl } = await previewApp();
   try {
-    const sandbox = await sandboxScenarios(`http://127.0.0.1:${server.httpServer.address().port}`, executablePath);
+    const sandbox = await sandboxScenarios(baseUrl, executablePath);
     return { when: new Date().toISOString(), cpus: cpus().length, loadAverage: loadavg(), sandbox };
   } finally {
     await server.close();

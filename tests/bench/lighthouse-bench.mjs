@@ -9,7 +9,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { build, preview } from 'vite';
+import { build } from 'vite';
+import { previewApp } from './browser-bench.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, 'tests/bench/results/lighthouse-build'); // git-ignored; dist/ is left to the e2e run
@@ -98,13 +99,7 @@ export async function runLighthouseBench({ executablePath, chromiumArgs }) {
   process.env.NODE_ENV = 'production';
   console.log('[bench] building the app for Lighthouse (vite build)…');
   await build({ root, mode: 'production', logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  const server = await preview({
-    root,
-    logLevel: 'warn',
-    build: { outDir },
-    preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
-  });
-  const baseUrl = `http://127.0.0.1:${server.httpServer.address().port}`;
+  const { server, baseUrl } = await previewApp(outDir);
   const port = await freePort();
   const profile = mkdtempSync(join(tmpdir(), 'medledger-lighthouse-'));
   const context = await chromium.launchPersistentContext(profile, {

@@ -5,7 +5,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { build, preview, runnerImport } from 'vite';
+import { build, runnerImport } from 'vite';
+import { previewApp } from './browser-bench.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const outDir = fileURLToPath(new URL('./results/load-build', import.meta.url)); // the bench's own build: dist/ is left alone
@@ -23,14 +24,7 @@ const CHROMIUM_ARGS = [
 
 console.log('Building the app for the load benchmark...');
 await build({ root, mode: 'production', logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-const server = await preview({
-  root,
-  logLevel: 'warn',
-  build: { outDir },
-  preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
-});
-const { port } = server.httpServer.address();
-const baseURL = `http://127.0.0.1:${port}`;
+const { server, baseUrl } = await previewApp(outDir);
 
 const { module: load } = await runnerImport('/tests/e2e/support/load.ts', { root, logLevel: 'error' });
 const browser = await chromium.launch({
@@ -40,7 +34,7 @@ const browser = await chromium.launch({
 });
 let report;
 try {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } });
   context.setDefaultTimeout(120_000);
   const page = await context.newPage();
   const errors = [];

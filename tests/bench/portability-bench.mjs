@@ -6,12 +6,12 @@
 // task, by thread CPU time from a Chromium trace and by wall time (PerformanceObserver 'longtask', which reports
 // only tasks of 50 ms or more and counts the time other programs held the CPU: this machine is shared).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
-import { build, preview } from 'vite';
-import { CHROMIUM_ARGS, traceMainThread } from './browser-bench.mjs';
+import { build } from 'vite';
+import { CHROMIUM_ARGS, benchChromium, previewApp, traceMainThread } from './browser-bench.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const appDir = join(root, 'tests/bench/results/portability-app'); // git-ignored, never part of dist/
@@ -142,8 +142,7 @@ async function openRecords(context, baseUrl) {
 }
 
 export async function runPortabilityBench() {
-  const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-  if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}: set CHROMIUM_PATH`);
+  const executablePath = benchChromium();
   const records = option('BENCH_PORTABILITY_RECORDS', 1000);
   const megabytes = option('BENCH_PORTABILITY_MB', 200);
   const bytesPerRecord = Math.floor((megabytes * 1024 * 1024) / records);
@@ -166,13 +165,7 @@ export async function runPortabilityBench() {
       },
     },
   });
-  const server = await preview({
-    root,
-    logLevel: 'warn',
-    build: { outDir: appDir },
-    preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
-  });
-  const baseUrl = `http://127.0.0.1:${server.httpServer.address().port}`;
+  const { server, baseUrl } = await previewApp(appDir);
   // a browser server, so the bench knows the browser's process and can add up the memory of its process tree
   const browserServer = await chromium.launchServer({ executablePath, headless: true, args: CHROMIUM_ARGS });
   const pid = browserServer.process().pid;

@@ -2,23 +2,20 @@
 // CPU, and chains of 10,000 and 100,000 signed blocks: the ledger service's first answer and the time until
 // every signature is checked, and the patient dashboard's cold load (shown after, every signature checked
 // after, the longest main-thread task until then).
-import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { chromium } from 'playwright-core';
-import { preview } from 'vite';
-import { fileURLToPath } from 'node:url';
 import {
   CHROMIUM_ARGS,
+  benchChromium,
   benchWorkerPage,
   buildAll,
   dashboardLoad,
-  distDir,
   serviceLoad,
   signIn,
+  previewApp,
   traceMainThread,
 } from './browser-bench.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const LONG_TASK_MS = 50;
 const ms = (value) => (Number.isFinite(value) ? `${value.toFixed(value < 10 ? 1 : 0)} ms` : '–');
 const seconds = (value) => `${(value / 1000).toFixed(2)} s`;
@@ -125,16 +122,9 @@ async function verifyThroughput(browser, baseUrl, count = 10_000) {
 }
 
 export async function runSignatureBench({ skipAppBuild = false } = {}) {
-  const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-  if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}: set CHROMIUM_PATH`);
+  const executablePath = benchChromium();
   await buildAll(skipAppBuild);
-  const server = await preview({
-    root,
-    logLevel: 'warn',
-    build: { outDir: distDir },
-    preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
-  });
-  const baseUrl = `http://127.0.0.1:${server.httpServer.address().port}`;
+  const { server, baseUrl } = await previewApp();
   const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
   try {
     console.log('[bench] sign-in (key derivation) at 1x and 4x CPU…');
