@@ -5,7 +5,7 @@ import { MESSAGES } from '../../workers/core/errors';
 import { describe, expect, test } from './support/fixtures';
 import { detail, section, text } from './support/read';
 import { downloadFile, goTo, pdfFile, recordItem, uploadRecord } from './support/records';
-import { login } from './support/session';
+import { login, logout } from './support/session';
 
 const MICHAEL = 'michael.chen@medledger.demo'; // patient-2: not Dr. Carter's patient
 const CLOCK_CHANNEL = 'medledger-test-clock';
@@ -51,11 +51,6 @@ async function shiftClock(page: Page, target: 'page' | 'worker', offsetMs: numbe
       }),
     { channelName: CLOCK_CHANNEL, target, offsetMs },
   );
-}
-
-async function logout(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Logout' }).click();
-  await page.getByRole('button', { name: 'Sign In' }).waitFor();
 }
 
 // Michael uploads a record; Dr. Carter opens SOS for him from My Patients and is granted access.

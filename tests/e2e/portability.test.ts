@@ -9,14 +9,9 @@ import { describe, expect, test } from './support/fixtures';
 import { newPage } from './support/page';
 import { goTo, pdfFile, pngFile, uploadRecord } from './support/records';
 import { checkScreen } from './support/screens';
-import { login } from './support/session';
+import { login, logout } from './support/session';
 
 const PASSWORD = 'backup password 1';
-
-async function logout(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Logout' }).click();
-  await page.getByRole('button', { name: 'Sign In' }).waitFor();
-}
 
 async function downloaded(page: Page, start: () => Promise<void>): Promise<{ path: string; name: string }> {
   const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), start()]);

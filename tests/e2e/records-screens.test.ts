@@ -5,15 +5,10 @@ import { describe, expect, test } from './support/fixtures';
 import { section, text } from './support/read';
 import { goTo, pdfFile, pngFile, recordItem, uploadRecord } from './support/records';
 import { checkScreen } from './support/screens';
-import { login } from './support/session';
+import { login, logout } from './support/session';
 import { readStoredLedger, storeBlocks } from './support/stored-ledger';
 
 const MICHAEL = 'michael.chen@medledger.demo';
-
-async function logout(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Logout' }).click();
-  await page.getByRole('button', { name: 'Sign In' }).waitFor();
-}
 
 async function grant(page: Page, level: 'Basic' | 'Full'): Promise<void> {
   await goTo(page, 'SOS Emergency', 'SOS Emergency Access');

@@ -1,21 +1,16 @@
 // Patient sharing in the built app: Sarah shares her records with Dr. James Wilson (not her doctor), who opens
 // them and a file; Sarah sees each read in the share's access log and revokes it; the worker then refuses Wilson.
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { MESSAGES } from '../../workers/core/errors';
 import { describe, expect, test } from './support/fixtures';
 import { isFocused, tabTo } from './support/keyboard';
 import { detail, section, text } from './support/read';
 import { downloadFile, goTo, pdfFile, pngFile, recordItem, uploadRecord } from './support/records';
 import { checkScreen, screenshot } from './support/screens';
-import { login } from './support/session';
+import { login, logout } from './support/session';
 
 const WILSON = 'james.wilson@medledger.demo';
 const WILSON_OPTION = 'Dr. James Wilson (Emergency Medicine)';
-
-async function logout(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Logout' }).click();
-  await page.getByRole('button', { name: 'Sign In' }).waitFor();
-}
 
 const shareEntry = (scope: Locator, doctor: string) => scope.locator('li.share-entry').filter({ hasText: doctor });
 

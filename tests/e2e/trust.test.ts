@@ -2,28 +2,13 @@
 // screen with its time left, access events stay out of a patient's medical records, and the upload's success
 // panel leads to the new record.
 import type { Page } from 'playwright-core';
-import { DEMO_PASSWORD } from '../../workers/core/constants';
 import { describe, expect, test } from './support/fixtures';
 import { section, stat, text } from './support/read';
 import { goTo, pdfFile, recordItem, uploadRecord } from './support/records';
-import { chooseRole, login } from './support/session';
+import { login, logout } from './support/session';
 
 const MICHAEL = 'michael.chen@medledger.demo';
 const WILSON = 'james.wilson@medledger.demo';
-
-async function signInAs(page: Page, role: 'patient' | 'doctor', email: string): Promise<void> {
-  await page.goto('/');
-  await chooseRole(page, role);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL(`**/${role}/dashboard`);
-}
-
-async function logout(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Logout' }).click();
-  await page.getByRole('button', { name: 'Sign In' }).waitFor();
-}
 
 // Dr. Emily Carter opens SOS access to Michael Chen (not her patient) for the given duration.
 async function grantOnMichael(page: Page, duration: string): Promise<void> {
@@ -93,7 +78,7 @@ describe('a portal that says who did what and what is running', () => {
   test("access events stay out of a patient's medical records, counts and filter; the history says how each ended", async ({
     page,
   }) => {
-    await signInAs(page, 'patient', MICHAEL);
+    await login(page, 'patient', MICHAEL);
     await page.getByRole('heading', { name: /Welcome back/, level: 1 }).waitFor();
     const totalBefore = await text(stat(page, 'Total Records'));
     await logout(page);
@@ -105,11 +90,11 @@ describe('a portal that says who did what and what is running', () => {
     await logout(page);
 
     // Michael's own doctor keeps the event in Recent Patient Activity, as SEED's dashboard says
-    await signInAs(page, 'doctor', WILSON);
+    await login(page, 'doctor', WILSON);
     await section(page, 'Recent Patient Activity').getByText('Emergency access (basic) granted to Dr. Emily Carter').waitFor();
     await logout(page);
 
-    await signInAs(page, 'patient', MICHAEL);
+    await login(page, 'patient', MICHAEL);
     await page.getByRole('heading', { name: /Welcome back/, level: 1 }).waitFor();
     await page.getByText('Dr. Emily Carter', { exact: false }).first().waitFor(); // the alert of the new access
     expect(await text(stat(page, 'Total Records'))).toBe(totalBefore);

@@ -22,6 +22,12 @@ export async function login(page: Page, role: Role, email: string = DEMO_ACCOUNT
   await page.waitForURL(`**/${role}/dashboard`);
 }
 
+// Logs out through the top bar and waits for the login screen.
+export async function logout(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await page.getByRole('button', { name: 'Sign In' }).waitFor();
+}
+
 // The path of the page's URL, e.g. '/patient/dashboard'.
 export function pathOf(page: Page): string {
   return new URL(page.url()).pathname;
