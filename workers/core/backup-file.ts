@@ -13,13 +13,11 @@ import { partsSink } from './byte-parts';
 import { BACKUP_FORMAT, BACKUP_VERSION, MAX_BACKUP_ITERATIONS } from './constants';
 import { ipfsAddDefaults } from './documents';
 import { ledgerError } from './errors';
-import type { PortableKeys } from './signatures';
+import { IV_BYTES, SALT_BYTES, passwordKey, type PortableKeys } from './signatures';
 import type { Block } from './types';
 
 const DAG_PB = 0x70;
 const SHA2_256 = 0x12;
-const SALT_BYTES = 16;
-const IV_BYTES = 12;
 
 // What the password seals: the whole chain and the key of every stored file.
 export interface BackupContents {
@@ -45,17 +43,6 @@ function notABackup(): never {
   throw ledgerError('ValidationError', 'This file is not a MedLedger backup. Nothing was replaced.');
 }
 
-async function passwordKey(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number, usage: KeyUsage) {
-  const material = await crypto.subtle.importKey('raw', new TextEncoder().encode(password), 'PBKDF2', false, ['deriveKey']);
-  return crypto.subtle.deriveKey(
-    { name: 'PBKDF2', hash: 'SHA-256', salt, iterations },
-    material,
-    { name: 'AES-GCM', length: 256 },
-    false,
-    [usage],
-  );
-}
-
 export async function sealContents(
   contents: BackupContents,
   password: string,
@@ -64,7 +51,7 @@ export async function sealContents(
 ): Promise<BackupHeader> {
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-  const key = await passwordKey(password, salt, iterations, 'encrypt');
+  const key = await passwordKey(password, salt, iterations, ['encrypt']);
   const plain = new TextEncoder().encode(JSON.stringify(contents));
   const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, plain));
   return {
@@ -83,7 +70,7 @@ export async function openContents(header: BackupHeader, password: string): Prom
   const iv = base64ToBytes(header.cipher.iv);
   const sealed = base64ToBytes(header.sealed);
   if (!salt || !iv || !sealed) notABackup();
-  const key = await passwordKey(password, salt, header.kdf.iterations, 'decrypt');
+  const key = await passwordKey(password, salt, header.kdf.iterations, ['decrypt']);
   let plain: ArrayBuffer;
   try {
     plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv }, key, sealed);

@@ -6,8 +6,8 @@ import type { Block, ChainRecord, KeyEnrolment } from './types';
 export const SIGNATURE_ALGORITHM = 'Ed25519';
 export const LEDGER_AUTHOR = 'ledger'; // system blocks (genesis, expiries) are signed by the ledger key
 export const PBKDF2_ITERATIONS = 600_000; // OWASP's 2023 figure for PBKDF2-HMAC-SHA-256
-const SALT_BYTES = 16;
-const IV_BYTES = 12;
+export const SALT_BYTES = 16;
+export const IV_BYTES = 12;
 const SIGNED_PREFIX = 'medledger-block|'; // a block signature can never be mistaken for a signature of anything else
 
 // One user's key as stored: the public key, and the private key wrapped under the password, with the parameters to unwrap it.
@@ -51,14 +51,20 @@ function randomBytes(count: number): Uint8Array<ArrayBuffer> {
   return crypto.getRandomValues(new Uint8Array(count));
 }
 
-async function passwordKey(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<CryptoKey> {
+// An AES-256-GCM key derived from a password with PBKDF2-SHA-256 (the users' keys, and a backup's seal).
+export async function passwordKey(
+  password: string,
+  salt: Uint8Array<ArrayBuffer>,
+  iterations: number,
+  usages: KeyUsage[],
+): Promise<CryptoKey> {
   const material = await crypto.subtle.importKey('raw', encoder.encode(password), 'PBKDF2', false, ['deriveKey']);
   return crypto.subtle.deriveKey(
     { name: 'PBKDF2', hash: 'SHA-256', salt, iterations },
     material,
     { name: 'AES-GCM', length: 256 },
     false,
-    ['wrapKey', 'unwrapKey'],
+    usages,
   );
 }
 
@@ -67,7 +73,7 @@ export async function createUserKey(password: string, iterations: number): Promi
   const pair = (await crypto.subtle.generateKey(SIGNATURE_ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
   const salt = randomBytes(SALT_BYTES);
   const iv = randomBytes(IV_BYTES);
-  const wrapping = await passwordKey(password, salt, iterations);
+  const wrapping = await passwordKey(password, salt, iterations, ['wrapKey', 'unwrapKey']);
   const wrapped = await crypto.subtle.wrapKey('pkcs8', pair.privateKey, wrapping, { name: 'AES-GCM', iv });
   return {
     publicKey: toBase64(await crypto.subtle.exportKey('raw', pair.publicKey)),
@@ -82,7 +88,7 @@ export async function createUserKey(password: string, iterations: number): Promi
 
 // The user's private key, non-extractable, or null when `password` is not the one it was wrapped with.
 export async function unlockUserKey(stored: WrappedUserKey, password: string): Promise<CryptoKey | null> {
-  const wrapping = await passwordKey(password, fromBase64(stored.salt), stored.iterations);
+  const wrapping = await passwordKey(password, fromBase64(stored.salt), stored.iterations, ['wrapKey', 'unwrapKey']);
   try {
     return await crypto.subtle.unwrapKey(
       'pkcs8',

@@ -9,7 +9,7 @@ function invalid(message: string): never {
   throw ledgerError('ValidationError', message);
 }
 
-function isArrayBuffer(value: unknown): value is ArrayBuffer {
+export function isArrayBuffer(value: unknown): value is ArrayBuffer {
   return Object.prototype.toString.call(value) === '[object ArrayBuffer]';
 }
 

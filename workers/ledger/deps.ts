@@ -37,3 +37,8 @@ export function fail(name: LedgerErrorName, message: string): never {
 export function sleep(ms: number): Promise<void> {
   return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }
+
+// A macrotask, so messages (a watchdog's probe, a cancel) are answered during long work.
+export function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}

@@ -15,18 +15,13 @@ import { iso } from '../core/ledger-records';
 import { verifyLedger, type LedgerState } from '../core/projection';
 import { exportKeys, firstSignatureFailure, importKeys, type StoredKeys } from '../core/signatures';
 import type { Block, ClinicalRecord, DocumentKey, User } from '../core/types';
-import { validateUpload } from '../core/upload-request';
-import { fail, sleep, type LedgerDeps } from './deps';
+import { isArrayBuffer, validateUpload } from '../core/upload-request';
+import { fail, nextTask, sleep, type LedgerDeps } from './deps';
 import { offChainProblem, type LedgerStore } from './store';
 import { accessHistoryOf, isClinical, patientById } from './views';
 
 const MAX_IMPORT_BYTES = 512 * 1024 * 1024; // a Bundle of 200 MB of files is about 270 MB of base64 JSON
 const PROGRESS_EVERY_MS = 100;
-const YIELD_EVERY_BYTES = 4 * 1024 * 1024; // a macrotask after about this much work, so a cancel gets in
-
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
 
 function fileOf(fileName: string, mimeType: string, parts: ArrayBuffer[]): ExportedFile {
   const file = { fileName, mimeType, parts, size: parts.reduce((sum, part) => sum + part.byteLength, 0) };
@@ -88,25 +83,20 @@ export function createPortability(
     jobs.set(jobId, { cancelled: false });
   }
 
-  // Reports progress and yields now and then; false once the job was cancelled.
+  // Reports progress and yields after each file, so a cancel gets in; false once the job was cancelled.
   function progressOf(jobId: string, total: number, onProgress?: TransferProgressListener) {
     const progress: TransferProgress = { jobId, done: 0, total, bytes: 0 };
-    let sinceYield = 0;
     let lastSent = -Infinity;
     return async (files: number, bytes: number): Promise<boolean> => {
       progress.done += files;
       progress.bytes += bytes;
-      sinceYield += bytes;
       const now = deps.now();
       // a few updates a second: each one is a message and a render on the page's main thread
       if (onProgress && (now - lastSent >= PROGRESS_EVERY_MS || progress.done === total)) {
         lastSent = now;
         Promise.resolve(onProgress({ ...progress }) as unknown).catch(() => undefined); // a closed page's proxy may reject
       }
-      if (sinceYield >= YIELD_EVERY_BYTES || files > 0) {
-        sinceYield = 0;
-        await nextTask();
-      }
+      await nextTask();
       return !jobs.get(jobId)?.cancelled;
     };
   }
@@ -194,8 +184,7 @@ export function createPortability(
       const signedIn = await enter();
       requireRole(signedIn, 'patient');
       store.assertWritable();
-      if (Object.prototype.toString.call(bundle) !== '[object ArrayBuffer]')
-        fail('ValidationError', 'The file could not be read.');
+      if (!isArrayBuffer(bundle)) fail('ValidationError', 'The file could not be read.');
       if (bundle.byteLength > MAX_IMPORT_BYTES)
         fail('ValidationError', `The file is larger than ${MAX_IMPORT_BYTES / (1024 * 1024)} MB.`);
       let json: string;
@@ -309,7 +298,7 @@ export function createPortability(
     async prepareRestore(file, password) {
       await enter();
       pendingRestore = null;
-      if (Object.prototype.toString.call(file) !== '[object ArrayBuffer]') fail('ValidationError', 'The file could not be read.');
+      if (!isArrayBuffer(file)) fail('ValidationError', 'The file could not be read.');
       if (typeof password !== 'string' || password === '') fail('ValidationError', 'Enter the password of the backup.');
       const backup = await import('../core/backup-file');
       const { header, blocks, documentIds } = await backup.readBackupFile(new Uint8Array(file));
@@ -333,7 +322,8 @@ export function createPortability(
       }
       const signingKeys = await importKeys(contents.signingKeys, enrolment);
       if (!signingKeys) fail('ValidationError', "The backup's keys are not the ones its chain enrols. Nothing was replaced.");
-      const live = liveDocuments(state).map((document) => document.ipfsHash);
+      const liveFiles = liveDocuments(state);
+      const live = liveFiles.map((document) => document.ipfsHash);
       if (documentIds.length !== live.length || [...documentIds].sort().join() !== live.sort().join()) {
         fail(
           'ValidationError',
@@ -341,7 +331,7 @@ export function createPortability(
         );
       }
       const restored: { id: string; bytes: ArrayBuffer }[] = [];
-      for (const document of liveDocuments(state)) {
+      for (const document of liveFiles) {
         const bytes = backup.assembleDocument(document.ipfsHash, blocks);
         if ((await contentId(bytes)) !== document.ipfsHash) {
           fail(

@@ -28,7 +28,7 @@ import {
   type StorageWrite,
   type StoredState,
 } from '../storage/ledger-storage';
-import { fail, type LedgerDeps } from './deps';
+import { fail, nextTask, type LedgerDeps } from './deps';
 
 // A full disk in plain words, with what to do (My Profile shows the space used and left).
 const QUOTA_FULL =
@@ -37,11 +37,6 @@ const WRITE_ATTEMPTS = 4; // another tab writing first makes a write start over 
 const VERIFY_SLICE = 5000; // blocks verified between yields: a long chain never silences the worker for seconds
 const FIRST_SIGNATURE_SLICE = 500; // checked before a loaded chain is shown: all of a short chain, at little delay
 const SIGNATURE_SLICE = 2500; // signatures one checker worker is handed at a time (about 150 ms); progress is told after each
-
-// A macrotask, so messages (a watchdog's probe, a cancel) are answered while a long chain is verified.
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
 
 async function verifyInSlices(blocks: readonly Block[], difficulty: number): Promise<VerifiedLedger> {
   let verified = verifyLedger(blocks, difficulty, undefined, VERIFY_SLICE);
