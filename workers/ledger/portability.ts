@@ -140,10 +140,9 @@ export function createPortability(
         sink.push(encoder.encode(`${shell.slice(0, -2)}\n`)); // the shell ends with its empty entry list: `[]}`
         add(fhir.patientResource(patient));
         for (const doctor of DOCTORS) if (named.has(doctor.id)) add(fhir.practitionerResource(doctor));
-        const fileCount = entries.reduce((sum, { record }) => sum + ('files' in record ? record.files.length : 0), 0);
+        const fileCount = entries.reduce((sum, { record }) => sum + record.files.length, 0);
         const step = progressOf(jobId, fileCount, onProgress);
-        for (const { record, index, hash } of entries) {
-          const clinical = record as ClinicalRecord;
+        for (const { record: clinical, index, hash } of entries) {
           const files = [];
           for (const file of clinical.files) {
             const document = state.documents.get(file.documentId);

@@ -3,7 +3,7 @@ import type { AccessHistoryEntry, BlockSummary, BlocksPage, DocumentView, Record
 import { PATIENTS, findUser } from '../core/directory';
 import type { EmergencyRead } from '../core/ledger-records';
 import type { GrantRead, GrantState, LedgerState, RecordEntry } from '../core/projection';
-import type { Block, EmergencyGrant, Patient, Share } from '../core/types';
+import type { Block, ClinicalRecord, EmergencyGrant, Patient, Share } from '../core/types';
 import { isIndex } from '../core/ids';
 import { fail } from './deps';
 
@@ -66,7 +66,8 @@ export function newestRecords(state: LedgerState, patientId: string): RecordEntr
   return [...(state.records.get(patientId) ?? [])].reverse();
 }
 
-export function isClinical(entry: RecordEntry): boolean {
+// A medical record of the patient's (an upload or the genesis diagnosis); the rest of their entries are grant starts.
+export function isClinical(entry: RecordEntry): entry is RecordEntry & { record: ClinicalRecord } {
   return entry.record.type !== 'emergency_access';
 }
 
