@@ -12,13 +12,14 @@ interface PageStore {
 
 const NO_PAGES: ReadonlyMap<number, readonly BlockSummary[]> = new Map();
 
-// Fetches only the pages of blocks that cover rows [first, last] (newest first) and keeps them until the
-// generation changes (the chain changed), so a 10,000-block chain never crosses the worker boundary whole.
+// Fetches only the pages of blocks that cover rows [first, last] (newest first), so a 10,000-block chain never
+// crosses the worker boundary whole. When the generation changes (new blocks, checked signatures) the pages in
+// view are fetched again, and the ones on screen stay until theirs arrive: the table never blanks.
 export function useBlockWindow(load: LoadBlocks, generation: number, first: number, last: number) {
   const [store, setStore] = useState<PageStore>({ generation, pages: NO_PAGES });
   const [error, setError] = useState<Error | null>(null);
   const requested = useRef({ generation, pages: new Set<number>() });
-  const pages = store.generation === generation ? store.pages : NO_PAGES;
+  const { pages } = store;
 
   useEffect(() => {
     if (last < first) return;
@@ -31,8 +32,7 @@ export function useBlockWindow(load: LoadBlocks, generation: number, first: numb
         (result) =>
           setStore((previous) => {
             if (previous.generation > generation) return previous;
-            const kept = previous.generation === generation ? previous.pages : NO_PAGES;
-            return { generation, pages: new Map(kept).set(page, result.blocks) };
+            return { generation, pages: new Map(previous.pages).set(page, result.blocks) };
           }),
         (reason: unknown) => {
           asked.delete(page);
