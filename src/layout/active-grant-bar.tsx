@@ -1,9 +1,10 @@
 import { Link, useLocation } from 'react-router-dom';
-import { findUser } from '../../workers/core/directory';
-import { ACCESS_LEVELS } from '../components/access-levels';
+import { accessLevelLabel } from '../components/access-levels';
 import { Countdown } from '../components/countdown';
 import { Icon } from '../components/icon';
+import { useHoldUpdates } from '../components/update-holds';
 import { useActiveGrants } from '../ledger/use-active-grants';
+import { userName } from '../components/user-name';
 
 export const EMERGENCY_PATH = '/doctor/emergency';
 
@@ -12,16 +13,17 @@ export function ActiveGrantBar() {
   const grants = useActiveGrants();
   const { pathname } = useLocation();
   const active = grants.data ?? [];
+  useHoldUpdates(active.length > 0, 'End the emergency session first.'); // on every screen the session is open on
   if (active.length === 0) return null;
   return (
     <section className="active-grant-bar" aria-label="Active emergency access">
       {active.map((grant) => {
-        const level = ACCESS_LEVELS.find((option) => option.value === grant.accessLevel)?.label ?? grant.accessLevel;
+        const level = accessLevelLabel(grant.accessLevel);
         return (
           <div key={grant.id} className="active-grant-bar-row">
             <span className="active-grant-bar-text">
               <span className="pulse-dot pulse-dot-danger me-2" aria-hidden="true" />
-              <strong>Emergency access active:</strong> <bdi>{findUser(grant.patientId)?.name ?? grant.patientId}</bdi>
+              <strong>Emergency access active:</strong> <bdi>{userName(grant.patientId)}</bdi>
               <span className="active-grant-bar-level">{level} access</span>
             </span>
             <span className="active-grant-bar-time">

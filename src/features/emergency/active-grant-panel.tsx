@@ -8,7 +8,6 @@ import { accessLevelText } from '../../components/access-levels';
 import { Countdown } from '../../components/countdown';
 import { formatDateTime, remainingUnits } from '../../components/format';
 import { Icon } from '../../components/icon';
-import { useHoldUpdates } from '../../components/update-holds';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 import { GrantedRecords } from './granted-records';
@@ -28,7 +27,6 @@ export function ActiveGrantPanel({ grant, onEnded, onExpired }: ActiveGrantPanel
   const headingRef = useRef<HTMLHeadingElement>(null);
   const errorRef = useRef<HTMLDivElement>(null);
   const patient = findUser(grant.patientId);
-  useHoldUpdates(true, 'End the emergency session first.');
 
   useEffect(() => {
     headingRef.current?.focus();

@@ -2,6 +2,7 @@ import { proxy } from 'comlink';
 import { useCallback, useRef, useState } from 'react';
 import type { ExportedFile, TransferProgress, TransferProgressListener } from '../../../workers/api';
 import { useLedger } from '../../ledger/use-ledger';
+import { useHoldUpdates } from '../../components/update-holds';
 
 export interface RunningTransfer {
   jobId: string;
@@ -12,7 +13,7 @@ export interface RunningTransfer {
 
 // The file the worker made, saved by the browser: its parts become one Blob, never one string on the page, a
 // part per task (a Blob of a Blob and a part copies only the part), so a 270 MB file never holds the page still.
-export async function saveFile(file: ExportedFile): Promise<void> {
+async function saveFile(file: ExportedFile): Promise<void> {
   let blob = new Blob([], { type: file.mimeType });
   for (const part of file.parts.splice(0)) {
     blob = new Blob([blob, part], { type: file.mimeType });
@@ -60,6 +61,7 @@ export function useTransferJob() {
     setRunning((job) => (job ? { ...job, cancelling: true } : job));
     service.cancelTransfer(jobId).catch(() => undefined); // the job ends either way; a failed cancel only means it had ended
   }, [service]);
+  useHoldUpdates(running !== null, 'Wait for the export to finish.');
 
   return { running, run, cancel };
 }
