@@ -6,6 +6,10 @@ export const ACCESS_LEVELS: readonly { value: AccessLevel; label: string; descri
   { value: 'full', label: 'Full', description: 'complete history' },
 ];
 
+export function accessLevelLabel(level: AccessLevel): string {
+  return ACCESS_LEVELS.find((option) => option.value === level)?.label ?? level;
+}
+
 export function accessLevelText(level: AccessLevel): string {
   const option = ACCESS_LEVELS.find((candidate) => candidate.value === level);
   return option ? `${option.label}: ${option.description}` : level;

@@ -1,7 +1,5 @@
 import type { RecordView } from '../../workers/api';
-import { findUser } from '../../workers/core/directory';
-
-const nameOf = (id: string) => findUser(id)?.name ?? id;
+import { userName } from './user-name';
 
 // Uploads (prescriptions, test reports) are written by the patient they belong to.
 export function addedByPatient(record: Pick<RecordView, 'type'>): boolean {
@@ -13,10 +11,10 @@ export function addedByPatient(record: Pick<RecordView, 'type'>): boolean {
 export function addedByText(record: Pick<RecordView, 'type' | 'patientId' | 'doctorId'>, viewerId: string | undefined): string {
   if (record.type === 'diagnosis') return 'Added when MedLedger was set up';
   const author = addedByPatient(record) ? record.patientId : record.doctorId;
-  return author === viewerId ? 'Added by you' : `Added by ${nameOf(author)}`;
+  return author === viewerId ? 'Added by you' : `Added by ${userName(author)}`;
 }
 
 // The care team a patient's record is for: their own doctor, whom the record is filed with.
 export function careTeamText(record: Pick<RecordView, 'doctorId'>): string | null {
-  return record.doctorId ? `Care team: ${nameOf(record.doctorId)}` : null;
+  return record.doctorId ? `Care team: ${userName(record.doctorId)}` : null;
 }

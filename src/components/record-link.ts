@@ -1,4 +1,4 @@
-export const RECORDS_PATH = '/patient/records';
+const RECORDS_PATH = '/patient/records';
 
 const ANCHOR_PREFIX = 'record-';
 

@@ -1,7 +1,6 @@
 import ListGroup from 'react-bootstrap/ListGroup';
 import type { ReactNode } from 'react';
 import type { RecordView } from '../../workers/api';
-import { findUser } from '../../workers/core/directory';
 import { useSession } from '../auth/use-session';
 import { ChainProof } from './chain-proof';
 import { formatDateTime } from './format';
@@ -9,6 +8,7 @@ import { HashBadge } from './hash-badge';
 import { Icon } from './icon';
 import { addedByPatient, addedByText } from './record-author';
 import { RecordTypeBadge } from './record-type-badge';
+import { userName } from './user-name';
 
 interface RecordListProps {
   records: readonly RecordView[];
@@ -34,9 +34,7 @@ export function RecordList({ records, empty, showPatient = false }: RecordListPr
               </div>
               <div className="record-meta">
                 <RecordTypeBadge type={record.type} />
-                {showPatient && !addedByPatient(record) ? (
-                  <span>{findUser(record.patientId)?.name ?? record.patientId}</span>
-                ) : null}
+                {showPatient && !addedByPatient(record) ? <span>{userName(record.patientId)}</span> : null}
                 <span className="record-author">{addedByText(record, viewerId)}</span>
                 <time dateTime={record.timestamp}>{formatDateTime(record.timestamp)}</time>
                 {files > 0 ? <span>{files === 1 ? '1 file' : `${files} files`}</span> : null}

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import OverlayTrigger from 'react-bootstrap/OverlayTrigger';
 import Tooltip from 'react-bootstrap/Tooltip';
 
-export const SAMPLE_EXPLANATION = 'Sample figure: fixed demo data, not taken from your records.';
+const SAMPLE_EXPLANATION = 'Sample figure: fixed demo data, not taken from your records.';
 
 // Marks a fixed demo figure (SEED's dashboard constants) so nobody mistakes it for real data; the tooltip says why.
 export function SampleTag() {

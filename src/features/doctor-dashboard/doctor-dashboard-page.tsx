@@ -23,12 +23,13 @@ import { useLedgerQuery } from '../../ledger/use-ledger-query';
 import { InitialsAvatar } from '../../components/initials-avatar';
 import { SampleTag } from '../../components/sample-tag';
 import { useActiveGrants } from '../../ledger/use-active-grants';
+import { EMERGENCY_PATH } from '../../layout/active-grant-bar';
 
 // The real figure beside SEED's fixed one: the doctor's emergency sessions open now.
 function ActiveSessionsCount({ count }: { count: number | undefined }) {
   if (count === undefined) return null;
   return (
-    <Link to="/doctor/emergency" className="stat-hint-link">
+    <Link to={EMERGENCY_PATH} className="stat-hint-link">
       {count === 1 ? '1 active session' : `${count} active sessions`}
     </Link>
   );

@@ -1,21 +1,15 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import { findUser } from '../../../workers/core/directory';
 import type { EmergencyGrant } from '../../../workers/core/types';
 import { LoadError } from '../../components/load-error';
 import { PageSpinner } from '../../components/page-spinner';
-import type { LedgerRemote } from '../../ledger/ledger-context';
-import { useLedgerQuery } from '../../ledger/use-ledger-query';
+import { useActiveGrants } from '../../ledger/use-active-grants';
 import { ActiveGrantPanel } from './active-grant-panel';
 import { GrantForm } from './grant-form';
-
-const newestFirst = (a: EmergencyGrant, b: EmergencyGrant) => b.createdAt.localeCompare(a.createdAt);
+import { userName } from '../../components/user-name';
 
 export function EmergencyPage() {
-  const grants = useLedgerQuery(
-    useCallback((service: LedgerRemote) => service.activeGrants().then((list) => [...list].sort(newestFirst)), []),
-    ['grants'],
-  );
+  const grants = useActiveGrants(); // newest first
   const [granted, setGranted] = useState<EmergencyGrant | null>(null);
   const [closed, setClosed] = useState<readonly string[]>([]); // ended or expired here: never shown again
   const [notice, setNotice] = useState<string | null>(null);
@@ -36,8 +30,6 @@ export function EmergencyPage() {
     setGranted(null);
     setNotice(message);
   };
-
-  const patientName = (grant: EmergencyGrant) => findUser(grant.patientId)?.name ?? grant.patientId;
 
   return (
     <>
@@ -62,8 +54,8 @@ export function EmergencyPage() {
         <ActiveGrantPanel
           key={active.id}
           grant={active}
-          onEnded={() => close(active, `Emergency session for ${patientName(active)} ended.`)}
-          onExpired={() => close(active, `Emergency access to ${patientName(active)} has expired.`)}
+          onEnded={() => close(active, `Emergency session for ${userName(active.patientId)} ended.`)}
+          onExpired={() => close(active, `Emergency access to ${userName(active.patientId)} has expired.`)}
         />
       ) : (
         <GrantForm

@@ -2,10 +2,10 @@ import { memo } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import type { BlockSummary, InvalidBlock, SignatureState } from '../../../workers/api';
-import { findUser } from '../../../workers/core/directory';
 import { formatDateTime } from '../../components/format';
 import { HashBadge } from '../../components/hash-badge';
 import { RECORD_TYPE_LABELS } from '../../components/record-type';
+import { userName } from '../../components/user-name';
 
 export const ROW_PX = 41; // every row is one line high: the table's spacer rows rely on it
 
@@ -27,9 +27,9 @@ const SIGNATURE_LABELS: Record<SignatureState, { text: string; variant: string }
 };
 
 // Who signed a block: a listed user's name, or the ledger's own key for system blocks.
-export function authorName(author: string): string {
+function authorName(author: string): string {
   if (author === 'ledger') return 'Ledger (system)';
-  return findUser(author)?.name ?? (author || 'nobody');
+  return author ? userName(author) : 'nobody';
 }
 
 // Why a sandbox row is invalid: its own failed check, the first invalid block's reason, or that it follows it.

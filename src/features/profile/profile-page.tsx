@@ -1,16 +1,12 @@
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
-import { findUser } from '../../../workers/core/directory';
 import type { User } from '../../../workers/core/types';
 import { useSession } from '../../auth/use-session';
 import { birthDate, DetailList, healthOverviewFields, type DetailFields } from '../../components/detail-list';
 import { formatDate } from '../../components/format';
 import { SectionCard } from '../../components/section-card';
 import { StorageCard } from './storage-card';
-
-function nameOf(id: string): string {
-  return findUser(id)?.name ?? id;
-}
+import { userName } from '../../components/user-name';
 
 function accountFields(user: User): DetailFields {
   return [
@@ -27,7 +23,7 @@ function roleFields(user: User): DetailFields {
     return [
       ['Date of Birth', birthDate(user)],
       ...healthOverviewFields(user),
-      ['Doctor', user.doctorId ? nameOf(user.doctorId) : 'None assigned'],
+      ['Doctor', user.doctorId ? userName(user.doctorId) : 'None assigned'],
     ];
   }
   return [
@@ -39,7 +35,7 @@ function roleFields(user: User): DetailFields {
       user.patients.length > 0 ? (
         <ul className="list-unstyled mb-0">
           {user.patients.map((id) => (
-            <li key={id}>{nameOf(id)}</li>
+            <li key={id}>{userName(id)}</li>
           ))}
         </ul>
       ) : (

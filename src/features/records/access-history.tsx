@@ -29,7 +29,7 @@ function sessionOutcome(entry: AccessHistoryEntry): string {
   const lasted = formatDuration(Date.parse(entry.endedAt ?? entry.expiresAt) - Date.parse(entry.startedAt));
   if (entry.status === 'ended') return `Ended by ${entry.doctorName} after ${lasted}`;
   if (entry.status === 'expired') return `Expired on its own after ${lasted}`;
-  return `Open now, for up to ${formatDuration(Date.parse(entry.expiresAt) - Date.parse(entry.startedAt))}`;
+  return `Open now, for up to ${lasted}`; // an open session has no end yet: lasted runs to its expiry
 }
 
 const loadHistory = (service: LedgerRemote) => service.accessHistory(); // module level: stable for useLedgerQuery

@@ -70,8 +70,7 @@ export function PortabilityToolbar({ patient }: { patient: Patient }) {
     setNotice(null);
     try {
       const [records, history] = await Promise.all([service.listRecords(patient.id), service.accessHistory()]);
-      const medical = records.filter((record) => record.type !== 'emergency_access');
-      setSummary({ patient, records: medical, history, printedAt: new Date().toISOString() });
+      setSummary({ patient, records, history, printedAt: new Date().toISOString() });
     } catch (caught) {
       say('danger', userMessage(caught, 'The summary could not be prepared. Please try again.'));
     }

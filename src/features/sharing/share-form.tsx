@@ -9,7 +9,7 @@ import { DOCTORS } from '../../../workers/core/directory';
 import type { AccessLevel, Share } from '../../../workers/core/types';
 import { AccessLevelField } from '../../components/access-level-field';
 import { DurationSelect } from '../../components/duration-select';
-import { ACCESS_LEVELS } from '../../components/access-levels';
+import { accessLevelLabel } from '../../components/access-levels';
 import { formatDateTime } from '../../components/format';
 import { Icon } from '../../components/icon';
 import { LengthNote } from '../../components/length-note';
@@ -21,7 +21,7 @@ const SHARE_FAILED = 'Your records could not be shared. Please try again.';
 
 function sharedMessage(share: Share): string {
   const doctor = DOCTORS.find((candidate) => candidate.id === share.doctorId)?.name ?? share.doctorId;
-  const level = ACCESS_LEVELS.find((option) => option.value === share.accessLevel)?.label ?? share.accessLevel;
+  const level = accessLevelLabel(share.accessLevel);
   const until = share.expiresAt === null ? 'until you revoke it' : `until ${formatDateTime(share.expiresAt)}`;
   return `Shared with ${doctor}: ${level.toLowerCase()} access ${until}.`;
 }
