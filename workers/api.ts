@@ -340,8 +340,9 @@ export interface LedgerService {
   sharedWithMe(): Promise<{ share: Share; patient: Patient }[]>; // the doctor's active shares, newest first
   sharedView(shareId: string): Promise<SharedView>;
 
-  // demo data
-  resetDemoData(): Promise<void>;
+  // this browser's copy of the ledger: a reset never drops what someone else wrote (workers/ledger/policy.ts)
+  resetAllowed(): Promise<{ allowed: boolean; reason?: string }>; // what the Reset dialog offers
+  resetDemoData(): Promise<void>; // also without a session when the stored ledger cannot be loaded or verified
   onChange(listener: ChangeListener): Promise<Unsubscribe>; // called after any change, from this tab or another
 
   // anchor: the records chain's tip, kept elsewhere by the user and compared later (only reads the chain)

@@ -13,6 +13,7 @@ import { createSandbox } from './ledger/sandbox';
 import { createSession } from './ledger/session';
 import { createSharing } from './ledger/sharing';
 import { createLedgerStore } from './ledger/store';
+import { guarded } from './ledger/policy';
 import { createPortability } from './ledger/portability';
 
 export function createLedgerService(deps: LedgerDeps): LedgerService {
@@ -37,7 +38,7 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
 
   const service: LedgerService = {
     ...session.api,
-    ...createChainView(store, session.enter),
+    ...createChainView(store, session.enter, session.actor),
     ...createAnchors(deps, store, session.enter),
     ...createRecords(deps, store, session.enter, { emergency: emergency.logRead, share: sharing.logShareRead }),
     ...emergency.api,
@@ -47,5 +48,5 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
     ...portability.api,
   };
   void store.ready().catch(() => undefined); // start loading now; a failure is reported by the first call
-  return service;
+  return guarded(service, session.actor); // every call passes the table of who may call what first
 }

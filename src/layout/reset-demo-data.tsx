@@ -18,7 +18,21 @@ export function ResetDemoData({ role, onDone }: { role: Role; onDone?: () => voi
   const [show, setShow] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // the worker decides who may reset (a reset never drops what someone else wrote); the dialog says the same
+  const [verdict, setVerdict] = useState<{ allowed: boolean; reason?: string } | null>(null);
   const errorRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!show) return;
+    let live = true;
+    service.resetAllowed().then(
+      (answer) => live && setVerdict(answer),
+      (caught: unknown) => live && setVerdict({ allowed: false, reason: userMessage(caught, RESET_FAILED) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [show, service]);
 
   useEffect(() => {
     if (error) errorRef.current?.focus();
@@ -49,7 +63,15 @@ export function ResetDemoData({ role, onDone }: { role: Role; onDone?: () => voi
 
   return (
     <>
-      <Button variant="outline-dark" size="sm" className="reset-demo-button w-100 mt-2" onClick={() => setShow(true)}>
+      <Button
+        variant="outline-dark"
+        size="sm"
+        className="reset-demo-button w-100 mt-2"
+        onClick={() => {
+          setVerdict(null); // asked again each time: another tab may have written since
+          setShow(true);
+        }}
+      >
         Reset demo data
       </Button>
       <Modal show={show} onHide={close} centered aria-labelledby={titleId}>
@@ -64,6 +86,11 @@ export function ResetDemoData({ role, onDone }: { role: Role; onDone?: () => voi
             starts from its first block. Open tabs of MedLedger follow.
           </p>
           <p className="mb-0 fw-semibold">This cannot be undone.</p>
+          {verdict && !verdict.allowed ? (
+            <Alert variant="warning" className="mt-3 mb-0">
+              {verdict.reason}
+            </Alert>
+          ) : null}
           {error ? (
             <Alert variant="danger" className="mt-3 mb-0" ref={errorRef} tabIndex={-1}>
               {error}
@@ -74,7 +101,7 @@ export function ResetDemoData({ role, onDone }: { role: Role; onDone?: () => voi
           <Button variant="secondary" onClick={close} disabled={busy}>
             Cancel
           </Button>
-          <Button variant="danger" onClick={() => void reset()} disabled={busy}>
+          <Button variant="danger" onClick={() => void reset()} disabled={busy || !verdict?.allowed}>
             {busy ? 'Resetting...' : 'Reset demo data'}
           </Button>
         </Modal.Footer>

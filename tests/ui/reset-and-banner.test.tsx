@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createTestLedgerService } from '../support/test-ledger';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
+import type { LedgerStorage } from '../../workers/storage/ledger-storage';
 import { openLedger, renderApp } from './render-app';
 import { seedRecords } from './record-seeds';
 import { signInById } from '../support/ledger-fixtures';
@@ -25,10 +26,30 @@ describe('Reset demo data', { timeout: 15_000 }, () => {
 
     await user.click(screen.getByRole('button', { name: 'Reset demo data' }));
     dialog = await screen.findByRole('dialog', { name: 'Reset demo data?' });
-    await user.click(within(dialog).getByRole('button', { name: 'Reset demo data' }));
+    const confirm = within(dialog).getByRole('button', { name: 'Reset demo data' });
+    await waitFor(() => expect(confirm).toBeEnabled()); // once the worker said this user may reset
+    await user.click(confirm);
     await waitFor(() => expect(router.state.location.pathname).toBe('/patient/dashboard'));
     await waitFor(() => expect(blocks()).toHaveTextContent(/^1$/));
     expect((await ledger.service.listRecords('patient-1')).map((record) => record.title)).toEqual(['Initial health assessment']);
+  });
+
+  it('says why a reset is refused when it would erase what someone else wrote, and offers no way to do it', async () => {
+    const ledger = openLedger();
+    await seedRecords(ledger.service, 'patient-1', [{ title: 'Sarah’s record' }]);
+    await signInById(ledger.service, 'doctor-1');
+    await ledger.service.requestEmergencyAccess({
+      patientId: 'patient-1',
+      reason: 'Chest pain',
+      accessLevel: 'basic',
+      durationMinutes: 15,
+    });
+    const { user } = renderApp('/patient/records', { ledger, signedInAs: 'patient-1' });
+    await user.click(await screen.findByRole('button', { name: 'Reset demo data' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reset demo data?' });
+    expect(await within(dialog).findByText(/written by Dr\. Emily Carter/)).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Reset demo data' })).toBeDisabled();
+    expect((await ledger.service.listRecords('patient-1')).map((record) => record.title)).toContain('Sarah’s record');
   });
 });
 
@@ -73,5 +94,32 @@ describe('Read-only banner', () => {
     await screen.findByRole('heading', { name: 'Initial health assessment' });
     await waitFor(() => expect(blocks()).toHaveTextContent(/^1$/));
     expect(screen.queryByText(/failed verification/)).not.toBeInTheDocument();
+  });
+});
+
+describe('A stored ledger that cannot be loaded', () => {
+  it('offers Reset local data on the sign-in screen, and after it the demo account signs in', async () => {
+    // stored data the worker cannot read until a reset clears it, as a damaged database would be
+    const inner = createMemoryStorage();
+    let damaged = true;
+    const storage: LedgerStorage = {
+      load: () => (damaged ? Promise.reject(new Error('damaged database')) : inner.load()),
+      readMeta: (key) => inner.readMeta(key),
+      readContent: (id) => inner.readContent(id),
+      commit: async (write) => {
+        await inner.commit(write);
+        if (write.clear) damaged = false;
+      },
+    };
+    const { user } = renderApp('/', { ledger: openLedger({ storage }) });
+    await user.click(await screen.findByRole('button', { name: 'Fill Demo Credentials' }));
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Login failed. Please try again.');
+    await user.click(await within(alert).findByRole('button', { name: 'Reset local data' }));
+    await user.click(within(alert).getByRole('button', { name: 'Reset local data' }));
+    expect(await screen.findByText(/The local data was reset/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('heading', { name: /Welcome back/ })).toBeInTheDocument();
   });
 });

@@ -178,7 +178,7 @@ describe('writes are decided on fresh state', () => {
       durationMinutes: 15,
     });
     const tabB = createTestLedgerService({ storage });
-    await signInAs(tabB, SARAH);
+    await signInAs(tabB, WILSON); // the grant is his own: his reset drops nothing anyone else wrote
     await tabB.resetDemoData();
     expect(await errorOf(tabA.endEmergencyAccess(grant.id))).toEqual({
       name: 'NotFoundError',

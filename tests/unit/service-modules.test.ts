@@ -82,6 +82,7 @@ describe('the capability modules', () => {
       prepareRestore: true,
       confirmRestore: true,
       cancelTransfer: true,
+      resetAllowed: true,
     };
     expect(Object.keys(service).sort()).toEqual(Object.keys(methods).sort());
     for (const name of Object.keys(service)) expect(typeof service[name as keyof LedgerService]).toBe('function');

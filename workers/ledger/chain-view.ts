@@ -1,17 +1,37 @@
-// The records chain as the explorer and the status boxes see it, and the demo reset.
+// The records chain as the explorer and the status boxes see it, and the reset of this browser's copy.
 import type { LedgerService } from '../api';
 import { accessDenied, canSeeRecord } from '../core/access';
+import { findUser } from '../core/directory';
+import { LEDGER_AUTHOR } from '../core/signatures';
 import type { User } from '../core/types';
 import { isIndex } from '../core/ids';
 import { fail } from './deps';
 import type { LedgerStore } from './store';
 import { pageOf } from './views';
 
-export function createChainView(store: LedgerStore, enter: () => Promise<User>) {
+// Why `user` may not reset this browser's ledger, or null when they may: a reset never drops what someone
+// else wrote, unless the stored ledger cannot be trusted (it failed to load or to verify: nothing in it holds).
+export async function resetRefusal(store: LedgerStore, user: User | null): Promise<string | null> {
+  const loaded = await store.ready().then(
+    () => true,
+    () => false,
+  );
+  if (!loaded || store.current().invalid) return null;
+  if (!user) return 'Sign in to reset the local data.';
+  const others = new Set<string>();
+  for (const block of store.current().blocks.slice(1)) {
+    if (block.author !== user.id && block.author !== LEDGER_AUTHOR) others.add(block.author);
+  }
+  if (others.size === 0) return null;
+  const names = [...others].map((id) => findUser(id)?.name ?? id).sort();
+  return `Reset is turned off: this browser holds records and access history written by ${names.join(', ')}, and a reset never erases what someone else wrote.`;
+}
+
+export function createChainView(store: LedgerStore, enter: () => Promise<User>, actor: () => User | null) {
   const visibleTo = (user: User) => (block: { data?: unknown }) =>
     !!block.data && canSeeRecord(user, block.data as Parameters<typeof canSeeRecord>[1]);
 
-  const api: Pick<LedgerService, 'chainStatus' | 'blocksPage' | 'block' | 'resetDemoData'> = {
+  const api: Pick<LedgerService, 'chainStatus' | 'blocksPage' | 'block' | 'resetDemoData' | 'resetAllowed'> = {
     async chainStatus() {
       await enter();
       return store.status();
@@ -30,8 +50,15 @@ export function createChainView(store: LedgerStore, enter: () => Promise<User>) 
       return structuredClone(blocks[index]);
     },
 
+    async resetAllowed() {
+      const refusal = await resetRefusal(store, actor());
+      return refusal ? { allowed: false, reason: refusal } : { allowed: true };
+    },
+
     async resetDemoData() {
-      await enter();
+      const refusal = await resetRefusal(store, actor());
+      if (refusal && !actor()) throw accessDenied(); // before sign-in, the catalogue's words
+      if (refusal) fail('AccessDeniedError', refusal);
       await store.reset();
     },
   };

@@ -94,5 +94,10 @@ export function createSession(
       await deps.storage.commit({ deleteMeta: [SESSION_KEY] });
     },
   };
-  return { api, enter, signingKey: (author: string) => (actor?.id === author ? (signingKey ?? undefined) : undefined) };
+  return {
+    api,
+    enter,
+    actor: () => actor,
+    signingKey: (author: string) => (actor?.id === author ? (signingKey ?? undefined) : undefined),
+  };
 }

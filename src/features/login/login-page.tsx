@@ -6,11 +6,13 @@ import ToggleButton from 'react-bootstrap/ToggleButton';
 import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
 import { DEMO_PASSWORD } from '../../../workers/core/constants';
 import { DEMO_ACCOUNTS } from '../../../workers/core/directory';
+import { MESSAGES } from '../../../workers/core/errors';
 import type { Role } from '../../../workers/core/types';
 import { useSession } from '../../auth/use-session';
 import { Icon } from '../../components/icon';
 import { loginErrorMessage } from './login-error-message';
 import { clearSignInNotice, peekSignInNotice } from '../../components/sign-in-notice';
+import { ResetLocalData } from './reset-local-data';
 
 const FEATURES = [
   { icon: 'box', text: 'Every record sealed in a tamper-evident block' },
@@ -26,7 +28,7 @@ export function LoginPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const errorRef = useRef<HTMLDivElement>(null);
-  const [notice] = useState(peekSignInNotice); // why the user was signed out, when a screen left a word
+  const [notice, setNotice] = useState(peekSignInNotice); // why the user was signed out, when a screen left a word
 
   useEffect(clearSignInNotice, []);
 
@@ -136,6 +138,14 @@ export function LoginPage() {
             {error ? (
               <Alert variant="danger" role="alert" ref={errorRef} tabIndex={-1} className="py-2">
                 {error}
+                {error === MESSAGES.loginFailed ? (
+                  <ResetLocalData
+                    onReset={() => {
+                      setError(null);
+                      setNotice('The local data was reset: this browser starts over with the demo records. Sign in again.');
+                    }}
+                  />
+                ) : null}
               </Alert>
             ) : null}
 
