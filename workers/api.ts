@@ -53,7 +53,8 @@ export interface ChainStatus {
   firstInvalid?: InvalidBlock;
   difficulty: number; // leading zero hex digits required
   lastBlockTime: string; // ISO 8601
-  readOnly: boolean; // true when the stored chain failed verification at load: writes are refused
+  readOnly: boolean; // true when the stored chain failed verification at load, or its newest block is dated ahead: writes are refused
+  futureTip?: string; // the newest block is dated far ahead of this device's clock: why writes wait
   signaturesChecked: number; // blocks from #0 whose signatures were checked and hold
   signaturesToCheck: number; // blocks that passed the hash, link and rule checks: their signatures are checked next
 }

@@ -24,6 +24,7 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
     committed: changes.announce,
     stateChanged: expiry.reschedule,
     signingKey: (author) => session.signingKey(author),
+    keyRefused: () => void session.api.signOut().catch(() => undefined), // a stale key signs nothing more
     checked: changes.notifyLocal,
   });
   changes.followOthers(store.refresh);

@@ -57,3 +57,5 @@ export const BACKUP_VERSION = 1;
 export const BACKUP_ITERATIONS = 600_000;
 export const MAX_BACKUP_ITERATIONS = 10_000_000; // a file asking for more is refused, not derived for minutes
 export const MIN_BACKUP_PASSWORD_LENGTH = 8; // characters
+
+export const FUTURE_TIP_TOLERANCE_MS = 10 * 60_000; // a newest block dated further ahead of the device clock is named, and writes wait

@@ -63,7 +63,11 @@ export const POLICY: Readonly<Record<keyof LedgerService, Permission>> = {
   searchPatients: { callers: DOCTOR, why: 'names and ids of listed patients, to ask for emergency access' },
   requestEmergencyAccess: { callers: DOCTOR, why: 'break the glass: recorded on the chain, seen by the patient' },
   endEmergencyAccess: { callers: DOCTOR, relations: ['active grant'], why: "the doctor's own grant" },
-  activeGrants: { callers: DOCTOR, relations: ['active grant'], why: "the doctor's own grants" },
+  activeGrants: {
+    callers: SIGNED_IN,
+    relations: ['self', 'active grant'],
+    why: "the doctor's own grants; a patient's, the grants open on them",
+  },
   emergencyView: { callers: DOCTOR, relations: ['active grant'], why: "the doctor's own active grant, at its level" },
   // sharing
   shareRecords: { callers: PATIENT, relations: ['self'], why: 'the patient shares their own records' },

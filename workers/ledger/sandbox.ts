@@ -66,7 +66,7 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
   }
 
   function sandboxCopy(): Sandbox {
-    const blocks = structuredClone(store.current().blocks);
+    const blocks = structuredClone(store.current().blocks as Block[]);
     const box = sandboxOf(blocks, new Map(), difficulty, signatureInCopy);
     recheckAll(box.peers.A, difficulty); // the records chain may have failed verification: its copy says where
     for (const name of SANDBOX_PEERS) box.peers[name].problems = new Map(box.peers.A.problems);

@@ -11,6 +11,9 @@ import { SESSION_KEY } from '../storage/ledger-storage';
 import { fail, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
 
+const KEY_NOT_ENROLLED =
+  'This browser’s key for your account is not the one the records enrol, so you cannot sign in here. Reset the local data, or restore a backup of these records.';
+
 // What storage keeps of the session: whose it is and their unwrapped key (structured clone keeps it non-extractable).
 interface StoredSession {
   userId: string;
@@ -62,6 +65,9 @@ export function createSession(
         const wrapped = store.storedKeys()?.users[user.id];
         const key = wrapped ? await unlockUserKey(wrapped, password) : null;
         if (!key) fail('LoginError', MESSAGES.invalidCredentials); // the password is checked by unwrapping the key
+        const enrolled = enrolledKey(user.id);
+        // a stored key the chain does not enrol would sign blocks every later load refuses
+        if (!enrolled || !(await keyMatches(key, enrolled))) fail('LoginError', KEY_NOT_ENROLLED);
         if (user.role !== role) fail('LoginError', MESSAGES.wrongRole(user.role));
         const session: StoredSession = { userId: user.id, signingKey: key };
         await deps.storage.commit({ meta: { [SESSION_KEY]: session } });

@@ -103,11 +103,12 @@ export function createIndexedDbStorage(name: string = LEDGER_DB_NAME): LedgerSto
   }
 
   return {
-    async load(): Promise<StoredState> {
+    async load(fromBlock = 0): Promise<StoredState> {
       const db = await database();
       const tx = db.transaction(STORES, 'readonly');
+      const first = Math.floor(fromBlock / BLOCKS_PER_PAGE); // only the pages from `fromBlock` on are read
       const [pages, documents, contentIds, metaKeys, metaValues] = await Promise.all([
-        tx.objectStore('pages').getAll(),
+        tx.objectStore('pages').getAll(IDBKeyRange.lowerBound(first)),
         tx.objectStore('documents').getAll(),
         tx.objectStore('contents').getAllKeys(),
         tx.objectStore('meta').getAllKeys(),
@@ -115,7 +116,9 @@ export function createIndexedDbStorage(name: string = LEDGER_DB_NAME): LedgerSto
       ]);
       await tx.done;
       return {
-        blocks: pages.flat(), // in key order, then in index order within each page; flat() skips a missing block
+        // in key order, then in index order within each page; flat() skips a missing block
+        blocks: pages.flat().slice(fromBlock - first * BLOCKS_PER_PAGE),
+        from: fromBlock,
         documents,
         contentIds,
         meta: Object.fromEntries(metaKeys.map((key, i) => [key, metaValues[i]])),

@@ -3,7 +3,8 @@ import type { Block, DocumentKey } from '../core/types';
 
 // The chain, and beside it only what cannot live on a chain: each file's key and encrypted bytes.
 export interface StoredState {
-  blocks: Block[]; // in index order
+  blocks: Block[]; // in index order, from block `from`
+  from?: number; // the first block read (0 when absent): another tab's new blocks are read without the rest
   documents: DocumentKey[]; // one key per stored file
   contentIds: string[]; // ids of the stored encrypted bytes, which are read on demand
   meta: Record<string, unknown>;
@@ -22,7 +23,7 @@ export interface StorageWrite {
 }
 
 export interface LedgerStorage {
-  load(): Promise<StoredState>;
+  load(fromBlock?: number): Promise<StoredState>; // every document row, content id and meta entry; blocks from `fromBlock` on
   readMeta(key: string): Promise<unknown>;
   readContent(documentId: string): Promise<ArrayBuffer | undefined>;
   commit(write: StorageWrite): Promise<void>; // rejects with nothing stored when any part fails

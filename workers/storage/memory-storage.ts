@@ -16,9 +16,13 @@ export function createMemoryStorage(): LedgerStorage {
   let meta = new Map<string, unknown>();
 
   return {
-    async load(): Promise<StoredState> {
+    async load(fromBlock = 0): Promise<StoredState> {
       return structuredClone({
-        blocks: [...blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block),
+        blocks: [...blocks.entries()]
+          .filter(([index]) => !(index < fromBlock)) // a key that is no number (an edited id) is kept, as before
+          .sort(([a], [b]) => a - b)
+          .map(([, block]) => block),
+        from: fromBlock,
         documents: [...documents.values()],
         contentIds: [...contents.keys()],
         meta: Object.fromEntries(meta),

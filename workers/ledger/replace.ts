@@ -1,0 +1,94 @@
+// Changes that replace everything stored in one write: a reset starts a fresh chain, a restore puts a checked
+// backup's ledger in place (workers/ledger/portability.ts decides when either is allowed).
+import { createGenesisBlock } from '../core/chain';
+import { DEMO_PASSWORD } from '../core/constants';
+import { USERS } from '../core/directory';
+import { genesisRecord, iso } from '../core/ledger-records';
+import { createStoredKeys, enrolmentOf, signBlock, type StoredKeys } from '../core/signatures';
+import {
+  FORMAT_KEY,
+  KEYS_KEY,
+  LEDGER_FORMAT,
+  REVISION_KEY,
+  SESSION_KEY,
+  storedRevision,
+  type StorageWrite,
+} from '../storage/ledger-storage';
+import type { LedgerDeps } from './deps';
+import { isConflict, storageError } from './writes';
+
+const WRITE_ATTEMPTS = 4;
+
+// Every listed user's key pair, made once per browser (one PBKDF2 derivation per user) and kept across resets.
+export function newKeys(deps: LedgerDeps): Promise<StoredKeys> {
+  return createStoredKeys(
+    USERS.map((user) => user.id),
+    DEMO_PASSWORD,
+    deps.keyIterations,
+  );
+}
+
+// A new chain: its genesis enrols the public keys and is signed by the ledger key. The keys (and the
+// session) are kept across a reset, so a signed-in user stays signed in and signs with the same key.
+export async function freshWrite(
+  deps: LedgerDeps,
+  expectedRevision: number,
+  keys: StoredKeys,
+  session: unknown,
+): Promise<StorageWrite> {
+  const timestamp = iso(deps.now());
+  const record = genesisRecord(deps.randomId(), timestamp, enrolmentOf(keys));
+  const genesis = await signBlock(createGenesisBlock(record, timestamp, deps.difficulty), keys.ledger.privateKey);
+  return {
+    expectedRevision,
+    clear: true,
+    blocks: [genesis],
+    meta: {
+      [REVISION_KEY]: expectedRevision + 1,
+      [FORMAT_KEY]: LEDGER_FORMAT,
+      [KEYS_KEY]: keys,
+      ...(session ? { [SESSION_KEY]: session } : {}),
+    },
+  };
+}
+
+export type Replacement = (expectedRevision: number, keys: StoredKeys, session: unknown) => Promise<StorageWrite>;
+
+// Writes `replacement` under the lock, starting over when another tab wrote first; `reload` then loads it all.
+export async function replaceAll(
+  deps: LedgerDeps,
+  lock: <T>(fn: () => Promise<T>) => Promise<T>,
+  failure: string,
+  replacement: Replacement,
+  reload: () => Promise<void>,
+): Promise<void> {
+  const { storage } = deps;
+  await lock(async () => {
+    for (let tries = 1; ; tries++) {
+      const expected = storedRevision(await storage.readMeta(REVISION_KEY));
+      const keys = ((await storage.readMeta(KEYS_KEY)) as StoredKeys | undefined) ?? (await newKeys(deps));
+      const session = await storage.readMeta(SESSION_KEY);
+      try {
+        await storage.commit(await replacement(expected, keys, session));
+        return reload();
+      } catch (error) {
+        if (!isConflict(error)) throw storageError(failure, error);
+        if (tries >= WRITE_ATTEMPTS) throw storageError(failure, error);
+      }
+    }
+  });
+}
+
+// A restored ledger: its chain, keys and encrypted bytes, checked by the caller before. The session is not
+// kept: its key was unlocked from this browser's keys, which the backup's replace.
+export function restoreWrite({
+  keys,
+  ...ledger
+}: Pick<StorageWrite, 'blocks' | 'documents' | 'contents'> & { keys: StoredKeys }): Replacement {
+  return async (expectedRevision) => ({
+    ...ledger,
+    expectedRevision,
+    clear: true,
+    meta: { [REVISION_KEY]: expectedRevision + 1, [FORMAT_KEY]: LEDGER_FORMAT, [KEYS_KEY]: keys },
+  });
+}

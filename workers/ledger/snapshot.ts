@@ -1,0 +1,116 @@
+// What one load of the stored ledger gives: the blocks, their verified projection, the keys beside them, and
+// the first failed check. A published snapshot never changes: a write or a late signature failure publishes a
+// new one (workers/ledger/store.ts).
+import type { InvalidBlock } from '../api';
+import { verifyLedger, type LedgerState, type VerifiedLedger } from '../core/projection';
+import type { StoredKeys } from '../core/signatures';
+import { copyState } from '../core/state-copy';
+import type { Block } from '../core/types';
+import { FORMAT_KEY, KEYS_KEY, LEDGER_FORMAT, REVISION_KEY, storedRevision, type StoredState } from '../storage/ledger-storage';
+import { nextTask } from './deps';
+import type { SignatureCheck } from './signature-scheduler';
+
+const VERIFY_SLICE = 5000; // blocks verified between yields: a long chain never silences the worker for seconds
+
+export interface Snapshot {
+  readonly blocks: readonly Block[];
+  readonly verified: VerifiedLedger; // the projection of the verified blocks
+  readonly keys: ReadonlyMap<string, string>; // document id -> AES key (hex): the one thing of a file not on the chain
+  readonly revision: number;
+  readonly invalid?: InvalidBlock; // the first failed check, of a block or of a stored item: the ledger is read-only
+  readonly storedKeys?: StoredKeys; // the users' wrapped keys and the ledger key
+  readonly signatures: SignatureCheck; // the live check of this chain's signatures, shared by the snapshots that extend it
+  readonly publicKeys: Map<string, Promise<CryptoKey>>; // enrolled keys (base64) imported once: a cache, not state
+}
+
+async function verifyInSlices(blocks: readonly Block[], difficulty: number): Promise<VerifiedLedger> {
+  let verified = verifyLedger(blocks, difficulty, undefined, VERIFY_SLICE);
+  while (!verified.firstInvalid && verified.state.height < blocks.length) {
+    await nextTask();
+    verified = verifyLedger(blocks, difficulty, verified, verified.state.height + VERIFY_SLICE);
+  }
+  return verified;
+}
+
+// Keys and bytes must match the projection exactly: each live document has both, nothing else is stored.
+export function offChainProblem(
+  state: LedgerState,
+  keys: ReadonlyMap<string, string>,
+  contentIds: readonly string[],
+): InvalidBlock | undefined {
+  let first: InvalidBlock | undefined;
+  const note = (problem: InvalidBlock) => {
+    if (!first || problem.index < first.index) first = problem;
+  };
+  const contents = new Set(contentIds);
+  for (const document of state.documents.values()) {
+    if (document.deletedAt) continue;
+    if (!keys.has(document.id)) note({ index: document.blockIndex, reason: `the key of "${document.fileName}" is missing` });
+    if (!contents.has(document.id))
+      note({ index: document.blockIndex, reason: `the stored bytes of "${document.fileName}" are missing` });
+  }
+  const live = (id: string) => state.documents.get(id)?.deletedAt === undefined && state.documents.has(id);
+  for (const id of keys.keys()) {
+    if (!live(id)) note({ index: state.height, item: `document key ${id}`, reason: 'no block names it as a stored file' });
+  }
+  for (const id of contents) {
+    if (!live(id)) note({ index: state.height, item: `document bytes ${id}`, reason: 'no block names them as a stored file' });
+  }
+  return first;
+}
+
+// The stored blocks of `stored` as one chain: all of them, or (when the storage read only the pages after
+// `previous`'s tip) `previous`'s blocks followed by the new ones. Null when the new ones do not follow on.
+export function chainOf(stored: StoredState, previous: Snapshot | null): Block[] | null {
+  const from = stored.from ?? 0;
+  if (from === 0) return stored.blocks;
+  if (!previous || from > previous.blocks.length) return null;
+  const overlap = previous.blocks.length - from; // blocks read again to check the link
+  const fresh = stored.blocks.slice(overlap);
+  const follows = stored.blocks.every((block, i) => Number(block.id) === from + i);
+  if (!follows || stored.blocks[overlap - 1]?.hash !== previous.blocks.at(-1)?.hash) return null;
+  return [...previous.blocks, ...fresh];
+}
+
+export interface LoadedLedger {
+  base: Omit<Snapshot, 'verified' | 'invalid' | 'signatures'>;
+  extends?: Snapshot; // the snapshot these blocks extend: only its new blocks need verifying
+  oldFormat?: InvalidBlock; // an earlier version's ledger: named, nothing verified
+}
+
+export function loadedLedger(stored: StoredState, blocks: Block[], previous: Snapshot | null): LoadedLedger {
+  const revision = storedRevision(stored.meta[REVISION_KEY]);
+  const keys = new Map(stored.documents.map((row) => [row?.id, row?.encryptionKey]));
+  const storedKeys = stored.meta[KEYS_KEY] as StoredKeys | undefined;
+  const publicKeys = previous?.publicKeys ?? new Map<string, Promise<CryptoKey>>();
+  const base = { blocks, keys, revision, publicKeys, ...(storedKeys ? { storedKeys } : {}) };
+  if (blocks.length > 0 && stored.meta[FORMAT_KEY] !== LEDGER_FORMAT) {
+    const reason =
+      stored.meta[FORMAT_KEY] === 2
+        ? 'the records were stored by an earlier version of MedLedger, before blocks were signed, so no block says who wrote it'
+        : 'the records were stored by an earlier version of MedLedger, in a format this version does not read';
+    return { base, oldFormat: { index: 0, reason } };
+  }
+  // Another tab only appended: verify its new blocks on top of what this tab verified.
+  const extends_ =
+    previous &&
+    !previous.invalid &&
+    previous.blocks.length <= blocks.length &&
+    blocks[previous.blocks.length - 1]?.hash === previous.blocks.at(-1)?.hash;
+  return { base, ...(extends_ ? { extends: previous } : {}) };
+}
+
+// Hashes, links, rules and the stored items beside the chain; never touches `previous`'s projection.
+export async function verifiedLedger(
+  loaded: LoadedLedger,
+  contentIds: readonly string[],
+  difficulty: number,
+): Promise<{ verified: VerifiedLedger; invalid?: InvalidBlock }> {
+  const { blocks, keys } = loaded.base;
+  const from = loaded.extends;
+  const verified = from
+    ? verifyLedger(blocks, difficulty, { state: copyState(from.verified.state) })
+    : await verifyInSlices(blocks, difficulty);
+  const invalid = verified.firstInvalid ?? offChainProblem(verified.state, keys, contentIds);
+  return { verified, ...(invalid ? { invalid } : {}) };
+}
