@@ -4,24 +4,6 @@ import { errorName } from './error-message';
 import type { LedgerRemote } from './ledger-context';
 import { LEDGER_UNAVAILABLE } from './ledger-watchdog';
 
-export const ALL_CHANGE_KINDS: readonly ChangeKind[] = ['chain', 'records', 'grants', 'access', 'reset'];
-
-// How many changes of each kind the screens have been told about; a query refetches when one it reads moves.
-export type LedgerVersions = Readonly<Record<ChangeKind, number>>;
-
-export const INITIAL_VERSIONS: LedgerVersions = { chain: 0, records: 0, grants: 0, access: 0, signatures: 0, reset: 0 };
-
-export function bumpVersions(versions: LedgerVersions, kinds: ReadonlySet<ChangeKind>): LedgerVersions {
-  const next = { ...versions };
-  for (const kind of kinds) if (kind in next) next[kind] += 1;
-  return next;
-}
-
-// One number that moves whenever any of `kinds` does; a reset always counts, since it replaces everything.
-export function versionOf(versions: LedgerVersions, kinds: readonly ChangeKind[]): number {
-  return kinds.reduce((sum, kind) => (kind === 'reset' ? sum : sum + versions[kind]), versions.reset);
-}
-
 // A change that names no kind is not understood: refetch everything rather than show stale data.
 export function kindsOf(change: LedgerChange | undefined): readonly ChangeKind[] {
   return Array.isArray(change?.kinds) && change.kinds.length > 0 ? change.kinds : ['reset'];

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { ChangeKind } from '../../workers/api';
 import { LedgerContext, type LedgerRemote } from './ledger-context';
-import { INITIAL_VERSIONS, bumpVersions, kindsOf, subscribeToChanges } from './ledger-changes';
+import { kindsOf, subscribeToChanges } from './ledger-changes';
+import { createVersionStore } from './ledger-versions';
 import { createSharedQuery } from './shared-query';
 import { openWorkerLedger, restartWorkerLedger, type LedgerConnection } from './ledger-worker';
 
@@ -25,7 +26,7 @@ const connectWorker = (restart: boolean) => (restart ? restartWorkerLedger() : o
 export function LedgerProvider({ service, connect = connectWorker, renderFailure, children }: LedgerProviderProps) {
   const [connection, setConnection] = useState<LedgerConnection | null>(() => (service ? null : connect(false)));
   const [failure, setFailure] = useState<Error | null>(null);
-  const [versions, setVersions] = useState(INITIAL_VERSIONS);
+  const [versions] = useState(createVersionStore); // a store, not state: a notice re-renders only the screens of its kinds
   const resolved = service ?? (connection as LedgerConnection).service;
   const chainStatus = useMemo(() => createSharedQuery(() => resolved.chainStatus()), [resolved]);
 
@@ -42,7 +43,7 @@ export function LedgerProvider({ service, connect = connectWorker, renderFailure
       const kinds = pending;
       pending = new Set();
       if (kinds.has('chain') || kinds.has('signatures') || kinds.has('reset')) chainStatus.invalidate();
-      setVersions((current) => bumpVersions(current, kinds));
+      versions.bump(kinds);
     };
     const unsubscribe = subscribeToChanges(resolved, (change) => {
       for (const kind of kindsOf(change)) pending.add(kind);
@@ -55,7 +56,7 @@ export function LedgerProvider({ service, connect = connectWorker, renderFailure
       unsubscribe();
       clearTimeout(timer);
     };
-  }, [resolved, chainStatus]);
+  }, [resolved, chainStatus, versions]);
 
   const restart = useCallback(() => {
     setFailure(null);

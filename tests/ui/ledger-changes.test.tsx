@@ -1,8 +1,10 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { useEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChangeKind, ChangeListener, LedgerChange } from '../../workers/api';
 import type { LedgerRemote } from '../../src/ledger/ledger-context';
 import { LedgerProvider } from '../../src/ledger/ledger-provider';
+import { useLedger, useLedgerVersion } from '../../src/ledger/use-ledger';
 import { useLedgerQuery } from '../../src/ledger/use-ledger-query';
 import { LEDGER_UNAVAILABLE, unavailableError } from '../../src/ledger/ledger-watchdog';
 import { openLedger, renderApp, withOverrides } from './render-app';
@@ -143,5 +145,46 @@ describe('Ledger changes', () => {
     await expect(unsubscribe.mock.results[0].value).rejects.toHaveProperty('name', LEDGER_UNAVAILABLE);
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(error).not.toHaveBeenCalled(); // and no unhandled rejection, which would fail the run
+  });
+});
+
+describe('Renders on ledger changes', () => {
+  it('re-renders no screen for signature progress it does not show, and a records screen once per records change', async () => {
+    const ledger = fakeLedger();
+    const renders = { service: 0, records: 0 };
+    function ServiceOnly() {
+      useLedger();
+      useEffect(() => void (renders.service += 1)); // after every render of this component
+      return <p>service only</p>;
+    }
+    function Records() {
+      const query = useLedgerQuery(ledger.loadRecords, ['records']);
+      useEffect(() => void (renders.records += 1));
+      return <p>{`records: ${query.data ?? 'loading'}`}</p>;
+    }
+    // shows that each notice has reached the screens before the counts are read
+    function SignatureProgress() {
+      return <p>{`signatures: ${useLedgerVersion(['signatures'])}`}</p>;
+    }
+    render(
+      <LedgerProvider service={ledger.service}>
+        <ServiceOnly />
+        <Records />
+        <SignatureProgress />
+      </LedgerProvider>,
+    );
+    await screen.findByText('records: 1');
+    const before = { ...renders };
+
+    for (const seen of [1, 2, 3]) {
+      await ledger.emit('signatures');
+      await screen.findByText(`signatures: ${seen}`);
+    }
+    expect(renders).toEqual(before);
+
+    await ledger.emit('chain', 'records');
+    await screen.findByText('records: 2');
+    expect(ledger.counts.records).toBe(2); // one refetch
+    expect(renders).toEqual({ service: before.service, records: before.records + 1 }); // once, with the new data
   });
 });

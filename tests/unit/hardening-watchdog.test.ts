@@ -1,6 +1,6 @@
 // Issue 5, faults: a dead worker never answers a comlink call, so the UI's watchdog must notice and say so.
-import { expose, wrap } from 'comlink';
-import { MessageChannel } from 'node:worker_threads';
+import { expose, wrap, type Remote } from 'comlink';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LedgerService } from '../../workers/api';
 import { createTestLedgerService } from '../support/test-ledger';
@@ -10,9 +10,11 @@ import { SARAH, errorOf, signInAs, uploadOf } from '../support/ledger-fixtures';
 
 const FAST = { probeAfterMs: 50, probeTimeoutMs: 300 };
 const ports: { close(): void }[] = [];
+const threads: Worker[] = [];
 
-afterEach(() => {
+afterEach(async () => {
   while (ports.length > 0) ports.pop()?.close();
+  await Promise.all(threads.splice(0).map((thread) => thread.terminate()));
 });
 
 // The service exposed over a real MessageChannel; `die` closes the worker's side, as a closed or crashed worker would.
@@ -23,6 +25,35 @@ function channelLedger(deps: Parameters<typeof createTestLedgerService>[0] = {})
   expose(service, port1 as unknown as Parameters<typeof expose>[1]);
   const remote = wrap<LedgerService>(port2 as unknown as Parameters<typeof wrap>[0]) as LedgerRemote;
   return { service, remote, die: () => port1.close() };
+}
+
+interface BusyWorker {
+  signIn: () => void;
+  crunch: (probes: number, sliceIterations: number, maxSlices: number) => Promise<number>;
+  hang: (maxSlices: number) => number;
+}
+
+// A real thread that computes (tests/support/busy-worker.mjs) behind the watchdog; it counts the probes it answered.
+async function busyWorker() {
+  const flags = new Int32Array(new SharedArrayBuffer(8)); // [probes answered, released]
+  const { port1, port2 } = new MessageChannel();
+  ports.push(port1);
+  const thread = new Worker(new URL('../support/busy-worker.mjs', import.meta.url), {
+    workerData: { flags: flags.buffer, port: port2 },
+    transferList: [port2],
+  });
+  threads.push(thread);
+  const remote = wrap<BusyWorker>(port1 as unknown as Parameters<typeof wrap>[0]);
+  await remote.signIn(); // started: a slow start is not what these tests are about
+  const ledger = remote as unknown as LedgerRemote;
+  const probe = () => livenessProbe(ledger).finally(() => Atomics.add(flags, 0, 1));
+  const watched = watchLedger(ledger, { ...FAST, probe });
+  return {
+    watched,
+    busy: watched.service as unknown as Remote<BusyWorker>,
+    probesAnswered: () => Atomics.load(flags, 0),
+    release: () => Atomics.store(flags, 1, 1),
+  };
 }
 
 describe('the ledger watchdog', () => {
@@ -38,13 +69,24 @@ describe('the ledger watchdog', () => {
     expect(watched.failure()).toBeNull();
   });
 
-  it('does not give up on a worker that is busy with a long call but still answers', async () => {
-    const { service, remote } = channelLedger({ uploadDelayMs: 1000 }); // three probe timeouts long
-    const watched = watchLedger(remote, { ...FAST, probe: () => livenessProbe(remote) });
-    await signInAs(service, SARAH);
-    const { block } = await watched.service.upload(uploadOf('Slow but alive'));
-    expect(block.index).toBe(1);
+  it('does not give up on a worker that computes for many probe timeouts but answers between its slices', async () => {
+    const { busy, watched, probesAnswered } = await busyWorker();
+    // ends once the watchdog has asked 10 times, so it lasts at least 10 × 50 ms: longer than the 300 ms timeout
+    const slices = await busy.crunch(10, 2_000_000, 100_000);
+    expect(probesAnswered()).toBeGreaterThanOrEqual(10);
+    expect(slices).toBeLessThan(100_000); // ended by the probes, not by the cap
     expect(watched.failure()).toBeNull();
+  });
+
+  it('declares dead a worker stuck in one synchronous call, and rejects that call', async () => {
+    const { busy, watched, probesAnswered, release } = await busyWorker();
+    const told: string[] = [];
+    watched.onFailure((error) => told.push(error.message));
+    const error = await errorOf(busy.hang(1e9)); // the cap is only a backstop: the test releases it
+    release();
+    expect(error).toEqual({ name: LEDGER_UNAVAILABLE, message: 'The records service stopped answering.' });
+    expect(probesAnswered()).toBe(0);
+    expect(told).toEqual(['The records service stopped answering.']);
   });
 
   it('rejects a call the dead worker will never answer, tells its listeners once, and refuses later calls at once', async () => {
