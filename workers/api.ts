@@ -242,10 +242,13 @@ export interface ChainAnchor {
 export interface AnchorCheck {
   anchor: { height: number; tipHash: string; savedAt: string };
   height: number; // today's chain
-  unchanged: boolean; // today's block height - 1 of the anchor has the anchor's tip hash
+  unchanged: boolean; // today's block height - 1 of the anchor verifies and has the anchor's tip hash
   addedSince: number; // blocks after the anchor's tip today (0 when changed)
-  firstDifferent?: number; // when changed: the first block whose hash differs from the anchor's, or that is gone
+  firstDifferent?: number; // when changed: the first block whose hash differs from the anchor's, fails verification, or is gone
+  chainValid: boolean; // today's chain passes the checks of hashes, links, rules and the signatures checked so far
+  firstInvalid?: InvalidBlock; // when not valid: the first block that fails; the anchor vouches for none from there
   missing?: boolean; // today's chain ends before the anchor's tip
+  unverified?: boolean; // block firstDifferent still has the anchor's hash but fails verification: it proves nothing
 }
 
 // Records that leave with the patient (docs/decisions/fhir-portability.md, backup-file.md).

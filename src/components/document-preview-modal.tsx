@@ -19,8 +19,7 @@ const PDF_VIEW = '#toolbar=0&navpanes=0&view=FitH';
 export function DocumentPreviewModal({ preview, show, onHide, onExited }: DocumentPreviewModalProps) {
   const titleId = useId();
   if (!preview) return null;
-  const { document, url } = preview;
-  const isPdf = document.fileType === 'application/pdf';
+  const { document, url, type } = preview;
 
   return (
     <Modal
@@ -39,11 +38,11 @@ export function DocumentPreviewModal({ preview, show, onHide, onExited }: Docume
         </Modal.Title>
       </Modal.Header>
       <Modal.Body className="document-preview">
-        {isPdf ? (
+        {type === 'application/pdf' ? (
           <iframe src={`${url}${PDF_VIEW}`} title={document.fileName} className="document-preview-frame" />
-        ) : (
+        ) : type.startsWith('image/') ? (
           <img src={url} alt={document.fileName} className="document-preview-image" />
-        )}
+        ) : null}
         <p className="small text-body-secondary mt-2 mb-0">Checked: this is exactly the file that was added.</p>
         <details className="chain-proof">
           <summary>Verified on the chain</summary>

@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DocumentView } from '../../workers/api';
+import { previewType, safeFileType } from '../../workers/core/file-types';
 import { errorName, userMessage } from '../ledger/error-message';
 import { useLedger } from '../ledger/use-ledger';
 
 export interface DocumentPreview {
   document: DocumentView;
   url: string; // blob: URL of the decrypted bytes
+  type: string; // what the page shows it as: a PDF or an image type of the accepted list, agreeing with its name
 }
 
 export interface DocumentReader {
@@ -20,12 +22,11 @@ export interface DocumentReader {
   clearError: () => void;
 }
 
-const PREVIEW_TYPES = ['application/pdf', 'image/png', 'image/jpeg'];
 const DOWNLOAD_URL_LIFETIME_MS = 60_000; // the browser has started the download long before this
 
-// Images and PDFs open in the browser; Word files can only be downloaded.
+// Images and PDFs whose type agrees with their name open in the browser; any other file can only be downloaded.
 export function canPreview(document: DocumentView): boolean {
-  return PREVIEW_TYPES.includes(document.fileType);
+  return previewType(document.fileName, document.fileType) !== null;
 }
 
 function readFailure(error: unknown, document: DocumentView): string {
@@ -60,16 +61,18 @@ export function useDocumentReader(): DocumentReader {
   }, []);
 
   const read = useCallback(
-    async (document: DocumentView, handle: (url: string) => void) => {
+    async (document: DocumentView, handle: (url: string, content: DocumentView) => void) => {
       if (inFlight.current) return;
       inFlight.current = true;
       setBusyId(document.id);
       setError(null);
       try {
         const content = await service.readDocument(document.id);
-        const url = URL.createObjectURL(new Blob([content.bytes], { type: content.document.fileType }));
+        // never the stored type as given: a "scan.pdf" stored as text/html would run as a page of this origin
+        const type = safeFileType(content.document.fileName, content.document.fileType);
+        const url = URL.createObjectURL(new Blob([content.bytes], { type }));
         urls.current.add(url);
-        handle(url);
+        handle(url, content.document);
       } catch (caught) {
         setError({ documentId: document.id, message: readFailure(caught, document) });
       } finally {
@@ -80,27 +83,31 @@ export function useDocumentReader(): DocumentReader {
     [service],
   );
 
-  const open = useCallback(
-    (document: DocumentView) =>
-      read(document, (url) => {
-        setPreview({ document, url });
-        setPreviewShown(true);
-      }),
-    [read],
+  const save = useCallback(
+    (url: string, fileName: string) => {
+      const link = window.document.createElement('a');
+      link.href = url;
+      link.download = fileName;
+      link.rel = 'noopener';
+      link.click();
+      setTimeout(() => release(url), DOWNLOAD_URL_LIFETIME_MS);
+    },
+    [release],
   );
 
-  const download = useCallback(
+  // Judged on the file as read, not as listed: a type outside the preview list is downloaded instead.
+  const open = useCallback(
     (document: DocumentView) =>
-      read(document, (url) => {
-        const link = window.document.createElement('a');
-        link.href = url;
-        link.download = document.fileName;
-        link.rel = 'noopener';
-        link.click();
-        setTimeout(() => release(url), DOWNLOAD_URL_LIFETIME_MS);
+      read(document, (url, content) => {
+        const type = previewType(content.fileName, content.fileType);
+        if (!type) return save(url, document.fileName);
+        setPreview({ document, url, type });
+        setPreviewShown(true);
       }),
-    [read, release],
+    [read, save],
   );
+
+  const download = useCallback((document: DocumentView) => read(document, (url) => save(url, document.fileName)), [read, save]);
 
   const closePreview = useCallback(() => setPreviewShown(false), []);
 

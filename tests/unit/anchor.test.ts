@@ -63,6 +63,7 @@ describe('an anchor of the records chain', () => {
       height: 4,
       unchanged: true,
       addedSince: 1,
+      chainValid: true,
     });
   });
 
@@ -80,13 +81,47 @@ describe('an anchor of the records chain', () => {
       height: 5,
       firstInvalid: { index: 2, reason: 'signature: the block is not signed' },
     });
-    expect(await after.checkAnchor(asText(anchor))).toMatchObject({
-      unchanged: false,
-      firstDifferent: 2,
-      height: 5,
-      addedSince: 0,
-    });
+    const check = await after.checkAnchor(asText(anchor));
+    expect(check).toMatchObject({ unchanged: false, firstDifferent: 2, height: 5, addedSince: 0, chainValid: false });
+    expect(check.unverified).toBeUndefined(); // block 2's hash is not the anchor's: a change, not only a failed check
     expect((await after.blocksPage(0, 5)).blocks.find((block) => block.index === 2)?.title).toBe('Rewritten report');
+  });
+
+  it('never says unchanged when a block before the tip was edited at rest with its hash kept', async () => {
+    const { service, storage } = await sarahsChain(4);
+    const anchor = await service.saveAnchor();
+    const { blocks } = await storage.load();
+    const edited = { ...blocks[3], data: { ...blocks[3].data, title: 'Edited at rest' } as ChainRecord };
+    await storage.commit({ blocks: [edited] }); // the stored hash strings all stay the anchor's
+
+    const after = await reload(storage);
+    const check = await after.checkAnchor(asText(anchor));
+    expect(check).toMatchObject({
+      unchanged: false,
+      chainValid: false,
+      firstInvalid: { index: 3, reason: 'record data was changed (data hash mismatch)' },
+      firstDifferent: 3,
+      unverified: true,
+      height: 5,
+    });
+  });
+
+  it('finds the chain unchanged but invalid when only a block after the anchor fails verification', async () => {
+    const { service, storage } = await sarahsChain(3);
+    const anchor = await service.saveAnchor();
+    await service.upload(uploadOf('After the anchor'));
+    const { blocks } = await storage.load();
+    await storage.commit({ blocks: [{ ...blocks[4], data: { ...blocks[4].data, title: 'Edited' } as ChainRecord }] });
+
+    const check = await (await reload(storage)).checkAnchor(asText(anchor));
+    expect(check).toMatchObject({ unchanged: true, chainValid: false, firstInvalid: { index: 4 }, addedSince: 1 });
+  });
+
+  it('says the chain verifies when it does', async () => {
+    const { service } = await sarahsChain(1);
+    const check = await service.checkAnchor(asText(await service.saveAnchor()));
+    expect(check.chainValid).toBe(true);
+    expect(check.firstInvalid).toBeUndefined();
   });
 
   it("says the chain ends before the anchor's tip when newer blocks are gone", async () => {

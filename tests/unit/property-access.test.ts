@@ -1,5 +1,6 @@
 // Property tests for the access rules (workers/core/access.ts) against an oracle written from
-// docs/decisions/access-rules.md and enforced-emergency-access.md, over random actors, documents, grants and clocks.
+// docs/decisions/access-rules.md, enforced-emergency-access.md and sharing.md, over random actors, documents,
+// grants, shares and clocks.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,19 +11,31 @@ import {
   canSeeRecord,
   documentAccess,
   emergencyScope,
+  findActiveShare,
   isGrantActive,
   isGrantDue,
+  isShareActive,
   requireRole,
   validateEmergencyRequest,
 } from '../../workers/core/access';
-import { EMERGENCY_DURATIONS, MAX_REASON_LENGTH } from '../../workers/core/constants';
+import { EMERGENCY_DURATIONS, MAX_REASON_LENGTH, SHARE_DURATIONS_DAYS } from '../../workers/core/constants';
 import { PATIENTS, USERS } from '../../workers/core/directory';
-import type { AccessLevel, ChainRecord, Doctor, EmergencyGrant, Patient, DocumentInfo, User } from '../../workers/core/types';
+import type {
+  AccessLevel,
+  ChainRecord,
+  Doctor,
+  EmergencyGrant,
+  Patient,
+  DocumentInfo,
+  Share,
+  User,
+} from '../../workers/core/types';
 import { DENIED } from '../support/ledger-fixtures';
 
 const RUNS = 1000;
 const T0 = Date.parse('2026-03-02T10:00:00.000Z');
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 const DELETE_DENIED = { name: 'AccessDeniedError', message: 'Access denied: Only patients can delete their own documents' };
 
 // ---- the oracle: the rules as the spec states them, written without looking at access.ts ----
@@ -50,13 +63,33 @@ function oracleFullGrants(actor: Doctor, patientId: string, grants: readonly Eme
   );
 }
 
-type OracleAccess = 'owner' | 'doctor' | 'emergency' | 'denied';
+// A share is in force from sharing until its expiry (none: until revoked), and never once revoked (docs/decisions/sharing.md).
+function oracleShareInForce(share: Share, now: number): boolean {
+  if (share.revokedAt !== undefined) return false;
+  return share.expiresAt === null || now < new Date(share.expiresAt).getTime();
+}
 
-// Own documents; documents naming the doctor; a doctor's full grant in force on that patient.
-function oracleDocumentAccess(actor: User, document: DocumentInfo, grants: readonly EmergencyGrant[], now: number): OracleAccess {
+// A share gives its doctor its own level on its patient: full reads files, basic does not.
+function oracleFullShares(actor: Doctor, patientId: string, shares: readonly Share[], now: number): Share[] {
+  return shares.filter(
+    (s) => s.doctorId === actor.id && s.patientId === patientId && s.accessLevel === 'full' && oracleShareInForce(s, now),
+  );
+}
+
+type OracleAccess = 'owner' | 'doctor' | 'emergency' | 'share' | 'denied';
+
+// Own documents; documents naming the doctor; a doctor's full grant, else full share, in force on that patient.
+function oracleDocumentAccess(
+  actor: User,
+  document: DocumentInfo,
+  grants: readonly EmergencyGrant[],
+  shares: readonly Share[],
+  now: number,
+): OracleAccess {
   if (actor.role === 'patient') return document.patientId === actor.id ? 'owner' : 'denied';
   if (document.doctorId === actor.id) return 'doctor';
-  return oracleFullGrants(actor, document.patientId, grants, now).length > 0 ? 'emergency' : 'denied';
+  if (oracleFullGrants(actor, document.patientId, grants, now).length > 0) return 'emergency';
+  return oracleFullShares(actor, document.patientId, shares, now).length > 0 ? 'share' : 'denied';
 }
 
 // Deletion is allowed only to the owning patient.
@@ -112,6 +145,18 @@ const documentArb: fc.Arbitrary<DocumentInfo> = fc
     isEncrypted: true,
   }));
 
+const sampleDocument: DocumentInfo = {
+  id: 'doc',
+  fileName: 'scan.pdf',
+  fileType: 'application/pdf',
+  fileSize: 1,
+  uploadDate: new Date(T0).toISOString(),
+  ipfsHash: 'Qm',
+  patientId: 'patient-1',
+  doctorId: 'doctor-1',
+  isEncrypted: true,
+};
+
 const recordArb = fc.record({ patientId: patientIdArb, doctorId: doctorIdArb }).map(({ patientId, doctorId }): ChainRecord => ({
   id: 'r',
   patientId,
@@ -165,34 +210,84 @@ function asStored(grants: EmergencyGrant[]): EmergencyGrant[] {
 
 const grantsArb = fc.array(grantArb, { maxLength: 8 }).map(asStored);
 
-// A clock anywhere, or on the edges that matter: a grant's creation, its last millisecond, its expiry, its end.
-function clockArb(grants: readonly EmergencyGrant[]): fc.Arbitrary<number> {
-  const edges = grants.flatMap((g) => {
-    const expiry = Date.parse(g.expiresAt);
-    return [Date.parse(g.createdAt), expiry - 1, expiry, expiry + 1, ...(g.endedAt ? [Date.parse(g.endedAt)] : [])];
+// Shares of either level, for a day, a week, a month or until revoked, made up to 31 days ago; some revoked.
+// The chain lets a patient hold several shares with one doctor at once, so nothing here keeps them apart.
+const shareArb: fc.Arbitrary<Share> = fc
+  .record({
+    patientId: patientIdArb,
+    doctorId: doctorIdArb,
+    accessLevel: fc.constantFrom<AccessLevel>('basic', 'full'),
+    startMinute: fc.integer({ min: -31 * 24 * 60, max: 300 }),
+    durationDays: fc.constantFrom(...SHARE_DURATIONS_DAYS),
+    revokedAfterMinutes: fc.oneof(
+      { weight: 2, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.integer({ min: 0, max: 2 * 24 * 60 }) },
+    ),
+  })
+  .map((s) => {
+    const createdAt = T0 + s.startMinute * MINUTE;
+    return {
+      id: 'share',
+      patientId: s.patientId,
+      doctorId: s.doctorId,
+      accessLevel: s.accessLevel,
+      durationDays: s.durationDays,
+      note: '',
+      createdAt: new Date(createdAt).toISOString(),
+      expiresAt: s.durationDays === 0 ? null : new Date(createdAt + s.durationDays * DAY).toISOString(),
+      ...(s.revokedAfterMinutes === undefined
+        ? {}
+        : { revokedAt: new Date(createdAt + s.revokedAfterMinutes * MINUTE).toISOString() }),
+    };
   });
+
+const sharesArb = fc
+  .array(shareArb, { maxLength: 6 })
+  .map((shares) => shares.map((share, i) => ({ ...share, id: `share-${i}` })));
+
+// A clock anywhere, or on the edges that matter: a grant's or share's creation, its last millisecond, its
+// expiry, its end or revocation.
+function clockArb(grants: readonly EmergencyGrant[], shares: readonly Share[] = []): fc.Arbitrary<number> {
+  const around = (expiry: number) => [expiry - 1, expiry, expiry + 1];
+  const edges = [
+    ...grants.flatMap((g) => [
+      Date.parse(g.createdAt),
+      ...around(Date.parse(g.expiresAt)),
+      ...(g.endedAt ? [Date.parse(g.endedAt)] : []),
+    ]),
+    ...shares.flatMap((s) => [
+      Date.parse(s.createdAt),
+      ...(s.expiresAt ? around(Date.parse(s.expiresAt)) : []),
+      ...(s.revokedAt ? [Date.parse(s.revokedAt)] : []),
+    ]),
+  ];
   const anywhere = fc.integer({ min: T0 - 400 * MINUTE, max: T0 + 600 * MINUTE });
   return edges.length > 0 ? fc.oneof(anywhere, fc.constantFrom(...edges)) : anywhere;
 }
 
-const worldArb = grantsArb.chain((grants) => fc.record({ grants: fc.constant(grants), now: clockArb(grants) }));
+const worldArb = fc
+  .tuple(grantsArb, sharesArb)
+  .chain(([grants, shares]) =>
+    fc.record({ grants: fc.constant(grants), shares: fc.constant(shares), now: clockArb(grants, shares) }),
+  );
 
-// A document case where, often, the actor is a grant's doctor and the document is of that grant's patient.
-const documentCaseArb = worldArb.chain(({ grants, now }) => {
-  const grantArbOf = grants.length > 0 ? fc.constantFrom(...grants) : null;
-  const actor = grantArbOf
+// A document case where, often, the actor is a grant's or share's doctor and the document is of its patient.
+const documentCaseArb = worldArb.chain(({ grants, shares, now }) => {
+  const pairs = [...grants, ...shares].map(({ doctorId, patientId }) => ({ doctorId, patientId }));
+  const pairArb = pairs.length > 0 ? fc.constantFrom(...pairs) : null;
+  const actor = pairArb
     ? fc.oneof(
         actorArb,
-        fc.tuple(grantArbOf, doctorArb).map(([g, doctor]): User => ({ ...doctor, id: g.doctorId })),
+        fc.tuple(pairArb, doctorArb).map(([pair, doctor]): User => ({ ...doctor, id: pair.doctorId })),
       )
     : actorArb;
-  const document = grantArbOf
+  const document = pairArb
     ? fc.oneof(
         documentArb,
-        fc.tuple(grantArbOf, documentArb).map(([g, doc]) => ({ ...doc, patientId: g.patientId })),
+        fc.tuple(pairArb, documentArb).map(([pair, doc]) => ({ ...doc, patientId: pair.patientId })),
       )
     : documentArb;
-  return fc.record({ grants: fc.constant(grants), now: fc.constant(now), actor, document });
+  return fc.record({ grants: fc.constant(grants), shares: fc.constant(shares), now: fc.constant(now), actor, document });
 });
 
 function outcome(fn: () => unknown): { name: string; message: string } | 'allowed' {
@@ -217,22 +312,24 @@ describe('access rules against an oracle from the spec', { timeout: 60_000 }, ()
     );
   });
 
-  it('opens a document to its owner, its doctor or a full grant in force, and refuses anyone else with the exact message', () => {
-    const seen: Record<OracleAccess, number> = { owner: 0, doctor: 0, emergency: 0, denied: 0 };
+  it('opens a document to its owner, its doctor, a full grant or a full share in force, and refuses anyone else with the exact message', () => {
+    const seen: Record<OracleAccess, number> = { owner: 0, doctor: 0, emergency: 0, share: 0, denied: 0 };
     fc.assert(
-      fc.property(documentCaseArb, ({ actor, document, grants, now }) => {
-        const expected = oracleDocumentAccess(actor, document, grants, now);
+      fc.property(documentCaseArb, ({ actor, document, grants, shares, now }) => {
+        const expected = oracleDocumentAccess(actor, document, grants, shares, now);
         seen[expected]++;
-        const actual = outcome(() => documentAccess(actor, document, grants, now));
+        const actual = outcome(() => documentAccess(actor, document, grants, now, shares));
         if (expected === 'denied') {
           expect(actual).toEqual(DENIED);
           return;
         }
         expect(actual).toBe('allowed');
-        const access = documentAccess(actor, document, grants, now);
+        const access = documentAccess(actor, document, grants, now, shares);
         expect(access.via).toBe(expected);
         if (access.via === 'emergency')
           expect(oracleFullGrants(actor as Doctor, document.patientId, grants, now)).toContainEqual(access.grant);
+        if (access.via === 'share')
+          expect(oracleFullShares(actor as Doctor, document.patientId, shares, now)).toContainEqual(access.share);
       }),
       { numRuns: RUNS },
     );
@@ -260,6 +357,45 @@ describe('access rules against an oracle from the spec', { timeout: 60_000 }, ()
           expect(isGrantActive(grant, now), `${grant.id} at ${now - T0} ms`).toBe(inForce);
           const open = grant.isActive && grant.endedAt === undefined;
           expect(isGrantDue(grant, now)).toBe(open && !inForce);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('keeps a share in force until its expiry, or for good when it has none, and never after it is revoked', () => {
+    const seen = { active: 0, revoked: 0, expired: 0 };
+    fc.assert(
+      fc.property(worldArb, ({ shares, now }) => {
+        for (const share of shares) {
+          const inForce = oracleShareInForce(share, now);
+          expect(isShareActive(share, now), `${share.id} at ${now - T0} ms`).toBe(inForce);
+          seen[inForce ? 'active' : share.revokedAt !== undefined ? 'revoked' : 'expired']++;
+        }
+      }),
+      { numRuns: RUNS },
+    );
+    for (const [state, count] of Object.entries(seen)) expect(count, state).toBeGreaterThanOrEqual(RUNS / 10);
+  });
+
+  it("gives a share's doctor exactly the share's level on its patient while in force, and nothing after", () => {
+    fc.assert(
+      fc.property(worldArb, doctorArb, (world, doctor) => {
+        for (const share of world.shares) {
+          const actor: Doctor = { ...doctor, id: share.doctorId };
+          // a document of the share's patient that names another doctor, with no grant: only the shares decide
+          const document = { ...sampleDocument, patientId: share.patientId, doctorId: `${share.doctorId}-other` };
+          const alone = [share];
+          const inForce = oracleShareInForce(share, world.now);
+          const found = findActiveShare(alone, actor.id, share.patientId, world.now);
+          expect(found).toEqual(inForce ? share : undefined);
+          if (found) expect(emergencyScope(found.accessLevel)).toEqual(emergencyScope(share.accessLevel));
+          expect(outcome(() => documentAccess(actor, document, [], world.now, alone))).toEqual(
+            inForce && share.accessLevel === 'full' ? 'allowed' : DENIED,
+          );
+          // among every share: files open exactly when one of the doctor's full shares on the patient is in force
+          const full = oracleFullShares(actor, share.patientId, world.shares, world.now).length > 0;
+          expect(outcome(() => documentAccess(actor, document, [], world.now, world.shares))).toEqual(full ? 'allowed' : DENIED);
         }
       }),
       { numRuns: RUNS },

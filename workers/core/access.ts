@@ -67,7 +67,7 @@ export function isShareActive(share: Share, now: number): boolean {
   return share.revokedAt === undefined && (share.expiresAt === null || now < Date.parse(share.expiresAt));
 }
 
-// Own documents, documents naming the doctor, or a doctor's active full grant on the patient.
+// Own documents, documents naming the doctor, or a doctor's active full grant, else full share, on the patient.
 export function documentAccess(
   actor: User,
   document: DocumentInfo,
@@ -82,8 +82,10 @@ export function documentAccess(
   if (document.doctorId === actor.id) return { via: 'doctor' };
   const grant = findActiveGrant(grants, actor.id, document.patientId, now);
   if (grant && emergencyScope(grant.accessLevel).documents) return { via: 'emergency', grant };
-  const share = findActiveShare(shares, actor.id, document.patientId, now);
-  if (share && emergencyScope(share.accessLevel).documents) return { via: 'share', share };
+  // only shares that open files count: a newer basic share must not hide a full one still in force
+  const opening = [...shares].filter((candidate) => emergencyScope(candidate.accessLevel).documents);
+  const share = findActiveShare(opening, actor.id, document.patientId, now);
+  if (share) return { via: 'share', share };
   throw accessDenied();
 }
 

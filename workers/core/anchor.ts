@@ -1,7 +1,7 @@
 // An anchor of the records chain (docs/decisions/chain-anchor.md): the tip's height and hash, which alone
 // prove the chain unchanged up to that height (each block hash covers every block before it), and a short
 // fingerprint of every block hash, which only locates the first block that changed.
-import type { AnchorCheck, ChainAnchor } from '../api';
+import type { AnchorCheck, ChainAnchor, InvalidBlock } from '../api';
 import { ANCHOR_FINGERPRINT_DIGITS, ANCHOR_FORMAT, ANCHOR_VERSION, MAX_ANCHOR_CHARS } from './constants';
 import { ledgerError } from './errors';
 import type { Block } from './types';
@@ -63,22 +63,33 @@ export function parseAnchor(text: unknown): ChainAnchor {
   return { format: ANCHOR_FORMAT, version: ANCHOR_VERSION, savedAt, height, tipHash, fingerprints };
 }
 
-// Today's chain against the anchor: unchanged when its block at the anchor's height has the anchor's tip
-// hash; else the first block whose fingerprint differs (or that is gone) is named.
-export function compareAnchor(anchor: ChainAnchor, blocks: readonly Block[]): AnchorCheck {
+// Today's chain against the anchor, over its verified blocks only (`invalid`: the first block that failed a
+// check): unchanged when its block at the anchor's height verifies and has the anchor's tip hash; else the first
+// block whose fingerprint differs, that fails verification, or that is gone is named.
+export function compareAnchor(anchor: ChainAnchor, blocks: readonly Block[], invalid?: InvalidBlock): AnchorCheck {
   const { height, tipHash, savedAt } = anchor;
-  const base = { anchor: { height, tipHash, savedAt }, height: blocks.length };
-  if (blocks.length >= height && blocks[height - 1]?.hash === tipHash) {
+  const verified = Math.min(blocks.length, invalid?.index ?? blocks.length);
+  const base = {
+    anchor: { height, tipHash, savedAt },
+    height: blocks.length,
+    chainValid: !invalid,
+    ...(invalid ? { firstInvalid: { index: invalid.index, reason: invalid.reason } } : {}),
+  };
+  if (verified >= height && blocks[height - 1]?.hash === tipHash) {
     return { ...base, unchanged: true, addedSince: blocks.length - height };
   }
-  const shared = Math.min(height, blocks.length);
+  const changed = (firstDifferent: number) => ({ ...base, unchanged: false, addedSince: 0, firstDifferent });
   const digits = ANCHOR_FINGERPRINT_DIGITS;
-  for (let index = 0; index < shared; index++) {
-    if (fingerprint(blocks[index]?.hash) !== anchor.fingerprints.slice(index * digits, (index + 1) * digits)) {
-      return { ...base, unchanged: false, addedSince: 0, firstDifferent: index };
-    }
+  const differs = (index: number) =>
+    fingerprint(blocks[index]?.hash) !== anchor.fingerprints.slice(index * digits, (index + 1) * digits);
+  for (let index = 0; index < Math.min(height, verified); index++) {
+    if (differs(index)) return changed(index);
+  }
+  // the first block that fails verification: a stored hash that still matches proves nothing
+  if (verified < Math.min(height, blocks.length)) {
+    return differs(verified) ? changed(verified) : { ...changed(verified), unverified: true };
   }
   // every fingerprint matched: the chain ends early, or (1 in 4 billion) a changed tip kept its fingerprint
-  if (blocks.length < height) return { ...base, unchanged: false, addedSince: 0, firstDifferent: blocks.length, missing: true };
-  return { ...base, unchanged: false, addedSince: 0, firstDifferent: height - 1 };
+  if (blocks.length < height) return { ...changed(blocks.length), missing: true };
+  return changed(height - 1);
 }

@@ -12,6 +12,7 @@ import {
 } from './constants';
 import { DOCTORS, PATIENTS } from './directory';
 import { grantExpiresAt, shareExpiresAt } from './ledger-records';
+import { fileTypeProblem } from './file-types';
 import { recordProblem } from './record-format';
 import { authorOf } from './signatures';
 import { checkFileName, checkText, fileNameMessage } from './text-input';
@@ -129,6 +130,8 @@ function clinicalProblem(state: LedgerState, record: ClinicalRecord, index: numb
     if (name) return fileNameMessage(name);
     if (!(ACCEPTED_EXTENSIONS as readonly string[]).includes(extensionOf(file.name)))
       return `"${file.name}" is not an accepted file type`;
+    const typeProblem = fileTypeProblem(file.name, file.type);
+    if (typeProblem) return typeProblem;
     if (file.size < 1 || file.size > MAX_FILE_BYTES) return `"${file.name}" has a size outside 1 byte to 10 MB`;
     if (!CID_V0.test(file.cid)) return `"${file.name}" has no valid content id`;
   }

@@ -3,7 +3,8 @@ import type { FileInput, UploadRequest } from '../api';
 import { MAX_FILES_PER_UPLOAD } from './constants';
 import { validateUploadFile } from './documents';
 import { ledgerError } from './errors';
-import { checkFileName, checkText, storedFileType } from './text-input';
+import { canonicalFileType } from './file-types';
+import { checkFileName, checkText } from './text-input';
 
 function invalid(message: string): never {
   throw ledgerError('ValidationError', message);
@@ -13,7 +14,7 @@ export function isArrayBuffer(value: unknown): value is ArrayBuffer {
   return Object.prototype.toString.call(value) === '[object ArrayBuffer]';
 }
 
-// The request's text as it is stored: normalised by the rules of text-input.ts; each file's type its essence.
+// The request's text as it is stored: normalised by the rules of text-input.ts; each file's type its extension's usual one.
 export function validateUpload(request: UploadRequest): { title: string; description: string; files: FileInput[] } {
   if (!request || typeof request !== 'object') invalid('The upload is missing its details.');
   const title = checkText('title', typeof request.title === 'string' ? request.title : '');
@@ -34,7 +35,7 @@ export function validateUpload(request: UploadRequest): { title: string; descrip
     const problem = validateUploadFile({ name, type, bytes: file.bytes });
     if (problem) invalid(problem);
     const stored = checkFileName(name).name;
-    return { name: stored, type: storedFileType(stored, type), bytes: file.bytes };
+    return { name: stored, type: canonicalFileType(stored), bytes: file.bytes }; // the rule accepts it (file-types.ts)
   });
   return { title: title.text, description: description.text, files: checked };
 }

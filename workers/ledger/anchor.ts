@@ -16,7 +16,8 @@ export function createAnchors(deps: LedgerDeps, store: LedgerStore, enter: () =>
 
     async checkAnchor(anchor) {
       await enter();
-      return compareAnchor(parseAnchor(anchor), store.current().blocks);
+      const { blocks, verified } = store.current();
+      return compareAnchor(parseAnchor(anchor), blocks, verified.firstInvalid);
     },
   };
   return api;

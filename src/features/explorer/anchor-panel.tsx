@@ -20,27 +20,49 @@ function download(url: string, name: string): void {
   link.click();
 }
 
+// Today's chain fails a check at some block: nothing from there on is vouched for, whatever its stored hash says.
+function InvalidNote({ check }: { check: AnchorCheck }) {
+  const invalid = check.firstInvalid;
+  if (!invalid) return null;
+  return (
+    <p className="mt-2 mb-0" data-anchor-invalid={invalid.index}>
+      Today's chain fails verification at block #{invalid.index} ({invalid.reason}), so no block from there on can be trusted.
+    </p>
+  );
+}
+
 function CheckResult({ check }: { check: AnchorCheck }) {
   const tip = check.anchor.height - 1;
   const saved = formatDateTime(check.anchor.savedAt);
   if (check.unchanged) {
     return (
-      <Alert variant="success" data-anchor-result="unchanged">
+      <Alert variant={check.chainValid ? 'success' : 'warning'} data-anchor-result="unchanged">
         <strong>Unchanged up to block #{tip}.</strong> Block #{tip} still has the anchor's hash, and each block's hash covers
         every block before it, so the chain up to there is as it was when the anchor was saved ({saved}).{' '}
         {check.addedSince === 0
           ? 'No block was added since.'
           : `${check.addedSince.toLocaleString('en-US')} ${check.addedSince === 1 ? 'block was' : 'blocks were'} added since.`}
+        <InvalidNote check={check} />
       </Alert>
     );
   }
   const first = check.firstDifferent ?? tip;
+  if (check.unverified) {
+    return (
+      <Alert variant="danger" data-anchor-result="unverified" data-first-different={first}>
+        <strong>Not verified from block #{first}.</strong> Block #{first} still shows the anchor's hash but fails verification
+        {check.firstInvalid ? ` (${check.firstInvalid.reason})` : ''}, so that hash proves nothing: the chain cannot be called
+        unchanged since the anchor was saved ({saved}).
+      </Alert>
+    );
+  }
   return (
     <Alert variant="danger" data-anchor-result="changed" data-first-different={first}>
       <strong>Changed from block #{first}.</strong>{' '}
       {check.missing
         ? `Today's chain ends at block #${check.height - 1}, before the anchor's tip (#${tip}): the blocks from #${first} on are gone.`
-        : `Block #${first} no longer has the hash it had when the anchor was saved (${saved}), so it and every block after it were rewritten, even if the chain still verifies on this device.`}
+        : `Block #${first} no longer has the hash it had when the anchor was saved (${saved}), so it and every block after it were rewritten${check.chainValid ? ', even if the chain still verifies on this device' : ''}.`}
+      <InvalidNote check={check} />
     </Alert>
   );
 }
