@@ -11,7 +11,7 @@ import {
 import { DOCTORS, PATIENTS } from './directory';
 import type { LedgerState } from './ledger-state';
 import { grantExpiresAt, shareExpiresAt } from './ledger-time';
-import { recordProblem } from './record-format';
+import { recordProblem, storedValueText } from './record-format';
 import { authorOf } from './signatures';
 import { checkFileName, checkText, fileNameMessage } from './text-input';
 import type {
@@ -192,7 +192,9 @@ export function ruleProblem(state: LedgerState, block: Block, index: number): st
   const problem = kindProblem(state, record, index, at);
   if (problem) return problem;
   const author = authorOf(record);
-  return block.author === author ? null : `author may not write this (${String(block.author)} signed what only ${author} may)`;
+  return block.author === author
+    ? null
+    : `author may not write this (${storedValueText(block.author)} signed what only ${author} may)`;
 }
 
 function kindProblem(state: LedgerState, record: ChainRecord, index: number, at: number): string | null {

@@ -97,3 +97,12 @@ export function recordProblem(data: unknown): string | null {
   const problem = shapeProblem(data, SHAPES[type as ChainRecord['type']]);
   return problem === null ? null : `record is malformed (it ${problem})`;
 }
+
+const QUOTED_LENGTH = 60; // characters of a stored text a message quotes
+
+// A stored value as a message quotes it, calling nothing of it (String() of {"toString": 1} throws).
+export function storedValueText(value: unknown): string {
+  if (typeof value === 'string') return value.length > QUOTED_LENGTH ? `${value.slice(0, QUOTED_LENGTH)}…` : value;
+  if (value === null || typeof value !== 'object') return String(value);
+  return Array.isArray(value) ? 'a list' : 'an object';
+}

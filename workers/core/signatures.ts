@@ -1,6 +1,7 @@
 // Per-user signing keys and block signatures (docs/decisions/signed-blocks.md): Ed25519 through WebCrypto,
 // each user's private key stored only wrapped (AES-GCM) under a PBKDF2-SHA-256 key from their password.
 import { base64ToBytes, bytesToBase64 } from './base64';
+import { storedValueText } from './record-format';
 import type { Block, ChainRecord, KeyEnrolment } from './types';
 
 export const SIGNATURE_ALGORITHM = 'Ed25519';
@@ -227,7 +228,7 @@ export async function signatureProblem(
 ): Promise<string | null> {
   if (typeof block.signature !== 'string' || block.signature === '') return 'signature: the block is not signed';
   const publicKey = typeof block.author === 'string' ? enrolledKey(enrolment, block.author) : undefined;
-  if (publicKey === undefined) return `signature: its author "${String(block.author)}" has no enrolled key`;
+  if (publicKey === undefined) return `signature: its author "${storedValueText(block.author)}" has no enrolled key`;
   let key = publicKeys.get(publicKey);
   if (!key) {
     key = importPublicKey(publicKey);
