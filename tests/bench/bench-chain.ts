@@ -45,11 +45,13 @@ interface LiveDocument {
   name: string;
 }
 
+const PLACEHOLDER_KEY = `${'A'.repeat(43)}=`; // 32 zero bytes: shaped like a public key, as the rules check
+
 // Well-formed but not real keys: enough for the hash and rule benches, which check no signature.
 export const PLACEHOLDER_ENROLMENT: KeyEnrolment = {
   algorithm: 'Ed25519',
-  ledger: 'placeholder',
-  users: Object.fromEntries(USERS.map((user) => [user.id, 'placeholder'])),
+  ledger: PLACEHOLDER_KEY,
+  users: Object.fromEntries(USERS.map((user) => [user.id, PLACEHOLDER_KEY])),
 };
 
 // `height` records, genesis first, every grant closed and acknowledged by the end: a chain of exactly these

@@ -1,5 +1,7 @@
 // The ledger's state is a projection of its stored chain: whatever users did, a reload shows the same;
-// any single edit of a stored item is detected at load or changes nothing anyone can read.
+// any single edit of a stored item (a block, a block re-mined and re-signed by its author, a key, the bytes, the
+// stored meta: revision, format, keys, session) is detected at load, refuses sign-in, or changes nothing anyone
+// can read; and Reset always starts over.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { LedgerService } from '../../workers/api';
@@ -8,7 +10,10 @@ import { DIFFICULTY, EMERGENCY_DURATIONS, SHARE_DURATIONS_DAYS } from '../../wor
 import { DOCTORS, PATIENTS } from '../../workers/core/directory';
 import type { Block, User } from '../../workers/core/types';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
-import type { LedgerStorage } from '../../workers/storage/ledger-storage';
+import { FORMAT_KEY, KEYS_KEY, REVISION_KEY, SESSION_KEY, type LedgerStorage } from '../../workers/storage/ledger-storage';
+import { createGenesisBlock, mineBlock } from '../../workers/core/chain';
+import { LEDGER_AUTHOR, signBlock, type StoredKeys } from '../../workers/core/signatures';
+import { authorKey } from '../support/forged-blocks';
 import { createClock, fileInput, signInAs, uploadOf } from '../support/ledger-fixtures';
 import { createTestLedgerService } from '../support/test-ledger';
 
@@ -134,7 +139,10 @@ async function play(ops: readonly Op[]) {
 async function everyView(service: LedgerService, documents: readonly string[]) {
   const seen: Record<string, unknown> = {};
   for (const who of USERS) {
-    await signInAs(service, who);
+    if (!(await signInAs(service, who).then(() => true, refusedSignIn))) {
+      seen[who.id] = { refused: 'LoginError' };
+      continue;
+    }
     const view: Record<string, unknown> = {
       status: await service.chainStatus(),
       blocks: await service.blocksPage(0, 500),
@@ -200,18 +208,42 @@ describe('the projection of the stored chain', () => {
   });
 });
 
+type Json = fc.JsonValue;
 type Edit =
-  | { item: 'block'; index: number; path: number; value: fc.JsonValue }
+  | { item: 'block'; index: number; path: number; value: Json }
   | { item: 'key'; pick: number; hex: string }
   | { item: 'bytes'; pick: number; byte: number }
-  | { item: 'invented key'; id: string };
+  | { item: 'invented key'; id: string }
+  | { item: 'reforged block'; index: number; path: number; value: Json } // re-mined, re-signed by its author
+  | { item: 'meta'; key: typeof REVISION_KEY | typeof FORMAT_KEY; value: unknown }
+  | { item: 'stored keys'; path: number; value: unknown }
+  | { item: 'session'; change: 'user' | 'key' | 'whole'; pick: number; value: unknown };
 
 const hex64 = fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 64, maxLength: 64 });
+// What a stored meta entry may be edited to: any JSON, and the numbers JSON cannot hold.
+const metaValue = fc.oneof(
+  fc.jsonValue({ maxDepth: 1 }),
+  fc.constantFrom<unknown>(NaN, Infinity, -Infinity, -0, 2 ** 53, -1, 1.5, 1e9, undefined, ''),
+);
 const editArb: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ item: fc.constant('block' as const), index: fc.nat(), path: fc.nat(), value: fc.jsonValue({ maxDepth: 1 }) }),
   fc.record({ item: fc.constant('key' as const), pick: fc.nat(), hex: hex64 }),
   fc.record({ item: fc.constant('bytes' as const), pick: fc.nat(), byte: fc.nat({ max: 10_000 }) }),
   fc.record({ item: fc.constant('invented key' as const), id: fc.uuid() }),
+  fc.record({
+    item: fc.constant('reforged block' as const),
+    index: fc.nat(),
+    path: fc.nat(),
+    value: fc.jsonValue({ maxDepth: 1 }),
+  }),
+  fc.record({ item: fc.constant('meta' as const), key: fc.constantFrom(REVISION_KEY, FORMAT_KEY), value: metaValue }),
+  fc.record({ item: fc.constant('stored keys' as const), path: fc.nat(), value: metaValue }),
+  fc.record({
+    item: fc.constant('session' as const),
+    change: fc.constantFrom('user' as const, 'key' as const, 'whole' as const),
+    pick: fc.nat(),
+    value: metaValue,
+  }),
 );
 
 // Every leaf of a block: its header fields and each field of its record, nested ones included.
@@ -220,15 +252,42 @@ function leafPaths(value: unknown, prefix: (string | number)[] = []): (string | 
   return Object.entries(value).flatMap(([key, child]) => leafPaths(child, [...prefix, Array.isArray(value) ? Number(key) : key]));
 }
 
-async function applyEdit(storage: LedgerStorage, edit: Edit): Promise<void> {
+function setAt(target: object, path: (string | number)[], value: unknown): void {
+  let parent = target as Record<string | number, unknown>;
+  for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+  parent[path.at(-1)!] = value;
+}
+
+// Every entry of the stored keys a forger could change: each table, each user's key and each of its fields.
+function keyPaths(keys: StoredKeys): (string | number)[][] {
+  const users = Object.entries(keys.users).flatMap(([id, key]) => [
+    ['users', id],
+    ...Object.keys(key).map((field) => ['users', id, field]),
+  ]);
+  return [['algorithm'], ['users'], ['ledger'], ['ledger', 'publicKey'], ['ledger', 'privateKey'], ...users];
+}
+
+// Block `index` with one field of its record changed, mined again on the stored block before it and signed
+// with its author's real key (the forger knows the demo password). The blocks after it are left as stored.
+async function reforgeOne(storage: LedgerStorage, blocks: Block[], index: number, path: number, value: Json) {
+  const record = structuredClone(blocks[index].data);
+  const paths = leafPaths(record);
+  setAt(record, paths[path % paths.length], value);
+  const time = typeof record.timestamp === 'string' ? record.timestamp : blocks[index].timestamp;
+  const mined = index === 0 ? createGenesisBlock(record, time) : mineBlock(blocks[index - 1], record, time);
+  const signer =
+    USERS.some((user) => user.id === mined.author) || mined.author === LEDGER_AUTHOR ? mined.author : blocks[index].author;
+  await storage.commit({ blocks: [await signBlock(mined, await authorKey(storage, signer))] });
+}
+
+// Makes the edit; says whether it is the one change nobody can tell from a real one: the author of the tip
+// block writing it again, as they could have written it in the first place.
+async function applyEdit(storage: LedgerStorage, edit: Edit): Promise<{ legitimate: boolean }> {
   const stored = await storage.load();
   if (edit.item === 'block') {
     const block = structuredClone(stored.blocks[edit.index % stored.blocks.length]);
     const paths = leafPaths(block);
-    const path = paths[edit.path % paths.length];
-    let parent = block as unknown as Record<string | number, unknown>;
-    for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-    parent[path.at(-1)!] = edit.value;
+    setAt(block, paths[edit.path % paths.length], edit.value);
     await storage.commit({ blocks: [block as Block] });
   } else if (edit.item === 'key' && stored.documents.length > 0) {
     const row = stored.documents[edit.pick % stored.documents.length];
@@ -240,11 +299,42 @@ async function applyEdit(storage: LedgerStorage, edit: Edit): Promise<void> {
     await storage.commit({ contents: [{ id, bytes: bytes.buffer }] });
   } else if (edit.item === 'invented key') {
     await storage.commit({ documents: [{ id: edit.id, encryptionKey: 'a'.repeat(64) }] });
+  } else if (edit.item === 'reforged block') {
+    const index = edit.index % stored.blocks.length;
+    await reforgeOne(storage, stored.blocks, index, edit.path, edit.value);
+    return { legitimate: index === stored.blocks.length - 1 };
+  } else if (edit.item === 'meta') {
+    await storage.commit({ meta: { [edit.key]: edit.value } });
+  } else if (edit.item === 'stored keys') {
+    const keys = stored.meta[KEYS_KEY] as StoredKeys;
+    const paths = keyPaths(keys);
+    setAt(keys, paths[edit.path % paths.length], edit.value);
+    await storage.commit({ meta: { [KEYS_KEY]: keys } });
+  } else if (edit.item === 'session') {
+    const session = stored.meta[SESSION_KEY] as { userId: string; signingKey: CryptoKey };
+    if (edit.change === 'user') session.userId = USERS[edit.pick % USERS.length].id;
+    if (edit.change === 'key') session.signingKey = edit.value as CryptoKey;
+    await storage.commit({ meta: { [SESSION_KEY]: edit.change === 'whole' ? edit.value : session } });
   }
+  return { legitimate: false };
+}
+
+// The status seen by the first user who can still sign in, or null when nobody can.
+async function firstStatus(service: LedgerService) {
+  for (const who of USERS) {
+    if (await signInAs(service, who).then(() => true, refusedSignIn)) return service.chainStatus();
+  }
+  return null;
+}
+
+// A refused sign-in is a LoginError, whatever broke.
+function refusedSignIn(error: Error): false {
+  expect(error.name).toBe('LoginError');
+  return false;
 }
 
 describe('a single edit of any stored item', () => {
-  it('is detected at load, or changes nothing any user can read (a changed file is refused, never shown)', async () => {
+  it('is detected at load, refuses sign-in, or changes nothing any user can read (a changed file is refused, never shown)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 12 }), editArb, async (ops, edit) => {
         const { storage, clock, documents } = await play(ops);
@@ -252,22 +342,63 @@ describe('a single edit of any stored item', () => {
         await signInAs(before, USERS[0]);
         await before.chainStatus();
         const expected = await everyView(before, documents);
-        await applyEdit(storage, edit);
-        const after = await reloaded(storage, clock.now);
-        await signInAs(after, USERS[0]);
-        if (!(await after.chainStatus()).valid) return; // detected at load: named in the banner, read-only
-        const seen = await everyView(after, documents);
+        const owner = ((await storage.readMeta(SESSION_KEY)) as { userId: string }).userId;
+        const { legitimate } = await applyEdit(storage, edit);
+        // a stored session resumes only for its own user with the key it holds: an edited one for nobody
+        const resumer = await reloaded(storage, clock.now);
         for (const who of USERS) {
-          const { documents: read, ...rest } = seen[who.id] as Record<string, unknown>;
-          const { documents: readBefore, ...restBefore } = expected[who.id] as Record<string, unknown>;
-          expect(rest).toEqual(restBefore);
-          ((read ?? []) as { id: string; refused?: string }[]).forEach((result, i) => {
-            if (result.refused === 'IntegrityError') return; // the changed bytes or key are refused on read
-            expect(result).toEqual((readBefore as unknown[])[i]);
-          });
+          const resumed = await resumer.resumeSession(who.id);
+          if (resumed) expect([resumed.id, edit.item === 'session' && edit.change !== 'user']).toEqual([owner, false]);
         }
+        const after = await reloaded(storage, clock.now);
+        const status = await firstStatus(after);
+        if (!status) {
+          expect(edit.item).toBe('stored keys'); // only broken keys lock everyone out
+          return;
+        }
+        if (status.valid && !legitimate) {
+          const seen = await everyView(after, documents);
+          for (const who of USERS) {
+            const { documents: read, ...rest } = seen[who.id] as Record<string, unknown>;
+            const { documents: readBefore, ...restBefore } = expected[who.id] as Record<string, unknown>;
+            if (rest.refused) {
+              expect([rest.refused, edit.item]).toEqual(['LoginError', 'stored keys']);
+              continue;
+            }
+            expect(rest).toEqual(restBefore);
+            ((read ?? []) as { id: string; refused?: string }[]).forEach((result, i) => {
+              if (result.refused === 'IntegrityError') return; // the changed bytes or key are refused on read
+              expect(result).toEqual((readBefore as unknown[])[i]);
+            });
+          }
+        } else if (!status.valid) {
+          expect(status.firstInvalid?.reason).toMatch(/\S/); // named in the banner, read-only
+        }
+        // Reset reuses the stored keys as they are (workers/ledger/store.ts): after an edit of them it cannot start over yet
+        if (edit.item === 'stored keys') return;
+        // whatever else was edited, a user who can sign in can start over
+        await firstStatus(after);
+        await after.resetDemoData();
+        expect(await after.chainStatus()).toMatchObject({ valid: true, height: 1 });
       }),
-      { numRuns: 40 },
+      {
+        numRuns: 60,
+        // the edits that once broke the app for good, tried on every run of the suite
+        examples: [
+          [[{ kind: 'upload', user: 0, files: 1 }], { item: 'meta', key: REVISION_KEY, value: NaN }],
+          [[{ kind: 'upload', user: 0, files: 1 }], { item: 'meta', key: REVISION_KEY, value: Infinity }],
+          [[{ kind: 'upload', user: 0, files: 1 }], { item: 'stored keys', path: 9, value: 1e9 }],
+          [[{ kind: 'upload', user: 0, files: 1 }], { item: 'session', change: 'user', pick: 1, value: null }],
+          [[{ kind: 'upload', user: 0, files: 1 }], { item: 'reforged block', index: 1, path: 5, value: 'Forged' }], // the tip: legitimate
+          [
+            [
+              { kind: 'upload', user: 0, files: 1 },
+              { kind: 'upload', user: 0, files: 1 },
+            ],
+            { item: 'reforged block', index: 1, path: 5, value: 'Forged' }, // not the tip: its successor's link breaks
+          ],
+        ],
+      },
     );
   });
 });

@@ -4,6 +4,7 @@ import { sha256 } from 'js-sha256';
 import { DIFFICULTY } from './constants';
 import { ledgerError } from './errors';
 import { MAX_DIFFICULTY, createNonceSearch, isValidDifficulty, isValidNonce } from './nonce-search';
+import { storedValueText } from './record-format';
 import { authorOf } from './signatures';
 import { sha256Hex } from './sha256';
 import type { Block, ChainRecord } from './types';
@@ -188,7 +189,7 @@ export function checkBlock(block: Block, index: number, previous: Block | undefi
   if (block === null || typeof block !== 'object' || block.data === null || typeof block.data !== 'object') {
     return 'block is malformed (no record data)';
   }
-  if (block.id !== String(index)) return `id "${String(block.id)}" does not match index ${index}`;
+  if (block.id !== String(index)) return `id "${storedValueText(block.id)}" does not match index ${index}`;
   if (index === 0) {
     if (block.previousHash !== GENESIS_PREVIOUS_HASH) return 'previousHash of the genesis block is not 64 zeros';
   } else if (!previous || block.previousHash !== previous.hash) {

@@ -1,6 +1,7 @@
 // Builders of the records the service mines: one per kind of change. Pure: ids and time come in.
 import { PATIENTS, findUser } from './directory';
-import type { LedgerState } from './projection';
+import type { LedgerState } from './ledger-state';
+import { iso } from './ledger-time';
 import type {
   AcknowledgementRecord,
   ClinicalRecord,
@@ -15,24 +16,10 @@ import type {
   ShareRecord,
 } from './types';
 
+// The service's modules build a record and its times together: the times stay importable from here.
+export { grantExpiresAt, iso, shareExpiresAt } from './ledger-time';
+
 export const GENESIS_TITLE = 'Initial health assessment';
-
-export function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
-const MINUTE_MS = 60_000;
-const DAY_MS = 24 * 60 * MINUTE_MS;
-
-// When a grant started at `at` (ms) ends: the service writes it, the chain's rules check it.
-export function grantExpiresAt(at: number, durationMinutes: number): string {
-  return iso(at + durationMinutes * MINUTE_MS);
-}
-
-// When a share made at `at` (ms) ends; null: until revoked (0 days).
-export function shareExpiresAt(at: number, durationDays: number): string | null {
-  return durationDays === 0 ? null : iso(at + durationDays * DAY_MS);
-}
 
 export function genesisRecord(id: string, timestamp: string, enrolment: KeyEnrolment): ClinicalRecord {
   return {

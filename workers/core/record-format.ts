@@ -1,13 +1,22 @@
 // The shape of every kind of block record: a stored block whose data has a missing field, a wrong type or
-// a value JSON cannot hold is a bad block, named like any other failed check, never an exception.
+// a value JSON cannot hold is a bad block, named like any other failed check, never an exception. Every value
+// a rule or a screen reads is checked here first: times are times iso() writes, numbers whole and in range,
+// text bounded, so no date, number or string operation on stored data can throw.
+import { MAX_DESCRIPTION_LENGTH } from './constants';
+import { isDocumentDate, isLedgerTime } from './ledger-time';
 import type { ChainRecord } from './types';
 
 type Shape = Record<string, (value: unknown) => boolean>;
 
-const text = (value: unknown) => typeof value === 'string';
-const nonEmpty = (value: unknown) => typeof value === 'string' && value !== '';
-const count = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
-const isoTime = (value: unknown) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
+// The longest text a rule reads: a description, which may be 10 times its limit before NFC (text-input.ts).
+const MAX_STORED_TEXT = 10 * MAX_DESCRIPTION_LENGTH;
+const ED25519_PUBLIC_KEY = /^[A-Za-z0-9+/]{43}=$/; // 32 bytes in base64
+
+const text = (value: unknown) => typeof value === 'string' && value.length <= MAX_STORED_TEXT;
+const nonEmpty = (value: unknown) => text(value) && value !== '';
+// -0 is refused: canonical JSON writes it as 0, so it would hash like the 0 that was mined
+const count = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0 && !Object.is(value, -0);
+const publicKey = (value: unknown) => typeof value === 'string' && ED25519_PUBLIC_KEY.test(value);
 const oneOf =
   (...values: string[]) =>
   (value: unknown) =>
@@ -23,7 +32,7 @@ const BASE: Shape = {
   doctorId: text,
   title: text,
   description: text,
-  timestamp: isoTime,
+  timestamp: isLedgerTime,
 };
 
 const FILE: Shape = { documentId: nonEmpty, name: nonEmpty, type: text, size: count, cid: nonEmpty };
@@ -43,26 +52,26 @@ const SHARE: Shape = {
   event: oneOf('shared', 'revoked', 'read'),
   accessLevel: oneOf('basic', 'full'),
   durationDays: count,
-  expiresAt: (value) => value === '' || isoTime(value),
+  expiresAt: (value) => value === '' || isLedgerTime(value),
   note: text,
   read: optional(text),
   documentId: optional(nonEmpty),
 };
 
 const keyTable = (value: unknown) =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every(nonEmpty);
+  value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every(publicKey);
 
-const ENROLMENT: Shape = { algorithm: oneOf('Ed25519'), ledger: nonEmpty, users: keyTable };
+const ENROLMENT: Shape = { algorithm: oneOf('Ed25519'), ledger: publicKey, users: keyTable };
 
 const SHAPES: Record<ChainRecord['type'], Shape> = {
   diagnosis: { ...BASE, type: text, files: listOf(shaped(FILE)), enrolment: optional(shaped(ENROLMENT)) },
-  prescription: { ...BASE, type: text, files: listOf(shaped(FILE)), documentDate: optional(isoTime) },
-  test_report: { ...BASE, type: text, files: listOf(shaped(FILE)), documentDate: optional(isoTime) },
+  prescription: { ...BASE, type: text, files: listOf(shaped(FILE)), documentDate: optional(isDocumentDate) },
+  test_report: { ...BASE, type: text, files: listOf(shaped(FILE)), documentDate: optional(isDocumentDate) },
   emergency_access: {
     ...BASE,
     type: text,
     isEmergencyAccess: (value) => value === true,
-    emergencyAccessExpiry: isoTime,
+    emergencyAccessExpiry: isLedgerTime,
     emergency: shaped(EMERGENCY),
   },
   document_deleted: { ...BASE, type: text, documentId: nonEmpty },
@@ -87,4 +96,13 @@ export function recordProblem(data: unknown): string | null {
   if (typeof type !== 'string' || !Object.hasOwn(SHAPES, type)) return 'record is malformed (unknown record type)';
   const problem = shapeProblem(data, SHAPES[type as ChainRecord['type']]);
   return problem === null ? null : `record is malformed (it ${problem})`;
+}
+
+const QUOTED_LENGTH = 60; // characters of a stored text a message quotes
+
+// A stored value as a message quotes it, calling nothing of it (String() of {"toString": 1} throws).
+export function storedValueText(value: unknown): string {
+  if (typeof value === 'string') return value.length > QUOTED_LENGTH ? `${value.slice(0, QUOTED_LENGTH)}…` : value;
+  if (value === null || typeof value !== 'object') return String(value);
+  return Array.isArray(value) ? 'a list' : 'an object';
 }

@@ -1,6 +1,8 @@
 // Per-user signing keys and block signatures (docs/decisions/signed-blocks.md): Ed25519 through WebCrypto,
 // each user's private key stored only wrapped (AES-GCM) under a PBKDF2-SHA-256 key from their password.
 import { base64ToBytes, bytesToBase64 } from './base64';
+import { MAX_BACKUP_ITERATIONS } from './constants';
+import { storedValueText } from './record-format';
 import type { Block, ChainRecord, KeyEnrolment } from './types';
 
 export const SIGNATURE_ALGORITHM = 'Ed25519';
@@ -88,7 +90,10 @@ export async function createUserKey(password: string, iterations: number): Promi
 
 // The user's private key, non-extractable, or null when `password` is not the one it was wrapped with.
 export async function unlockUserKey(stored: WrappedUserKey, password: string): Promise<CryptoKey | null> {
-  const wrapping = await passwordKey(password, fromBase64(stored.salt), stored.iterations, ['wrapKey', 'unwrapKey']);
+  // a stored count far past any this app writes is refused like a wrong password, not derived for hours
+  const { iterations } = stored;
+  if (!Number.isSafeInteger(iterations) || iterations < 1 || iterations > MAX_BACKUP_ITERATIONS) return null;
+  const wrapping = await passwordKey(password, fromBase64(stored.salt), iterations, ['wrapKey', 'unwrapKey']);
   try {
     return await crypto.subtle.unwrapKey(
       'pkcs8',
@@ -227,7 +232,7 @@ export async function signatureProblem(
 ): Promise<string | null> {
   if (typeof block.signature !== 'string' || block.signature === '') return 'signature: the block is not signed';
   const publicKey = typeof block.author === 'string' ? enrolledKey(enrolment, block.author) : undefined;
-  if (publicKey === undefined) return `signature: its author "${String(block.author)}" has no enrolled key`;
+  if (publicKey === undefined) return `signature: its author "${storedValueText(block.author)}" has no enrolled key`;
   let key = publicKeys.get(publicKey);
   if (!key) {
     key = importPublicKey(publicKey);

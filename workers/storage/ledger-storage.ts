@@ -42,6 +42,8 @@ export function revisionConflict(expected: number, found: unknown): Error {
   return error;
 }
 
+// A stored revision that is not a whole number counts as 0: NaN never equals itself and Infinity + 1 is Infinity,
+// so either would fail or skip every revision check from then on.
 export function storedRevision(value: unknown): number {
-  return typeof value === 'number' ? value : 0;
+  return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : 0;
 }

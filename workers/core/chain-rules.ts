@@ -1,0 +1,218 @@
+// The chain's rules: whether a block may follow the blocks before it, given the state they fold to
+// (semantic verification). The first block that breaks one is named with it, like a block whose hash does not match.
+import { emergencyScope, isShareActive } from './access';
+import {
+  ACCEPTED_EXTENSIONS,
+  EMERGENCY_DURATIONS,
+  MAX_FILE_BYTES,
+  MAX_FILES_PER_UPLOAD,
+  SHARE_DURATIONS_DAYS,
+} from './constants';
+import { DOCTORS, PATIENTS } from './directory';
+import { fileTypeProblem } from './file-types';
+import type { LedgerState } from './ledger-state';
+import { grantExpiresAt, shareExpiresAt } from './ledger-time';
+import { recordProblem, storedValueText } from './record-format';
+import { authorOf } from './signatures';
+import { checkFileName, checkText, fileNameMessage } from './text-input';
+import type {
+  AcknowledgementRecord,
+  Block,
+  ChainRecord,
+  ClinicalRecord,
+  DeletionRecord,
+  EmergencyRecord,
+  ShareRecord,
+} from './types';
+
+const CID_V0 = /^Qm[1-9A-HJ-NP-Za-km-z]{44}$/;
+
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot).toLowerCase();
+}
+
+function clinicalProblem(state: LedgerState, record: ClinicalRecord, index: number): string | null {
+  if (index === 0) {
+    if (record.type !== 'diagnosis' || record.files.length !== 0) return 'the genesis block must be a diagnosis without files';
+    const enrolled = record.enrolment?.users ?? {};
+    return [...PATIENTS, ...DOCTORS].every((user) => Object.hasOwn(enrolled, user.id))
+      ? null
+      : 'the genesis block must enrol a key for every listed user';
+  }
+  if (record.type === 'diagnosis') return 'a diagnosis record may only open the chain';
+  const patient = PATIENTS.find((candidate) => candidate.id === record.patientId);
+  if (!patient) return 'an upload names no listed patient';
+  if (record.doctorId !== (patient.doctorId ?? '')) return "an upload names a doctor other than the patient's";
+  // the upload's own rules (text-input.ts); names and text stored before NFC was applied stay legal
+  if (record.title !== record.title.trim() || checkText('title', record.title).problem) return 'an upload has no valid title';
+  if (checkText('description', record.description).problem) return 'an upload has no valid description';
+  if (record.files.length === 0 || record.files.length > MAX_FILES_PER_UPLOAD) {
+    return `an upload must hold 1 to ${MAX_FILES_PER_UPLOAD} files`;
+  }
+  const seen = new Set<string>();
+  for (const file of record.files) {
+    if (state.documents.has(file.documentId) || seen.has(file.documentId)) {
+      return `document ${file.documentId} is already named by another record`;
+    }
+    seen.add(file.documentId);
+    const name = checkFileName(file.name).problem;
+    if (name) return fileNameMessage(name);
+    if (!(ACCEPTED_EXTENSIONS as readonly string[]).includes(extensionOf(file.name)))
+      return `"${file.name}" is not an accepted file type`;
+    const typeProblem = fileTypeProblem(file.name, file.type);
+    if (typeProblem) return typeProblem;
+    if (file.size < 1 || file.size > MAX_FILE_BYTES) return `"${file.name}" has a size outside 1 byte to 10 MB`;
+    if (!CID_V0.test(file.cid)) return `"${file.name}" has no valid content id`;
+  }
+  return null;
+}
+
+function emergencyProblem(state: LedgerState, record: EmergencyRecord, at: number): string | null {
+  const details = record.emergency;
+  if (!DOCTORS.some((doctor) => doctor.id === record.doctorId)) return 'an emergency access names no listed doctor';
+  if (!PATIENTS.some((patient) => patient.id === record.patientId)) return 'an emergency access names no listed patient';
+  const known = state.grants.get(details.grantId);
+  if (details.event === 'granted') {
+    if (known) return `grant ${details.grantId} was already granted`;
+    if (!(EMERGENCY_DURATIONS as readonly number[]).includes(details.durationMinutes))
+      return 'a grant has a duration that is not offered';
+    if (details.reason !== details.reason.trim() || checkText('reason', details.reason).problem)
+      return 'a grant has no valid reason';
+    if (record.emergencyAccessExpiry !== grantExpiresAt(at, details.durationMinutes)) {
+      return 'a grant expiry does not match its start and duration';
+    }
+    if (details.read !== undefined || details.documentId !== undefined) return 'a grant names a read';
+    // an older grant of the pair was closed, or had expired by the time this newest one was granted
+    const newest = state.grants.get(state.newestGrant.get(`${record.patientId}|${record.doctorId}`) ?? '');
+    if (newest && !newest.closedBy && at < Date.parse(newest.grant.expiresAt)) {
+      return 'a grant opens while the same doctor holds an open grant on the patient';
+    }
+    return null;
+  }
+  if (!known) return `${details.event} names grant ${details.grantId}, which was never granted`;
+  const { grant } = known;
+  if (
+    grant.doctorId !== record.doctorId ||
+    grant.patientId !== record.patientId ||
+    grant.accessLevel !== details.accessLevel ||
+    grant.reason !== details.reason ||
+    grant.durationMinutes !== details.durationMinutes ||
+    grant.expiresAt !== record.emergencyAccessExpiry
+  ) {
+    return `${details.event} does not match grant ${details.grantId} (doctor, patient, level, reason or expiry)`;
+  }
+  if (known.closedBy) return `${details.event} names grant ${details.grantId}, which had ${known.closedBy}`;
+  const expired = at >= Date.parse(grant.expiresAt);
+  if (details.event === 'expired') return expired ? null : 'an expiry is recorded before the grant expires';
+  if (expired) return `${details.event === 'read' ? 'a read' : 'an end'} lies after the grant expired`;
+  if (details.event === 'ended')
+    return details.read === undefined && details.documentId === undefined ? null : 'an end names a read';
+  return readProblem(state, grant, details);
+}
+
+// A read under a grant or a share covers no more than its level: the level's overview, or one stored document
+// of the patient under full access.
+function readProblem(
+  state: LedgerState,
+  access: { patientId: string; accessLevel: 'basic' | 'full' },
+  read: { read?: string; documentId?: string },
+): string | null {
+  if (typeof read.read !== 'string') return 'a read does not say what was read';
+  const scope = emergencyScope(access.accessLevel);
+  if (read.documentId === undefined) return read.read === scope.read ? null : 'a read names more than its level covers';
+  if (!scope.documents) return 'a document read lies outside basic access';
+  const document = state.documents.get(read.documentId);
+  if (!document || document.patientId !== access.patientId || document.deletedAt) {
+    return "a read names a document that is not one of the patient's stored documents";
+  }
+  return null;
+}
+
+function shareProblem(state: LedgerState, record: ShareRecord, at: number): string | null {
+  const details = record.share;
+  if (!DOCTORS.some((doctor) => doctor.id === record.doctorId)) return 'a share names no listed doctor';
+  if (!PATIENTS.some((patient) => patient.id === record.patientId)) return 'a share names no listed patient';
+  const known = state.shares.get(details.shareId);
+  if (details.event === 'shared') {
+    if (known) return `share ${details.shareId} was already made`;
+    if (!(SHARE_DURATIONS_DAYS as readonly number[]).includes(details.durationDays))
+      return 'a share has a duration that is not offered';
+    if (details.expiresAt !== (shareExpiresAt(at, details.durationDays) ?? ''))
+      return 'a share expiry does not match its start and duration';
+    if (details.note !== details.note.trim() || checkText('note', details.note).problem) return 'a share has no valid note';
+    return details.read === undefined && details.documentId === undefined ? null : 'a share names a read';
+  }
+  if (!known) return `${details.event} names share ${details.shareId}, which was never made`;
+  const { share } = known;
+  if (
+    share.doctorId !== record.doctorId ||
+    share.patientId !== record.patientId ||
+    share.accessLevel !== details.accessLevel ||
+    share.durationDays !== details.durationDays ||
+    (share.expiresAt ?? '') !== details.expiresAt ||
+    share.note !== details.note
+  ) {
+    return `${details.event} does not match share ${details.shareId} (doctor, patient, level, duration or note)`;
+  }
+  if (share.revokedAt !== undefined) return `${details.event} names share ${details.shareId}, which was revoked`;
+  if (details.event === 'revoked')
+    return details.read === undefined && details.documentId === undefined ? null : 'a revoke names a read';
+  if (!isShareActive(share, at)) return 'a read lies after the share expired';
+  return readProblem(state, share, details);
+}
+
+function deletionProblem(state: LedgerState, record: DeletionRecord): string | null {
+  const document = state.documents.get(record.documentId);
+  if (!document || document.patientId !== record.patientId || document.doctorId !== record.doctorId) {
+    return "a deletion names a document that is not one of the patient's";
+  }
+  return document.deletedAt ? 'a deletion names a document that was already deleted' : null;
+}
+
+function acknowledgementProblem(state: LedgerState, record: AcknowledgementRecord): string | null {
+  if (record.grantIds.length === 0 || new Set(record.grantIds).size !== record.grantIds.length) {
+    return 'an acknowledgement must name distinct grants';
+  }
+  for (const id of record.grantIds) {
+    const known = state.grants.get(id);
+    if (!known || known.grant.patientId !== record.patientId)
+      return "an acknowledgement names a grant that is not on the patient's records";
+    if (known.acknowledged) return `grant ${id} was already acknowledged`;
+  }
+  return null;
+}
+
+// null when `block` may follow the blocks folded into `state`, else the rule it breaks.
+export function ruleProblem(state: LedgerState, block: Block, index: number): string | null {
+  const shape = recordProblem(block.data);
+  if (shape) return shape;
+  const record = block.data;
+  if (record.timestamp !== block.timestamp) return 'the record time differs from the block time';
+  const at = Date.parse(block.timestamp);
+  if (state.lastTimestamp !== '' && at < Date.parse(state.lastTimestamp))
+    return 'the timestamp goes back before the previous block';
+  const problem = kindProblem(state, record, index, at);
+  if (problem) return problem;
+  const author = authorOf(record);
+  return block.author === author
+    ? null
+    : `author may not write this (${storedValueText(block.author)} signed what only ${author} may)`;
+}
+
+function kindProblem(state: LedgerState, record: ChainRecord, index: number, at: number): string | null {
+  switch (record.type) {
+    case 'diagnosis':
+    case 'prescription':
+    case 'test_report':
+      return clinicalProblem(state, record, index);
+    case 'emergency_access':
+      return emergencyProblem(state, record, at);
+    case 'document_deleted':
+      return deletionProblem(state, record);
+    case 'access_acknowledged':
+      return acknowledgementProblem(state, record);
+    case 'access_shared':
+      return shareProblem(state, record, at);
+  }
+}
