@@ -338,6 +338,31 @@ describe('the FHIR import', () => {
     expect(await service.listRecords(SARAH.id)).toEqual(before.records);
   });
 
+  it('reads a content type with parameters by its essence: "application/pdf; charset=binary" names a .pdf', async () => {
+    const bundle = {
+      resourceType: 'Bundle',
+      type: 'collection',
+      entry: [
+        {
+          resource: {
+            resourceType: 'DocumentReference',
+            status: 'current',
+            description: 'Referral letter',
+            content: [
+              { attachment: { contentType: 'Application/PDF; charset=binary', title: 'Referral', data: btoa('%PDF-1.4') } },
+            ],
+          },
+        },
+      ],
+    };
+    const service = await freshPatientLedger();
+    expect((await service.importFhir(bytesOfJson(bundle))).imported).toMatchObject([{ title: 'Referral letter', files: 1 }]);
+    const record = (await service.listRecords(SARAH.id)).find((candidate) => candidate.title === 'Referral letter');
+    expect(record?.documents.map((document) => [document.fileName, document.fileType])).toEqual([
+      ['Referral.pdf', 'application/pdf'],
+    ]);
+  });
+
   const bigPdf = btoa('x'.repeat(MAX_FILE_BYTES + 1));
   const refusals: [string, ArrayBuffer, string][] = [
     ['bad JSON', new TextEncoder().encode('{"resourceType": "Bundle", ').buffer as ArrayBuffer, 'The file is not valid JSON.'],

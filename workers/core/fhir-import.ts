@@ -14,7 +14,7 @@ import { ledgerError } from './errors';
 import { LOINC_OF_TYPE, SYSTEMS } from './fhir-export';
 import { MIME_TYPES } from './file-types';
 import type { LedgerState } from './projection';
-import { fileExtension } from './text-input';
+import { fileExtension, mimeEssence } from './text-input';
 import type { Patient, UploadRecordType } from './types';
 
 export interface ImportedFile {
@@ -79,7 +79,7 @@ function recordTypeOf(concepts: (CodeableConcept | undefined)[]): UploadRecordTy
 function fileNameOf(attachment: Attachment, index: number): string {
   const title = text(attachment.title).trim() || `document-${index + 1}`;
   if ((ACCEPTED_EXTENSIONS as readonly string[]).includes(fileExtension(title))) return title;
-  const type = text(attachment.contentType).toLowerCase();
+  const type = mimeEssence(text(attachment.contentType));
   const extension = Object.entries(MIME_TYPES).find(([, types]) => types.includes(type))?.[0];
   return extension ? `${title}${extension}` : title;
 }
