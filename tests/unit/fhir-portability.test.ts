@@ -285,6 +285,11 @@ describe('the FHIR import', () => {
       { name: 'Sarah Johnson', birthDate: SARAH.dateOfBirth },
     ],
     [
+      'a name with hidden text-direction and zero-width characters, shown without them',
+      { name: [{ text: '\u202eSarah\u200b\tJohnson' }] },
+      { name: 'Sarah Johnson' },
+    ],
+    [
       "the signed-in patient's name with another birth date",
       { name: [{ text: 'michael  CHEN' }], birthDate: '1990-01-01' },
       { name: 'michael CHEN', birthDate: '1990-01-01' },

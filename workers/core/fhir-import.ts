@@ -1,5 +1,6 @@
 // Reads a FHIR R4 Bundle given by the user (MedLedger's own export or another system's): which entries become
-// records, which are skipped and why, and a clear message naming the entry for anything that cannot be read.
+// records, which are skipped and why, and a clear message naming the entry for anything that cannot be read;
+// also whom its Patient names, so records of someone else are imported only when the patient confirms.
 // Loaded only when an import runs (workers/ledger/portability.ts imports it lazily).
 import type {
   Attachment,
@@ -152,7 +153,12 @@ export function recordBlocks(state: LedgerState, patientId: string): RecordBlock
   return new Map((state.records.get(patientId) ?? []).map(({ record, index }) => [record.id, index]));
 }
 
-const spaced = (value: string) => value.replace(/\s+/g, ' ').trim();
+// Control and format characters (zero-width, text direction) dropped: the warning shows the name that was compared.
+const spaced = (value: string) =>
+  value
+    .replace(/(?!\s)[\p{Cc}\p{Cf}]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 const FHIR_DATE = /^\d{4}(-\d{2}(-\d{2})?)?$/;
 
 function bundlePatient(resource: FhirPatient): BundlePatient {
