@@ -274,6 +274,12 @@ export interface TransferProgress {
 export interface ImportResult {
   imported: { title: string; type: UploadRecordType; files: number; blockIndex: number }[];
   skipped: { entry: number; resourceType: string; reason: string }[]; // never dropped silently: the screen lists them
+  needsConfirmation?: true; // nothing stored: the Bundle is about otherPatient, and the patient has not confirmed importing it
+  otherPatient?: { name: string; birthDate?: string }; // with needsConfirmation: the Bundle's Patient (birthDate as FHIR gives it)
+}
+
+export interface ImportOptions {
+  otherPatientConfirmed?: boolean; // the patient confirmed the warning naming the Bundle's other patient
 }
 
 export interface LedgerCounts {
@@ -356,7 +362,7 @@ export interface LedgerService {
   // portability: a patient's FHIR export and import; the whole ledger's encrypted backup and its restore.
   // exportFhir and downloadBackup resolve null when cancelled (cancelTransfer).
   exportFhir(jobId: string, options: ExportOptions, onProgress?: TransferProgressListener): Promise<ExportedFile | null>;
-  importFhir(bundle: ArrayBuffer): Promise<ImportResult>; // all entries it uses, or nothing
+  importFhir(bundle: ArrayBuffer, options?: ImportOptions): Promise<ImportResult>; // all entries it uses, or nothing
   downloadBackup(jobId: string, password: string, onProgress?: TransferProgressListener): Promise<ExportedFile | null>;
   prepareRestore(backup: ArrayBuffer, password: string): Promise<RestorePlan>; // checks everything, replaces nothing
   confirmRestore(planId: string): Promise<ChainStatus>; // replaces the whole ledger of this browser with the plan's

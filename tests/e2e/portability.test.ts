@@ -150,6 +150,33 @@ describe('records that leave with the patient', { timeout: 180_000 }, () => {
     await page.getByRole('heading', { name: 'Chest X-ray, St Mary', level: 3 }).waitFor();
   });
 
+  test("warns Michael that Sarah's export holds her records, with Cancel focused, and imports them once he confirms", async ({
+    page,
+  }) => {
+    await login(page, 'patient');
+    await uploadRecord(page, 'Blood work and imaging, March', [pdfFile('bloods.pdf')]);
+    await goTo(page, 'Medical Records', 'Medical Records');
+    const sarahs = await exportBundle(page);
+    await logout(page);
+    await login(page, 'patient', 'michael.chen@medledger.demo');
+    await goTo(page, 'Medical Records', 'Medical Records');
+    await page.getByRole('button', { name: 'Import (FHIR)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import (FHIR)' });
+    await dialog
+      .getByLabel('Bundle file')
+      .setInputFiles({ name: 'sarah.fhir.json', mimeType: 'application/fhir+json', buffer: Buffer.from(JSON.stringify(sarahs)) });
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    const warning = dialog.getByRole('alert');
+    await warning.filter({ hasText: 'This file holds the records of Sarah Johnson (born Apr 12, 1988), not yours.' }).waitFor();
+    await expect
+      .poll(() => dialog.getByRole('button', { name: 'Cancel' }).evaluate((button) => button === document.activeElement))
+      .toBe(true);
+    await dialog.getByRole('button', { name: 'Import anyway' }).click();
+    await dialog.getByText('Imported 1 record.').waitFor({ timeout: 15_000 });
+    await dialog.getByRole('button', { name: 'Close' }).first().click();
+    await page.getByRole('heading', { name: 'Blood work and imaging, March', level: 3 }).waitFor();
+  });
+
   test('prints a summary without navigation or buttons', async ({ page }) => {
     await login(page, 'patient');
     await uploadRecord(page, 'Metformin', [pdfFile('metformin.pdf')]);

@@ -6,7 +6,7 @@ import { SYSTEMS } from '../../workers/core/fhir-export';
 import { GENESIS_TITLE } from '../../workers/core/ledger-records';
 import { MAX_FILE_BYTES } from '../../workers/core/constants';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
-import { SARAH, errorOf, signInAs, textOf } from '../support/ledger-fixtures';
+import { MICHAEL, SARAH, errorOf, signInAs, textOf } from '../support/ledger-fixtures';
 import { joined, ledgerWithHistory, recordsWithFileHashes } from '../support/portability-fixtures';
 import { createTestLedgerService } from '../support/test-ledger';
 
@@ -248,6 +248,126 @@ describe('the FHIR import', () => {
       },
     ],
   });
+  it("refuses Sarah's export in Michael's chart until he confirms, naming her, then imports it into his records", async () => {
+    const { service } = await ledgerWithHistory();
+    const bundle = await exportOf(service);
+    await signInAs(service, MICHAEL);
+    const before = { height: (await service.chainStatus()).height, records: await service.listRecords(MICHAEL.id) };
+    expect(await service.importFhir(bytesOfJson(bundle))).toEqual({
+      imported: [],
+      skipped: [],
+      needsConfirmation: true,
+      otherPatient: { name: 'Sarah Johnson', birthDate: '1988-04-12' },
+    });
+    expect((await service.chainStatus()).height).toBe(before.height);
+    expect(await service.listRecords(MICHAEL.id)).toEqual(before.records);
+    const confirmed = await service.importFhir(bytesOfJson(bundle), { otherPatientConfirmed: true });
+    expect(confirmed.imported.map((record) => record.title).sort()).toEqual(['Amoxicillin', 'Blood panel']);
+    expect(confirmed.needsConfirmation).toBeUndefined();
+    const titles = (await service.listRecords(MICHAEL.id)).map((record) => record.title);
+    expect(titles).toEqual(expect.arrayContaining(['Amoxicillin', 'Blood panel']));
+    expect(titles).toHaveLength(before.records.length + 2);
+  });
+
+  const patientBundle = (patient: Record<string, unknown>) => ({
+    ...attachment({}),
+    entry: [{ resource: { resourceType: 'Patient', ...patient } }, ...attachment({}).entry.slice(1)],
+  });
+  const otherPeople: [string, Record<string, unknown>, { name: string; birthDate?: string }][] = [
+    [
+      "another patient's MedLedger identifier, even under the signed-in patient's name",
+      { identifier: [{ system: SYSTEMS.userId, value: SARAH.id }], name: [{ text: MICHAEL.name }] },
+      { name: MICHAEL.name },
+    ],
+    [
+      'another name and birth date, without a MedLedger identifier',
+      { name: [{ given: ['Sarah'], family: 'Johnson' }], birthDate: SARAH.dateOfBirth },
+      { name: 'Sarah Johnson', birthDate: SARAH.dateOfBirth },
+    ],
+    [
+      'a name with hidden text-direction and zero-width characters, shown without them',
+      { name: [{ text: '\u202eSarah\u200b\tJohnson' }] },
+      { name: 'Sarah Johnson' },
+    ],
+    [
+      "the signed-in patient's name with another birth date",
+      { name: [{ text: 'michael  CHEN' }], birthDate: '1990-01-01' },
+      { name: 'michael CHEN', birthDate: '1990-01-01' },
+    ],
+  ];
+  it.each(otherPeople)('asks before importing a Patient with %s', async (_what, patient, named) => {
+    const service = createTestLedgerService({ storage: createMemoryStorage() });
+    await signInAs(service, MICHAEL);
+    const height = (await service.chainStatus()).height;
+    expect(await service.importFhir(bytesOfJson(patientBundle(patient)))).toMatchObject({
+      imported: [],
+      needsConfirmation: true,
+      otherPatient: named,
+    });
+    expect((await service.chainStatus()).height).toBe(height);
+  });
+
+  const ownPatients: [string, Record<string, unknown>][] = [
+    ['by MedLedger identifier', { identifier: [{ system: SYSTEMS.userId, value: MICHAEL.id }], name: [{ text: 'M. Chen' }] }],
+    ['by name and birth date', { name: [{ given: ['Michael'], family: 'Chen' }], birthDate: MICHAEL.dateOfBirth }],
+    ['by name alone', { name: [{ text: 'Michael Chen' }] }],
+  ];
+  it.each(ownPatients)('imports without asking a Bundle about the signed-in patient %s', async (_what, patient) => {
+    const service = createTestLedgerService({ storage: createMemoryStorage() });
+    await signInAs(service, MICHAEL);
+    const result = await service.importFhir(bytesOfJson(patientBundle(patient)));
+    expect(result.needsConfirmation).toBeUndefined();
+    expect(result.imported.map((record) => record.title)).toEqual(['Scan']);
+  });
+
+  it('skips every entry of her own export imported again as already in her records, naming the block, and adds nothing', async () => {
+    const { service } = await ledgerWithHistory();
+    const bundle = await exportOf(service);
+    const before = { height: (await service.chainStatus()).height, records: await service.listRecords(SARAH.id) };
+    const result = await service.importFhir(bytesOfJson(bundle));
+    expect(result.imported).toEqual([]);
+    expect(result.needsConfirmation).toBeUndefined();
+    const blockOf = new Map(before.records.map((record) => [record.id, record.blockIndex]));
+    const documents = (bundle.entry ?? []).flatMap((entry, i) =>
+      entry.resource?.resourceType === 'DocumentReference' ? [{ entry: i + 1, id: entry.resource.id ?? '' }] : [],
+    );
+    expect(documents).toHaveLength(4);
+    for (const { entry, id } of documents) {
+      expect(result.skipped).toContainEqual({
+        entry,
+        resourceType: 'DocumentReference',
+        reason: `already in your records (block ${blockOf.get(id)})`,
+      });
+    }
+    expect((await service.chainStatus()).height).toBe(before.height);
+    expect(await service.listRecords(SARAH.id)).toEqual(before.records);
+  });
+
+  it('reads a content type with parameters by its essence: "application/pdf; charset=binary" names a .pdf', async () => {
+    const bundle = {
+      resourceType: 'Bundle',
+      type: 'collection',
+      entry: [
+        {
+          resource: {
+            resourceType: 'DocumentReference',
+            status: 'current',
+            description: 'Referral letter',
+            content: [
+              { attachment: { contentType: 'Application/PDF; charset=binary', title: 'Referral', data: btoa('%PDF-1.4') } },
+            ],
+          },
+        },
+      ],
+    };
+    const service = await freshPatientLedger();
+    expect((await service.importFhir(bytesOfJson(bundle))).imported).toMatchObject([{ title: 'Referral letter', files: 1 }]);
+    const record = (await service.listRecords(SARAH.id)).find((candidate) => candidate.title === 'Referral letter');
+    expect(record?.documents.map((document) => [document.fileName, document.fileType])).toEqual([
+      ['Referral.pdf', 'application/pdf'],
+    ]);
+  });
+
   const bigPdf = btoa('x'.repeat(MAX_FILE_BYTES + 1));
   const refusals: [string, ArrayBuffer, string][] = [
     ['bad JSON', new TextEncoder().encode('{"resourceType": "Bundle", ').buffer as ArrayBuffer, 'The file is not valid JSON.'],

@@ -1,14 +1,22 @@
 // Reads a FHIR R4 Bundle given by the user (MedLedger's own export or another system's): which entries become
-// records, which are skipped and why, and a clear message naming the entry for anything that cannot be read.
+// records, which are skipped and why, and a clear message naming the entry for anything that cannot be read;
+// also whom its Patient names, so records of someone else are imported only when the patient confirms.
 // Loaded only when an import runs (workers/ledger/portability.ts imports it lazily).
-import type { Attachment, CodeableConcept, DiagnosticReport, DocumentReference } from '@medplum/fhirtypes';
+import type {
+  Attachment,
+  CodeableConcept,
+  DiagnosticReport,
+  DocumentReference,
+  Patient as FhirPatient,
+} from '@medplum/fhirtypes';
 import { ACCEPTED_EXTENSIONS } from './constants';
 import { base64ToBytes } from './base64';
 import { ledgerError } from './errors';
 import { LOINC_OF_TYPE, SYSTEMS } from './fhir-export';
 import { MIME_TYPES } from './file-types';
-import { fileExtension } from './text-input';
-import type { UploadRecordType } from './types';
+import type { LedgerState } from './projection';
+import { fileExtension, mimeEssence } from './text-input';
+import type { Patient, UploadRecordType } from './types';
 
 export interface ImportedFile {
   name: string;
@@ -29,6 +37,18 @@ export interface SkippedEntry {
   entry: number; // 1-based place in the Bundle
   resourceType: string;
   reason: string;
+}
+
+// Who a Patient resource of the Bundle says it is.
+export interface BundlePatient {
+  medLedgerId?: string; // MedLedger's patient identifier, when the Bundle carries it
+  names: string[]; // each HumanName as text ('Sarah Johnson'), whitespace collapsed
+  birthDate?: string; // a FHIR date: YYYY, YYYY-MM or YYYY-MM-DD
+}
+
+export interface OtherPatient {
+  name: string;
+  birthDate?: string;
 }
 
 function invalid(message: string): never {
@@ -60,7 +80,7 @@ function recordTypeOf(concepts: (CodeableConcept | undefined)[]): UploadRecordTy
 function fileNameOf(attachment: Attachment, index: number): string {
   const title = text(attachment.title).trim() || `document-${index + 1}`;
   if ((ACCEPTED_EXTENSIONS as readonly string[]).includes(fileExtension(title))) return title;
-  const type = text(attachment.contentType).toLowerCase();
+  const type = mimeEssence(text(attachment.contentType));
   const extension = Object.entries(MIME_TYPES).find(([, types]) => types.includes(type))?.[0];
   return extension ? `${title}${extension}` : title;
 }
@@ -81,10 +101,15 @@ function filesOf(attachments: Attachment[], label: string): ImportedFile[] {
   });
 }
 
-function documentReferenceCandidate(resource: DocumentReference, label: (title: string) => string) {
+function documentReferenceCandidate(resource: DocumentReference, label: (title: string) => string, known: RecordBlocks) {
   const description = text(resource.description);
   const title = description || text(resource.type?.text) || text(resource.content?.[0]?.attachment?.title) || 'Imported document';
   const named = label(title);
+  const recordId = (Array.isArray(resource.identifier) ? resource.identifier : []).find(
+    (identifier) => identifier?.system === SYSTEMS.recordId,
+  )?.value;
+  const block = typeof recordId === 'string' ? known.get(recordId) : undefined;
+  if (block !== undefined) return { skip: `already in your records (block ${block})` };
   if (resource.status === 'entered-in-error') return { skip: 'marked entered-in-error' };
   const attachments = (Array.isArray(resource.content) ? resource.content : []).map((content) => content?.attachment ?? {});
   const files = filesOf(attachments, named);
@@ -121,8 +146,54 @@ function diagnosticReportCandidate(resource: DiagnosticReport, label: (title: st
   return { candidate };
 }
 
+// MedLedger record id -> index of its block, for the records already in the signed-in patient's chart.
+export type RecordBlocks = ReadonlyMap<string, number>;
+
+export function recordBlocks(state: LedgerState, patientId: string): RecordBlocks {
+  return new Map((state.records.get(patientId) ?? []).map(({ record, index }) => [record.id, index]));
+}
+
+// Control and format characters (zero-width, text direction) dropped: the warning shows the name that was compared.
+const spaced = (value: string) =>
+  value
+    .replace(/(?!\s)[\p{Cc}\p{Cf}]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+const FHIR_DATE = /^\d{4}(-\d{2}(-\d{2})?)?$/;
+
+function bundlePatient(resource: FhirPatient): BundlePatient {
+  const identifiers = Array.isArray(resource.identifier) ? resource.identifier : [];
+  const medLedgerId = identifiers.find((identifier) => identifier?.system === SYSTEMS.userId)?.value;
+  const names = (Array.isArray(resource.name) ? resource.name : []).flatMap((name) => {
+    const given = Array.isArray(name?.given) ? name.given.filter((part) => typeof part === 'string') : [];
+    const parts = spaced(text(name?.text) || [...given, text(name?.family)].join(' '));
+    return parts ? [parts.slice(0, 100)] : [];
+  });
+  const birthDate = typeof resource.birthDate === 'string' && FHIR_DATE.test(resource.birthDate) ? resource.birthDate : undefined;
+  return { ...(typeof medLedgerId === 'string' ? { medLedgerId } : {}), names, ...(birthDate ? { birthDate } : {}) };
+}
+
+// true or false when the Patient says who it is; undefined when it names nobody (no identifier, name or birth date).
+function isPatient(candidate: BundlePatient, patient: Patient): boolean | undefined {
+  if (candidate.medLedgerId !== undefined) return candidate.medLedgerId === patient.id;
+  if (candidate.names.length === 0 && !candidate.birthDate) return undefined;
+  const fold = (name: string) => spaced(name).normalize('NFC').toLowerCase();
+  const named = candidate.names.length === 0 || candidate.names.some((name) => fold(name) === fold(patient.name));
+  return named && (!candidate.birthDate || patient.dateOfBirth.startsWith(candidate.birthDate));
+}
+
+// The first Patient of the Bundle who is not the signed-in patient, as the warning names them.
+export function otherPatientOf(patients: BundlePatient[], patient: Patient): OtherPatient | undefined {
+  const other = patients.find((candidate) => isPatient(candidate, patient) === false);
+  if (!other) return undefined;
+  return { name: other.names[0] ?? 'a patient with no name', ...(other.birthDate ? { birthDate: other.birthDate } : {}) };
+}
+
 // Throws a ValidationError naming the entry for anything that cannot be read; never stores anything itself.
-export function readBundle(json: string): { records: ImportCandidate[]; skipped: SkippedEntry[] } {
+export function readBundle(
+  json: string,
+  known: RecordBlocks = new Map(),
+): { records: ImportCandidate[]; skipped: SkippedEntry[]; patients: BundlePatient[] } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);
@@ -139,6 +210,7 @@ export function readBundle(json: string): { records: ImportCandidate[]; skipped:
   if (entries.length === 0) invalid('The Bundle has no entries.');
   const records: ImportCandidate[] = [];
   const skipped: SkippedEntry[] = [];
+  const patients: BundlePatient[] = [];
   entries.forEach((entry, i) => {
     const resource = isObject(entry) ? entry.resource : undefined;
     if (!isObject(resource) || typeof resource.resourceType !== 'string') {
@@ -146,14 +218,15 @@ export function readBundle(json: string): { records: ImportCandidate[]; skipped:
     }
     const type = resource.resourceType;
     const label = (title: string) => `Entry ${i + 1} (${type} "${title.slice(0, 60)}")`;
+    if (type === 'Patient') patients.push(bundlePatient(resource as unknown as FhirPatient));
     const read =
       type === 'DocumentReference'
-        ? documentReferenceCandidate(resource as unknown as DocumentReference, label)
+        ? documentReferenceCandidate(resource as unknown as DocumentReference, label, known)
         : type === 'DiagnosticReport'
           ? diagnosticReportCandidate(resource as unknown as DiagnosticReport, label)
           : { skip: 'not a kind of resource MedLedger stores as a record' };
     if ('candidate' in read && read.candidate) records.push(read.candidate);
     else skipped.push({ entry: i + 1, resourceType: type, reason: read.skip ?? '' });
   });
-  return { records, skipped };
+  return { records, skipped, patients };
 }

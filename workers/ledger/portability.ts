@@ -179,7 +179,7 @@ export function createPortability(
       }
     },
 
-    async importFhir(bundle) {
+    async importFhir(bundle, options) {
       const signedIn = await enter();
       requireRole(signedIn, 'patient');
       store.assertWritable();
@@ -192,8 +192,8 @@ export function createPortability(
       } catch {
         fail('ValidationError', 'The file is not valid JSON: it is not text.');
       }
-      const { readBundle } = await import('../core/fhir-import');
-      const { records, skipped } = readBundle(json);
+      const { otherPatientOf, readBundle, recordBlocks } = await import('../core/fhir-import');
+      const { records, skipped, patients } = readBundle(json, recordBlocks(store.state(), signedIn.id));
       const checked = records.map((candidate) => ({
         candidate,
         upload: namingEntry(candidate.entry, () =>
@@ -205,6 +205,9 @@ export function createPortability(
           }),
         ),
       }));
+      const otherPatient = otherPatientOf(patients, patientById(signedIn.id)); // someone else's records: only when confirmed
+      if (otherPatient && options?.otherPatientConfirmed !== true)
+        return { imported: [], skipped: [], needsConfirmation: true, otherPatient };
       await sleep(deps.uploadDelayMs);
       const prepared: {
         candidate: ImportCandidate;

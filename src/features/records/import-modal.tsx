@@ -4,12 +4,21 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { transfer } from 'comlink';
-import type { ImportResult } from '../../../workers/api';
+import type { ImportOptions, ImportResult } from '../../../workers/api';
+import { formatDate } from '../../components/format';
 import { RECORD_TYPE_LABELS } from '../../components/record-type';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 
 const IMPORT_FAILED = 'The import failed. Nothing was stored. Please try again.';
+
+type OtherPatient = NonNullable<ImportResult['otherPatient']>;
+
+// "Sarah Johnson (born Apr 12, 1988)"; a partial FHIR birth date ('1988-04') is shown as the file gives it.
+function whoIs({ name, birthDate }: OtherPatient): string {
+  if (!birthDate) return name;
+  return `${name} (born ${/^\d{4}-\d{2}-\d{2}$/.test(birthDate) ? formatDate(`${birthDate}T12:00:00`) : birthDate})`;
+}
 
 // A FHIR R4 Bundle from MedLedger or another system: what was imported, and every entry skipped, with why.
 export function ImportModal({ show, onClose }: { show: boolean; onClose: () => void }) {
@@ -19,17 +28,21 @@ export function ImportModal({ show, onClose }: { show: boolean; onClose: () => v
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const [result, setResult] = useState<ImportResult | null>(null);
+  // another patient's Bundle: nothing is stored until the patient confirms the warning naming them
+  const [pending, setPending] = useState<{ file: File; otherPatient: OtherPatient } | null>(null);
+  const [declined, setDeclined] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const file = fileRef.current?.files?.[0];
+  const run = async (file: File, options?: ImportOptions) => {
     setError('');
     setResult(null);
-    if (!file) return setError('Choose a FHIR JSON file to import.');
+    setPending(null);
+    setDeclined(false);
     setBusy(true);
     try {
-      const bytes = await file.arrayBuffer();
-      setResult(await service.importFhir(transfer(bytes, [bytes])));
+      const bytes = await file.arrayBuffer(); // read again on confirm: the first read was transferred to the worker
+      const answer = await service.importFhir(transfer(bytes, [bytes]), options);
+      if (answer.needsConfirmation && answer.otherPatient) setPending({ file, otherPatient: answer.otherPatient });
+      else setResult(answer);
     } catch (caught) {
       setError(userMessage(caught, IMPORT_FAILED));
     } finally {
@@ -37,10 +50,28 @@ export function ImportModal({ show, onClose }: { show: boolean; onClose: () => v
     }
   };
 
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (pending) return; // Enter never confirms the warning
+    const file = fileRef.current?.files?.[0];
+    if (!file) {
+      setResult(null);
+      return setError('Choose a FHIR JSON file to import.');
+    }
+    await run(file);
+  };
+
+  const decline = () => {
+    setPending(null);
+    setDeclined(true);
+  };
+
   const close = () => {
     if (busy) return;
     setError('');
     setResult(null);
+    setPending(null);
+    setDeclined(false);
     onClose();
   };
 
@@ -60,8 +91,23 @@ export function ImportModal({ show, onClose }: { show: boolean; onClose: () => v
           </p>
           <Form.Group controlId="import-file">
             <Form.Label>Bundle file</Form.Label>
-            <Form.Control type="file" accept=".json,application/json,application/fhir+json" ref={fileRef} disabled={busy} />
+            <Form.Control
+              type="file"
+              accept=".json,application/json,application/fhir+json"
+              ref={fileRef}
+              disabled={busy || pending !== null}
+            />
           </Form.Group>
+          {pending ? (
+            <Alert variant="warning" className="mt-3 mb-0" role="alert">
+              This file holds the records of {whoIs(pending.otherPatient)}, not yours. Import them into your records anyway?
+            </Alert>
+          ) : null}
+          {declined ? (
+            <p className="small mt-3 mb-0" role="status">
+              Nothing was imported.
+            </p>
+          ) : null}
           {error ? (
             <Alert variant="danger" className="mt-3 mb-0" role="alert">
               {error}
@@ -71,7 +117,7 @@ export function ImportModal({ show, onClose }: { show: boolean; onClose: () => v
             <div className="mt-3" role="status">
               <Alert variant={result.imported.length > 0 ? 'success' : 'warning'} className="mb-2">
                 {result.imported.length === 0
-                  ? 'No record was imported: the Bundle has no document with attached data.'
+                  ? 'No record was imported: every entry was skipped.'
                   : `Imported ${result.imported.length} ${result.imported.length === 1 ? 'record' : 'records'}.`}
               </Alert>
               {result.imported.length > 0 ? (
@@ -99,14 +145,27 @@ export function ImportModal({ show, onClose }: { show: boolean; onClose: () => v
             </div>
           ) : null}
         </Modal.Body>
-        <Modal.Footer>
-          <Button variant="secondary" onClick={close} disabled={busy}>
-            {result ? 'Close' : 'Cancel'}
-          </Button>
-          <Button type="submit" variant="primary" disabled={busy}>
-            {busy ? 'Importing...' : 'Import'}
-          </Button>
-        </Modal.Footer>
+        {pending ? (
+          // its own key: the footer's buttons are new nodes, so the focused Import button never becomes "Import anyway"
+          <Modal.Footer key="confirm">
+            {/* Cancel is the default: it takes the focus, and Enter does not confirm */}
+            <Button variant="secondary" onClick={decline} autoFocus>
+              Cancel
+            </Button>
+            <Button variant="danger" onClick={() => void run(pending.file, { otherPatientConfirmed: true })}>
+              Import anyway
+            </Button>
+          </Modal.Footer>
+        ) : (
+          <Modal.Footer key="import">
+            <Button variant="secondary" onClick={close} disabled={busy}>
+              {result ? 'Close' : 'Cancel'}
+            </Button>
+            <Button type="submit" variant="primary" disabled={busy}>
+              {busy ? 'Importing...' : 'Import'}
+            </Button>
+          </Modal.Footer>
+        )}
       </Form>
     </Modal>
   );
