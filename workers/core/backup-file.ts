@@ -4,6 +4,8 @@
 // encrypted bytes. `ipfs dag import` takes the same file, and each document's id resolves to its encrypted bytes.
 // Loaded only when a backup or a restore runs (workers/ledger/portability.ts imports it lazily).
 import { CarReader, CarWriter } from '@ipld/car';
+import * as dagPb from '@ipld/dag-pb';
+import { UnixFS } from 'ipfs-unixfs';
 import { importBytes } from 'ipfs-unixfs-importer';
 import { CID } from 'multiformats/cid';
 import * as raw from 'multiformats/codecs/raw';
@@ -11,12 +13,11 @@ import { sha256 } from 'multiformats/hashes/sha2';
 import { base64ToBytes, bytesToBase64 } from './base64';
 import { partsSink } from './byte-parts';
 import { BACKUP_FORMAT, BACKUP_VERSION, MAX_BACKUP_ITERATIONS } from './constants';
-import { ipfsAddDefaults } from './documents';
+import { IPFS_CHUNK_BYTES, IPFS_MAX_CHILDREN, ipfsAddDefaults } from './documents';
 import { ledgerError } from './errors';
 import { IV_BYTES, SALT_BYTES, passwordKey, type PortableKeys } from './signatures';
 import type { Block } from './types';
 
-const DAG_PB = 0x70;
 const SHA2_256 = 0x12;
 
 // What the password seals: the whole chain and the key of every stored file.
@@ -144,7 +145,7 @@ export async function readBackupFile(
   const blocks = new Map<string, Uint8Array>();
   try {
     for await (const { cid, bytes } of reader.blocks()) {
-      if (cid.multihash.code !== SHA2_256 || !(cid.code === DAG_PB || cid.code === raw.code))
+      if (cid.multihash.code !== SHA2_256 || !(cid.code === dagPb.code || cid.code === raw.code))
         damaged(`block ${cid} is of an unknown kind`);
       const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
       if (!sameBytes(digest, cid.multihash.digest)) damaged(`block ${cid} does not match its content id`);
@@ -174,61 +175,70 @@ export async function readBackupFile(
   return { header, blocks, documentIds: roots.slice(1).map((root) => root.toString()) };
 }
 
-// Protocol buffers, as much as dag-pb and UnixFS need: (field, wire type, value) of each field in order.
-function* fields(bytes: Uint8Array): Generator<{ field: number; value: Uint8Array | number }> {
-  let at = 0;
-  const varint = (): number => {
-    let result = 0;
-    let scale = 1;
-    for (;;) {
-      if (at >= bytes.length) throw new RangeError('truncated varint');
-      const byte = bytes[at++];
-      result += (byte & 0x7f) * scale;
-      if (byte < 0x80) return result;
-      scale *= 128;
-    }
-  };
-  while (at < bytes.length) {
-    const key = varint();
-    const wire = key & 7;
-    if (wire === 0) yield { field: key >>> 3, value: varint() };
-    else if (wire === 2) {
-      const length = varint();
-      if (at + length > bytes.length) throw new RangeError('truncated field');
-      yield { field: key >>> 3, value: bytes.subarray(at, at + length) };
-      at += length;
-    } else throw new RangeError(`unexpected wire type ${wire}`);
-  }
+const BLOCKS_PER_SLICE = 8; // block reads between two macrotasks while a document is read
+
+// What a document read out of a backup may cost, and how it lets the worker answer meanwhile.
+export interface DocumentLimit {
+  fileName: string; // named in the messages
+  maxBytes: number; // the stored size the chain records for it: a DAG that holds or needs more is refused
+  nextTask: () => Promise<void>; // a macrotask (core has no timers of its own)
 }
 
-// The bytes a UnixFS file DAG holds: each node's own data, then its children's, in order.
-export function assembleDocument(cid: string, blocks: ReadonlyMap<string, Uint8Array>): Uint8Array {
+// The blocks `ipfs add` makes of this many bytes (ipfsAddDefaults): the chunks, then each level of links above them.
+function blocksOf(bytes: number): number {
+  let level = Math.max(1, Math.ceil(bytes / IPFS_CHUNK_BYTES));
+  let total = level;
+  while (level > 1) {
+    level = Math.ceil(level / IPFS_MAX_CHILDREN);
+    total += level;
+  }
+  return total;
+}
+
+// One UnixFS node's own bytes and the links to its children, in order; throws on anything but a file's node.
+function fileNode(cid: CID, bytes: Uint8Array): { data: Uint8Array; links: CID[]; size: bigint } {
+  if (cid.code === raw.code) return { data: bytes, links: [], size: BigInt(bytes.length) };
+  if (cid.code !== dagPb.code) throw new Error(`block ${cid.toString()} is of an unknown kind`);
+  const node = dagPb.decode(bytes);
+  const unixfs = UnixFS.unmarshal(node.Data ?? new Uint8Array());
+  if (unixfs.type !== 'file' && unixfs.type !== 'raw') throw new Error(`block ${cid.toString()} is not a file's`);
+  if (node.Links.length !== unixfs.blockSizes.length) throw new Error(`block ${cid.toString()} has sizes unlike its links`);
+  return { data: unixfs.data ?? new Uint8Array(), links: node.Links.map((link) => link.Hash), size: unixfs.fileSize() };
+}
+
+// The encrypted bytes of one document: its UnixFS DAG read depth first, each read counted against the chain's size.
+export async function assembleDocument(
+  cid: string,
+  blocks: ReadonlyMap<string, Uint8Array>,
+  limit: DocumentLimit,
+): Promise<Uint8Array> {
+  const tooMuch = () =>
+    ledgerError(
+      'ValidationError',
+      `The backup holds more for "${limit.fileName}" than the file its chain records. Nothing was replaced.`,
+    );
+  const budget = blocksOf(limit.maxBytes);
   const parts: Uint8Array[] = [];
   let total = 0;
-  const visit = (id: string, depth: number) => {
-    const node = blocks.get(id);
-    if (!node || depth > 64) damaged(`the blocks of document ${cid} are missing`);
-    const links: string[] = [];
-    for (const { field, value } of fields(node)) {
-      if (field === 2 && value instanceof Uint8Array) {
-        for (const link of fields(value))
-          if (link.field === 1 && link.value instanceof Uint8Array) links.push(CID.decode(link.value).toString());
-      } else if (field === 1 && value instanceof Uint8Array) {
-        for (const unixfs of fields(value)) {
-          if (unixfs.field === 2 && unixfs.value instanceof Uint8Array) {
-            parts.push(unixfs.value);
-            total += unixfs.value.length;
-          }
-        }
-      }
-    }
-    for (const link of links) visit(link, depth + 1);
-  };
+  let reads = 0;
   try {
-    visit(cid, 0);
+    const pending = [CID.parse(cid)]; // a stack: the next block to read is last
+    while (pending.length > 0) {
+      const next = pending.pop()!;
+      reads += 1;
+      if (reads % BLOCKS_PER_SLICE === 0) await limit.nextTask();
+      const bytes = blocks.get(next.toString());
+      if (!bytes) throw new Error(`block ${next.toString()} is missing`);
+      const { data, links, size } = fileNode(next, bytes);
+      if (reads === 1 && size > BigInt(limit.maxBytes)) throw tooMuch();
+      parts.push(data);
+      total += data.length;
+      if (total > limit.maxBytes || reads + pending.length + links.length > budget) throw tooMuch();
+      pending.push(...links.reverse());
+    }
   } catch (error) {
     if (error instanceof Error && error.name === 'ValidationError') throw error;
-    damaged(`the blocks of document ${cid} cannot be read`);
+    damaged(`the blocks of "${limit.fileName}" cannot be read`);
   }
   const bytes = new Uint8Array(total);
   let offset = 0;

@@ -20,6 +20,13 @@ export interface EncryptedDocument {
 const IV_BYTES = 12; // 96-bit IV, the size GCM is specified for
 const TAG_BYTES = 16;
 const KEY_BYTES = 32;
+export const IPFS_CHUNK_BYTES = 262_144;
+export const IPFS_MAX_CHILDREN = 174;
+
+// The size of a file's stored bytes: the IV, then the ciphertext (as long as the file) and the GCM tag.
+export function storedSize(fileSize: number): number {
+  return IV_BYTES + fileSize + TAG_BYTES;
+}
 
 function toBytes(bytes: ArrayBuffer | Uint8Array): Uint8Array {
   return bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
@@ -33,8 +40,8 @@ export function ipfsAddDefaults(): ImporterOptions {
   return {
     cidVersion: 0,
     rawLeaves: false, // leaves stay UnixFS file nodes in dag-pb, as `ipfs add` does with CIDv0
-    chunker: fixedSize({ chunkSize: 262_144 }),
-    layout: balanced({ maxChildrenPerNode: 174 }),
+    chunker: fixedSize({ chunkSize: IPFS_CHUNK_BYTES }),
+    layout: balanced({ maxChildrenPerNode: IPFS_MAX_CHILDREN }),
     reduceSingleLeafToSelf: true, // a one-chunk file is a single node, not a root over one leaf
   };
 }

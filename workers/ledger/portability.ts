@@ -8,7 +8,7 @@ import { bytesToBase64 } from '../core/base64'; // static: the signatures alread
 import { BACKUP_ITERATIONS, MIN_BACKUP_PASSWORD_LENGTH } from '../core/constants';
 import { partsSink } from '../core/byte-parts';
 import { DOCTORS } from '../core/directory';
-import { contentId, decryptDocument, encryptDocument, type EncryptedDocument } from '../core/documents';
+import { contentId, decryptDocument, encryptDocument, storedSize, type EncryptedDocument } from '../core/documents';
 import type { ImportCandidate } from '../core/fhir-import';
 import { ledgerError } from '../core/errors';
 import { iso } from '../core/ledger-records';
@@ -334,7 +334,8 @@ export function createPortability(
       }
       const restored: { id: string; bytes: ArrayBuffer }[] = [];
       for (const document of liveFiles) {
-        const bytes = backup.assembleDocument(document.ipfsHash, blocks);
+        const limit = { fileName: document.fileName, maxBytes: storedSize(document.fileSize), nextTask };
+        const bytes = await backup.assembleDocument(document.ipfsHash, blocks, limit);
         if ((await contentId(bytes)) !== document.ipfsHash) {
           fail(
             'ValidationError',
