@@ -498,6 +498,34 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     }));
   }
 
+  // A backup's blocks after this chain's tip, with their files' keys and bytes, checked by the caller against this
+  // ledger (workers/ledger/backup-restore.ts); keys and session stay. False, writing nothing, when the stored
+  // ledger is no longer at `expectedRevision`.
+  async function merge(
+    expectedRevision: number,
+    { blocks, documents, contents, deleteDocuments }: Pick<StorageWrite, 'blocks' | 'documents' | 'contents' | 'deleteDocuments'>,
+  ): Promise<boolean> {
+    let merged = false;
+    try {
+      await lock(async () => {
+        const stored = storedRevision(await storage.readMeta(REVISION_KEY));
+        if (stored !== expectedRevision || current().revision !== expectedRevision) return;
+        const write = { expectedRevision, blocks, documents, contents, deleteDocuments, meta: { [REVISION_KEY]: stored + 1 } };
+        try {
+          await storage.commit(write);
+        } catch (error) {
+          if (isConflict(error)) return;
+          throw storageError('The restore was not saved', error);
+        }
+        merged = true;
+        await setSnapshot(await toSnapshot(await storage.load(), current()));
+      });
+    } finally {
+      if (merged && snapshot) hooks.committed({ revision: snapshot.revision, kinds: kindsOf((blocks ?? []).map((b) => b.data)) });
+    }
+    return merged;
+  }
+
   // Another tab changed the stored ledger: load what it wrote. True when there was something new.
   async function refresh(): Promise<boolean> {
     if (!snapshot) return false;
@@ -535,6 +563,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     write,
     reset,
     restore,
+    merge,
     refresh,
     status,
     signatureOf,
