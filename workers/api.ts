@@ -289,11 +289,18 @@ export interface LedgerCounts {
   accessEvents: number; // emergency accesses and shares, with their reads
 }
 
-// What a checked backup holds and what it would replace: nothing is replaced until confirmRestore.
+// 'mine': every block's header, and the records, files and key its maker may read; 'browser': everything
+// this browser holds (patients only). docs/decisions/restore-merges.md
+export type BackupScope = 'mine' | 'browser';
+
+// What a checked backup would do: nothing is written until confirmRestore.
 export interface RestorePlan {
   planId: string;
   createdAt: string; // when the backup was made
-  backup: LedgerCounts;
+  scope: BackupScope;
+  mode: 'merge' | 'replace'; // merge: adds the backup's later blocks of this ledger; replace: a new browser's untouched ledger gives way
+  adds: LedgerCounts; // what this browser gains (files: whose bytes the backup brings)
+  deletesFiles: number; // files this browser holds whose deletion the added blocks record
   current: LedgerCounts;
 }
 
@@ -359,13 +366,18 @@ export interface LedgerService {
   saveAnchor(): Promise<ChainAnchor>;
   checkAnchor(anchor: string): Promise<AnchorCheck>; // the anchor's JSON as the user gave it
 
-  // portability: a patient's FHIR export and import; the whole ledger's encrypted backup and its restore.
+  // portability: a patient's FHIR export and import; the encrypted backup and its restore, which merges.
   // exportFhir and downloadBackup resolve null when cancelled (cancelTransfer).
   exportFhir(jobId: string, options: ExportOptions, onProgress?: TransferProgressListener): Promise<ExportedFile | null>;
   importFhir(bundle: ArrayBuffer, options?: ImportOptions): Promise<ImportResult>; // all entries it uses, or nothing
-  downloadBackup(jobId: string, password: string, onProgress?: TransferProgressListener): Promise<ExportedFile | null>;
-  prepareRestore(backup: ArrayBuffer, password: string): Promise<RestorePlan>; // checks everything, replaces nothing
-  confirmRestore(planId: string): Promise<ChainStatus>; // replaces the whole ledger of this browser with the plan's
+  downloadBackup(
+    jobId: string,
+    password: string,
+    scope: BackupScope,
+    onProgress?: TransferProgressListener,
+  ): Promise<ExportedFile | null>;
+  prepareRestore(backup: ArrayBuffer, password: string): Promise<RestorePlan>; // checks everything, writes nothing
+  confirmRestore(planId: string): Promise<ChainStatus>; // writes the plan: adds its blocks, or replaces an untouched ledger
   cancelTransfer(jobId: string): Promise<boolean>;
 
   // sandbox (explorer and mining lab): three peers' copies of the chain, never the real records; peer A when none is named

@@ -15,6 +15,8 @@ import { createSharing } from './ledger/sharing';
 import { createLedgerStore } from './ledger/store';
 import { guarded } from './ledger/policy';
 import { createPortability } from './ledger/portability';
+import { createBackupRestore } from './ledger/backup-restore';
+import { createTransferJobs } from './ledger/transfer-jobs';
 
 export function createLedgerService(deps: LedgerDeps): LedgerService {
   const changes = createChanges(deps);
@@ -30,12 +32,15 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
   changes.followOthers(store.refresh);
   const session = createSession(deps, store, expiry.recordDue, () => {
     sandbox.stopAll();
-    portability.actorChanged();
+    transfers.cancelAll();
+    backupRestore.actorChanged();
   });
   const emergency = createEmergency(deps, store, session.enter);
   const sandbox = createSandbox(deps, store, session.enter);
   const sharing = createSharing(deps, store, session.enter);
-  const portability = createPortability(deps, store, session.enter, session.api.signOut);
+  const transfers = createTransferJobs(deps, session.enter);
+  const portability = createPortability(deps, store, session.enter, transfers);
+  const backupRestore = createBackupRestore(deps, store, session.enter, session.api.signOut, transfers);
 
   const service: LedgerService = {
     ...session.api,
@@ -46,7 +51,9 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
     ...sharing.api,
     ...changes.api,
     ...sandbox.api,
-    ...portability.api,
+    ...portability,
+    ...backupRestore.api,
+    ...transfers.api,
   };
   void store.ready().catch(() => undefined); // start loading now; a failure is reported by the first call
   return guarded(service, session.actor); // every call passes the table of who may call what first

@@ -12,7 +12,7 @@ import { joined } from '../support/portability-fixtures';
 type Endpoint = Parameters<typeof wrap>[0];
 
 describe('the worker entry', () => {
-  it('derives a backup password key with at least 600,000 PBKDF2-SHA-256 rounds, and restores its own backup', async () => {
+  it('derives a backup password key with at least 600,000 PBKDF2-SHA-256 rounds, and checks its own backup as one that adds nothing', async () => {
     const api = await import('../../workers/ledger.worker');
     const { port1, port2 } = new MessageChannel();
     expose(api, port1 as unknown as Endpoint);
@@ -20,14 +20,14 @@ describe('the worker entry', () => {
     try {
       await signInAs(remote.ledger, SARAH);
       await remote.ledger.upload(uploadOf('ECG', [fileInput('ecg.pdf', 'ecg')]));
-      const file = await remote.ledger.downloadBackup('job-1', 'a long enough password');
+      const file = await remote.ledger.downloadBackup('job-1', 'a long enough password', 'browser');
       if (!file) throw new Error('the backup was cancelled');
       const bytes = joined(file);
       const { header } = await readBackupFile(bytes);
       expect(BACKUP_ITERATIONS).toBeGreaterThanOrEqual(600_000);
       expect(header.kdf).toMatchObject({ name: 'PBKDF2', hash: 'SHA-256', iterations: BACKUP_ITERATIONS });
       const plan = await remote.ledger.prepareRestore(bytes.buffer, 'a long enough password');
-      expect(plan.backup).toMatchObject({ records: 2, files: 1 });
+      expect(plan).toMatchObject({ mode: 'merge', adds: { blocks: 0 }, current: { records: 2, files: 1 } }); // its own ledger: a merge that adds nothing
     } finally {
       remote[releaseProxy]();
       port1.close();

@@ -1,5 +1,5 @@
-// Records that leave with the patient, in real Chromium: a backup made in one browser context restores in a
-// fresh one with every record, file (SHA-256) and access-history entry identical and the chain valid; the FHIR
+// Records that leave with the patient, in real Chromium: a whole-browser backup made in one browser context restores
+// in a fresh one with every record, file (SHA-256) and access-history entry identical and the chain valid; the FHIR
 // export, the import of another system's Bundle with its skipped entry, and the printed summary.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -44,7 +44,7 @@ function contentOf(bundle: Bundle) {
 }
 
 describe('records that leave with the patient', { timeout: 180_000 }, () => {
-  test('a backup restores in a fresh browser context: every record, file and access entry identical, chain valid', async ({
+  test('a whole-browser backup restores in a fresh browser context: every record, file and access entry identical, chain valid', async ({
     page,
     browser,
     baseUrl,
@@ -64,8 +64,8 @@ describe('records that leave with the patient', { timeout: 180_000 }, () => {
     const before = await exportBundle(page);
     expect(contentOf(before).filter((resource) => resource?.resourceType === 'AuditEvent').length).toBeGreaterThanOrEqual(2);
 
-    await page.getByRole('button', { name: 'Download backup' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Download backup' });
+    await page.getByRole('button', { name: 'Back up this whole browser' }).click(); // a fresh browser needs every account's keys
+    const dialog = page.getByRole('dialog', { name: 'Back up this whole browser' });
     await dialog.getByLabel('Backup password').fill(PASSWORD);
     await dialog.getByLabel('Repeat the password').fill(PASSWORD);
     await checkScreen(page, 'backup-password');

@@ -53,7 +53,7 @@ async function imported(bytes: Uint8Array) {
 
 // The bomb as a backup file carries it (a header root, then the document's root), read back as a restore reads it.
 async function asBackupFile({ blocks, root }: { blocks: Map<string, Uint8Array>; root: string }) {
-  const contents = { blocks: [], keys: {}, signingKeys: {} as never };
+  const contents = { scope: 'browser' as const, blocks: [], keys: {}, signingKeys: {} as never };
   const header = await headerBlock(await sealContents(contents, 'password', 1, '2025-01-01T00:00:00.000Z'));
   const { writer, out } = CarWriter.create([header.cid, CID.parse(root)]);
   const parts: Uint8Array<ArrayBuffer>[] = [];

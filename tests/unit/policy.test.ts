@@ -66,7 +66,7 @@ const ARGS: Record<Method, (caller: Caller, s: Scene) => unknown[]> = {
   checkAnchor: () => ['{}'],
   exportFhir: () => ['job-1', { withFiles: false }],
   importFhir: () => [new TextEncoder().encode('{}').buffer],
-  downloadBackup: () => ['job-1', 'a long backup password'],
+  downloadBackup: () => ['job-1', 'a long backup password', 'mine'],
   prepareRestore: () => [new ArrayBuffer(8), 'a long backup password'],
   confirmRestore: () => ['no-such-plan'],
   cancelTransfer: () => ['job-1'],

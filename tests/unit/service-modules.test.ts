@@ -3,6 +3,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { LedgerService } from '../../workers/api';
 import type { createAnchors } from '../../workers/ledger/anchor';
+import type { createBackupRestore } from '../../workers/ledger/backup-restore';
 import type { createChainView } from '../../workers/ledger/chain-view';
 import type { createChanges } from '../../workers/ledger/changes';
 import type { createEmergency } from '../../workers/ledger/emergency';
@@ -11,6 +12,7 @@ import type { createRecords } from '../../workers/ledger/records';
 import type { createSandbox } from '../../workers/ledger/sandbox';
 import type { createSession } from '../../workers/ledger/session';
 import type { createSharing } from '../../workers/ledger/sharing';
+import type { createTransferJobs } from '../../workers/ledger/transfer-jobs';
 import { createTestLedgerService } from '../support/test-ledger';
 
 interface Modules {
@@ -22,7 +24,9 @@ interface Modules {
   changes: ReturnType<typeof createChanges>['api'];
   sandbox: ReturnType<typeof createSandbox>['api'];
   sharing: ReturnType<typeof createSharing>['api'];
-  portability: ReturnType<typeof createPortability>['api'];
+  portability: ReturnType<typeof createPortability>;
+  backupRestore: ReturnType<typeof createBackupRestore>['api'];
+  transfers: ReturnType<typeof createTransferJobs>['api'];
 }
 type MethodsOf<M extends keyof Modules> = keyof Modules[M];
 type Covered = { [M in keyof Modules]: MethodsOf<M> }[keyof Modules];

@@ -128,6 +128,38 @@ describe('keys', () => {
     expect(await importKeys(swappedLedger, enrolmentOf(mine))).toBeNull();
   });
 
+  it("refuses another profile's backup, whose genesis enrols other keys under another password: this browser's users keep theirs", async () => {
+    // another browser profile: its own keys, every one wrapped under another password, and Sarah's upload signed with hers
+    const otherPassword = 'another profile 1';
+    const profile = createMemoryStorage();
+    await profile.commit({
+      meta: {
+        [KEYS_KEY]: await createStoredKeys(
+          USERS.map((user) => user.id),
+          otherPassword,
+          TEST_KEY_ITERATIONS,
+        ),
+      },
+    });
+    const other = createTestLedgerService({ storage: profile });
+    await other.signIn(SARAH.email, otherPassword, 'patient');
+    await other.upload(uploadOf('Forged panel', [fileInput('forged.pdf')]));
+    const file = await other.downloadBackup('b', 'backup password', 'browser');
+    const { joined } = await import('../support/portability-fixtures');
+    const backup = joined(file!);
+    // this browser: Sarah's own records, under the demo password
+    const service = createTestLedgerService({ storage: createMemoryStorage() });
+    await signInAs(service, SARAH);
+    await service.upload(uploadOf('Blood panel', [fileInput('blood.pdf')]));
+    expect(await errorOf(service.prepareRestore(backup.buffer, 'backup password'))).toMatchObject({
+      name: 'ValidationError',
+      message: expect.stringMatching(/^This backup is of another MedLedger ledger\./),
+    });
+    await service.signOut();
+    await signInAs(service, SARAH); // the demo password still unlocks her key
+    expect((await service.listRecords(SARAH.id)).map((record) => record.title)).toEqual(['Blood panel', expect.any(String)]);
+  });
+
   it('refuses a wrong password with the catalogue message and keeps no session', async () => {
     const storage = createMemoryStorage();
     const service = createTestLedgerService({ storage });

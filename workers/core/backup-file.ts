@@ -1,8 +1,9 @@
 // The backup file (docs/decisions/backup-file.md): a CAR file whose first root is a small header block (format,
-// PBKDF2 parameters, salt, and the chain with the document keys sealed by AES-256-GCM under the password's key),
+// PBKDF2 parameters, salt, and the chain with the document keys sealed by AES-256-GCM under the password's key:
+// every block, or in a 'mine' backup the records its maker may read and the other blocks' headers),
 // and whose other roots are the documents' content ids, each with the dag-pb blocks `ipfs add` makes of the
 // encrypted bytes. `ipfs dag import` takes the same file, and each document's id resolves to its encrypted bytes.
-// Loaded only when a backup or a restore runs (workers/ledger/portability.ts imports it lazily).
+// Loaded only when a backup or a restore runs (workers/ledger/backup-restore.ts imports it lazily).
 import { CarReader, CarWriter } from '@ipld/car';
 import * as dagPb from '@ipld/dag-pb';
 import { UnixFS } from 'ipfs-unixfs';
@@ -12,19 +13,66 @@ import * as raw from 'multiformats/codecs/raw';
 import { sha256 } from 'multiformats/hashes/sha2';
 import { base64ToBytes, bytesToBase64 } from './base64';
 import { partsSink } from './byte-parts';
+import type { BackupScope } from '../api';
+import { GENESIS_PREVIOUS_HASH, blockHash, checkBlock, meetsDifficulty } from './chain';
 import { BACKUP_FORMAT, BACKUP_VERSION, MAX_BACKUP_ITERATIONS } from './constants';
 import { IPFS_CHUNK_BYTES, IPFS_MAX_CHILDREN, ipfsAddDefaults } from './documents';
 import { ledgerError } from './errors';
+import { isValidNonce } from './nonce-search';
 import { IV_BYTES, SALT_BYTES, passwordKey, type PortableKeys } from './signatures';
 import type { Block } from './types';
 
 const SHA2_256 = 0x12;
 
-// What the password seals: the whole chain and the key of every stored file.
+// A block whose record its maker may not read: its header only, so the links and signatures still verify.
+export type OpaqueBlock = Omit<Block, 'data'> & { opaque: true };
+export type BackupBlock = Block | OpaqueBlock;
+
+// 'browser': every user's wrapped key and the ledger key; 'mine': the maker's own wrapped key only.
+export type BackupKeys = Omit<PortableKeys, 'ledger'> & { ledger?: PortableKeys['ledger'] };
+
+// What the password seals: every block (whole, or its header only in a 'mine' backup) and the keys it may carry.
+// A backup made before scopes has no `scope` and holds the whole browser.
 export interface BackupContents {
-  blocks: Block[];
+  scope: BackupScope;
+  blocks: BackupBlock[];
   keys: Record<string, string>; // document id -> AES-256 key (64 hex)
-  signingKeys: PortableKeys; // the users' wrapped keys and the ledger key: the chain's signatures are theirs
+  signingKeys: BackupKeys; // the chain's signatures are these keys' (docs/decisions/restore-merges.md)
+}
+
+export function isOpaque(block: BackupBlock): block is OpaqueBlock {
+  return (block as Partial<OpaqueBlock>).opaque === true;
+}
+
+export function opaqueBlock({ data: _data, ...header }: Block): OpaqueBlock {
+  return { ...header, opaque: true };
+}
+
+// The first block of a backup's chain whose header, link, hash or difficulty fails (a whole block's data hash
+// too), or null; the rules and signatures are checked where the blocks are used.
+export function backupChainProblem(blocks: readonly BackupBlock[], difficulty: number): { index: number; reason: string } | null {
+  for (let index = 0; index < blocks.length; index++) {
+    const block = blocks[index];
+    const previous = blocks[index - 1];
+    const reason = isOpaque(block)
+      ? headerProblem(block, index, previous, difficulty)
+      : checkBlock(block, index, previous as Block, difficulty);
+    if (reason !== null) return { index, reason };
+  }
+  return null;
+}
+
+function headerProblem(block: OpaqueBlock, index: number, previous: BackupBlock | undefined, difficulty: number): string | null {
+  if (block.id !== String(index)) return `id "${String(block.id)}" does not match index ${index}`;
+  const link = index === 0 ? GENESIS_PREVIOUS_HASH : previous?.hash;
+  if (block.previousHash !== link) return `previousHash does not match block ${index - 1}`;
+  if (!isValidNonce(block.nonce)) return 'nonce is not a whole number';
+  if (typeof block.timestamp !== 'string' || typeof block.dataHash !== 'string')
+    return 'block is malformed (its header is not text)';
+  if (blockHash(index, block.previousHash, block.timestamp, block.dataHash, block.nonce) !== block.hash) {
+    return 'hash does not match the block header';
+  }
+  return meetsDifficulty(block.hash, difficulty) ? null : `hash does not meet difficulty ${difficulty}`;
 }
 
 export interface BackupHeader {
@@ -78,10 +126,20 @@ export async function openContents(header: BackupHeader, password: string): Prom
   } catch {
     throw ledgerError('ValidationError', 'The password is wrong: this backup cannot be opened with it. Nothing was replaced.');
   }
-  const contents = JSON.parse(new TextDecoder().decode(plain)) as Partial<BackupContents>;
+  let contents: Partial<BackupContents>;
+  try {
+    contents = JSON.parse(new TextDecoder().decode(plain)) as Partial<BackupContents>;
+  } catch {
+    notABackup();
+  }
+  if (contents === null || typeof contents !== 'object') notABackup();
   if (!Array.isArray(contents.blocks) || typeof contents.keys !== 'object' || contents.keys === null) notABackup();
   if (typeof contents.signingKeys !== 'object' || contents.signingKeys === null) notABackup();
-  return { blocks: contents.blocks, keys: contents.keys, signingKeys: contents.signingKeys };
+  if (typeof contents.signingKeys.users !== 'object' || contents.signingKeys.users === null) notABackup();
+  if (contents.blocks.some((block) => block === null || typeof block !== 'object')) notABackup();
+  const scope = contents.scope ?? 'browser'; // made before scopes: the whole browser
+  if (scope !== 'mine' && scope !== 'browser') notABackup();
+  return { scope, blocks: contents.blocks, keys: contents.keys, signingKeys: contents.signingKeys };
 }
 
 export async function headerBlock(header: BackupHeader): Promise<{ cid: CID; bytes: Uint8Array }> {

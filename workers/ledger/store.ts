@@ -6,12 +6,28 @@ import { ledgerError } from '../core/errors';
 import { project } from '../core/projection';
 import { verifyLedger } from '../core/projection';
 import type { ChainRecord } from '../core/types';
-import { KEYS_KEY, REVISION_KEY, SESSION_KEY, storedRevision, type StoredState } from '../storage/ledger-storage';
+import {
+  KEYS_KEY,
+  REVISION_KEY,
+  SESSION_KEY,
+  storedRevision,
+  type StorageWrite,
+  type StoredState,
+} from '../storage/ledger-storage';
 import { fail, type LedgerDeps } from './deps';
 import { freshWrite, newKeys, replaceAll, restoreWrite } from './replace';
 import { FIRST_SIGNATURE_SLICE, checkSignatures, signatureCheck, until } from './signature-scheduler';
 import { chainOf, loadedLedger, verifiedLedger, type Snapshot } from './snapshot';
-import { ALL_KINDS, createMutex, createWriter, futureTipProblem, isConflict, type WriterHooks } from './writes';
+import {
+  ALL_KINDS,
+  createMutex,
+  createWriter,
+  futureTipProblem,
+  isConflict,
+  kindsOf,
+  storageError,
+  type WriterHooks,
+} from './writes';
 import type { ChangeKind } from '../api';
 import type { LedgerState } from '../core/projection';
 
@@ -161,6 +177,35 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     }
   }
 
+  // A backup's blocks after this chain's tip, with their files' keys and bytes, checked by the caller against this
+  // ledger (workers/ledger/backup-restore.ts); keys and session stay. False, writing nothing, when the stored
+  // ledger is no longer at `expectedRevision`.
+  async function merge(
+    expectedRevision: number,
+    { blocks, documents, contents, deleteDocuments }: Pick<StorageWrite, 'blocks' | 'documents' | 'contents' | 'deleteDocuments'>,
+  ): Promise<boolean> {
+    let merged = false;
+    try {
+      await lock(async () => {
+        const stored = storedRevision(await storage.readMeta(REVISION_KEY));
+        if (stored !== expectedRevision || current().revision !== expectedRevision) return;
+        const write = { expectedRevision, blocks, documents, contents, deleteDocuments, meta: { [REVISION_KEY]: stored + 1 } };
+        try {
+          await storage.commit(write);
+        } catch (error) {
+          if (isConflict(error)) return;
+          throw storageError('The restore was not saved', error);
+        }
+        merged = true;
+        const s = current();
+        await setSnapshot(await toSnapshot(await storage.load(Math.max(0, s.blocks.length - 1)), s));
+      });
+    } finally {
+      if (merged && snapshot) hooks.committed({ revision: snapshot.revision, kinds: kindsOf((blocks ?? []).map((b) => b.data)) });
+    }
+    return merged;
+  }
+
   // Another tab changed the stored ledger: load what it wrote. True when there was something new.
   async function refresh(): Promise<boolean> {
     if (!snapshot) return false;
@@ -200,6 +245,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     write: writer.write,
     reset: () => replace('The reset was not saved', (expected, keys, session) => freshWrite(deps, expected, keys, session)),
     restore: (ledger: Parameters<typeof restoreWrite>[0]) => replace('The restore was not saved', restoreWrite(ledger)),
+    merge,
     refresh,
     status,
     signatureOf,

@@ -2,16 +2,20 @@ import { useId, useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
+import type { BackupScope } from '../../../workers/api';
 import { MIN_BACKUP_PASSWORD_LENGTH } from '../../../workers/core/constants';
 
 interface BackupPasswordModalProps {
+  scope: BackupScope;
   show: boolean;
   onCancel: () => void;
-  onSubmit: (password: string) => void;
+  onSubmit: (scope: BackupScope, password: string) => void;
 }
 
+const TITLES: Record<BackupScope, string> = { mine: 'Download my backup', browser: 'Back up this whole browser' };
+
 // The password that seals the backup, typed twice: a lost or mistyped password cannot be recovered.
-export function BackupPasswordModal({ show, onCancel, onSubmit }: BackupPasswordModalProps) {
+export function BackupPasswordModal({ scope, show, onCancel, onSubmit }: BackupPasswordModalProps) {
   const titleId = useId();
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
@@ -27,7 +31,7 @@ export function BackupPasswordModal({ show, onCancel, onSubmit }: BackupPassword
     event.preventDefault();
     setTried(true);
     if (problem) return;
-    onSubmit(password);
+    onSubmit(scope, password);
     setPassword('');
     setRepeat('');
     setTried(false);
@@ -38,13 +42,15 @@ export function BackupPasswordModal({ show, onCancel, onSubmit }: BackupPassword
       <Form onSubmit={submit} noValidate>
         <Modal.Header closeButton closeLabel="Close">
           <Modal.Title id={titleId} as="h2" className="h5">
-            Download backup
+            {TITLES[scope]}
           </Modal.Title>
         </Modal.Header>
         <Modal.Body>
           <p className="small">
-            The backup holds the whole ledger of this browser: the chain, every stored file (encrypted) and the access log. The
-            password seals the chain and the file keys; without it the backup cannot be restored, and it cannot be recovered.
+            {scope === 'browser'
+              ? 'The backup holds the whole ledger of this browser: every account’s records, files (encrypted), access log and keys. Keep it as you would keep this browser.'
+              : 'The backup holds your records, their files (encrypted), your access history and your own key. Of other records it keeps only what links the chain, never their content.'}{' '}
+            The password seals it; without it the backup cannot be restored, and it cannot be recovered.
           </p>
           <Form.Group className="mb-3" controlId="backup-password">
             <Form.Label>Backup password</Form.Label>

@@ -2,6 +2,7 @@ import { useCallback, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
+import type { BackupScope, RestorePlan } from '../../../workers/api';
 import type { Patient } from '../../../workers/core/types';
 import { SectionCard } from '../../components/section-card';
 import { formatBytes } from '../../components/format';
@@ -16,13 +17,14 @@ import { TransferProgressPanel } from './transfer-progress';
 import { useTransferJob } from './transfer-job';
 import { RESTORED_NOTICE, leaveSignInNotice } from '../../components/sign-in-notice';
 
-type Dialog = 'backup' | 'restore' | 'import' | null;
+type Dialog = BackupScope | 'restore' | 'import' | null;
 
-// Records that leave with the patient: FHIR export and import, the encrypted backup and its restore, the
-// printable summary (docs/decisions/fhir-portability.md, backup-file.md).
+// Records that leave with the patient: FHIR export and import, the encrypted backup (their own, or the whole
+// browser's) and its restore, the printable summary (docs/decisions/fhir-portability.md, restore-merges.md).
 export function PortabilityToolbar({ patient }: { patient: Patient }) {
   const service = useLedger();
-  const { signOut } = useSession();
+  const { user, signOut } = useSession();
+  const mayBackUpBrowser = user?.role === 'patient'; // the worker refuses a doctor the whole browser's backup
   const { running, run, cancel } = useTransferJob();
   const [withFiles, setWithFiles] = useState(true);
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -50,11 +52,13 @@ export function PortabilityToolbar({ patient }: { patient: Patient }) {
     }
   };
 
-  const backup = async (password: string) => {
+  const backup = async (scope: BackupScope, password: string) => {
     setDialog(null);
     setNotice(null);
     try {
-      const file = await run('Writing the backup', (jobId, onProgress) => service.downloadBackup(jobId, password, onProgress));
+      const file = await run('Writing the backup', (jobId, onProgress) =>
+        service.downloadBackup(jobId, password, scope, onProgress),
+      );
       say(
         file ? 'success' : 'secondary',
         file
@@ -98,9 +102,14 @@ export function PortabilityToolbar({ patient }: { patient: Patient }) {
         <Button variant="outline-primary" size="sm" onClick={() => setDialog('import')} disabled={busy}>
           Import (FHIR)
         </Button>
-        <Button variant="outline-primary" size="sm" onClick={() => setDialog('backup')} disabled={busy}>
-          Download backup
+        <Button variant="outline-primary" size="sm" onClick={() => setDialog('mine')} disabled={busy}>
+          Download my backup
         </Button>
+        {mayBackUpBrowser ? (
+          <Button variant="outline-primary" size="sm" onClick={() => setDialog('browser')} disabled={busy}>
+            Back up this whole browser
+          </Button>
+        ) : null}
         <Button variant="outline-primary" size="sm" onClick={() => setDialog('restore')} disabled={busy}>
           Restore backup
         </Button>
@@ -123,16 +132,22 @@ export function PortabilityToolbar({ patient }: { patient: Patient }) {
         </Alert>
       ) : null}
       <BackupPasswordModal
-        show={dialog === 'backup'}
+        scope={dialog === 'browser' ? 'browser' : 'mine'}
+        show={dialog === 'mine' || dialog === 'browser'}
         onCancel={() => setDialog(null)}
-        onSubmit={(password) => void backup(password)}
+        onSubmit={(scope, password) => void backup(scope, password)}
       />
       <ImportModal show={dialog === 'import'} onClose={() => setDialog(null)} />
       <RestoreBackupModal
         show={dialog === 'restore'}
         onClose={() => setDialog(null)}
-        onRestored={() => {
+        onRestored={(plan: RestorePlan) => {
           setDialog(null);
+          if (plan.mode === 'merge') {
+            const blocks = plan.adds.blocks === 1 ? '1 block' : `${plan.adds.blocks} blocks`;
+            if (plan.adds.blocks > 0) say('success', `Added ${blocks} from the backup. Nothing this browser held was dropped.`);
+            return; // this browser's keys stay: the session goes on
+          }
           leaveSignInNotice(RESTORED_NOTICE); // the login screen says why the user was signed out
           void signOut(); // the restored ledger's keys sign from now on: they are unlocked at the next sign-in
         }}

@@ -24,8 +24,48 @@ function described({ blocks, records, files, accessEvents }: LedgerCounts): stri
   ].join(', ');
 }
 
+// What a checked plan will do, in plain words (docs/decisions/restore-merges.md).
+function PlanSummary({ plan }: { plan: RestorePlan }) {
+  if (plan.mode === 'replace') {
+    return (
+      <>
+        <p>The backup checked out: its password, its whole chain and every file’s content id.</p>
+        <dl className="small mb-2">
+          <dt>This browser now holds (will be replaced)</dt>
+          <dd>{described(plan.current)}</dd>
+          <dt>The backup of {formatDateTime(plan.createdAt)} holds</dt>
+          <dd>{described(plan.adds)}</dd>
+        </dl>
+        <p className="small text-body-secondary mb-0">
+          This browser holds only a new, untouched ledger, so the backup replaces it. Every tab of MedLedger in this browser will
+          show the restored ledger. You will then sign in again with your account's password as it was when the backup was made.
+        </p>
+      </>
+    );
+  }
+  if (plan.adds.blocks === 0) return <p className="mb-0">This browser already holds every record of the backup.</p>;
+  return (
+    <>
+      <p>The backup of {formatDateTime(plan.createdAt)} is of this ledger and checked out against it.</p>
+      <dl className="small mb-2">
+        <dt>This browser now holds (all of it is kept)</dt>
+        <dd>{described(plan.current)}</dd>
+        <dt>The backup adds</dt>
+        <dd>{described(plan.adds)}</dd>
+      </dl>
+      {plan.deletesFiles > 0 ? (
+        <p className="small">
+          Its records delete {counted(plan.deletesFiles, 'file', 'files')} this browser still holds: their bytes are removed,
+          their records stay.
+        </p>
+      ) : null}
+      <p className="small text-body-secondary mb-0">Nothing this browser holds is dropped, and you stay signed in.</p>
+    </>
+  );
+}
+
 // Two steps: the worker checks the file, the password, the chain and every content id and says what it would
-// replace; only the confirmation replaces the ledger of this browser.
+// add (or, in a new browser, replace); only the confirmation writes.
 export function RestoreBackupModal({
   show,
   onClose,
@@ -33,7 +73,7 @@ export function RestoreBackupModal({
 }: {
   show: boolean;
   onClose: () => void;
-  onRestored: () => void;
+  onRestored: (plan: RestorePlan) => void;
 }) {
   const service = useLedger();
   const titleId = useId();
@@ -67,7 +107,7 @@ export function RestoreBackupModal({
     try {
       await service.confirmRestore(plan.planId);
       reset();
-      onRestored();
+      onRestored(plan);
     } catch (caught) {
       setError(userMessage(caught, RESTORE_FAILED));
     } finally {
@@ -92,28 +132,19 @@ export function RestoreBackupModal({
       <Form onSubmit={(event) => void check(event)}>
         <Modal.Header closeButton closeLabel="Close">
           <Modal.Title id={titleId} as="h2" className="h5">
-            {plan ? 'Replace this browser’s ledger?' : 'Restore backup'}
+            {!plan ? 'Restore backup' : plan.mode === 'replace' ? 'Replace this browser’s ledger?' : 'Add the backup’s records?'}
           </Modal.Title>
         </Modal.Header>
         <Modal.Body>
           {plan ? (
             <div role="status">
-              <p>The backup checked out: its password, its whole chain and every file’s content id.</p>
-              <dl className="small mb-2">
-                <dt>This browser now holds (will be replaced)</dt>
-                <dd>{described(plan.current)}</dd>
-                <dt>The backup of {formatDateTime(plan.createdAt)} holds</dt>
-                <dd>{described(plan.backup)}</dd>
-              </dl>
-              <p className="small text-body-secondary mb-0">
-                Every tab of MedLedger in this browser will show the restored ledger. You will then sign in again with your
-                account's password as it was when the backup was made.
-              </p>
+              <PlanSummary plan={plan} />
             </div>
           ) : (
             <>
               <p className="small">
-                A backup file from “Download backup”, on this or another browser. Nothing is replaced until you confirm.
+                A backup file of this browser’s ledger adds the records this browser lacks and drops nothing; a whole-browser
+                backup also starts a new browser over. Nothing changes until you confirm.
               </p>
               <Form.Group className="mb-3" controlId="restore-file">
                 <Form.Label>Backup file</Form.Label>
@@ -141,11 +172,15 @@ export function RestoreBackupModal({
           <Button variant="secondary" onClick={close} disabled={busy !== null}>
             Cancel
           </Button>
-          {plan ? (
+          {plan?.mode === 'replace' ? (
             <Button variant="danger" onClick={() => void confirm()} disabled={busy !== null}>
               {busy === 'restoring' ? 'Restoring...' : 'Replace and restore'}
             </Button>
-          ) : (
+          ) : plan && plan.adds.blocks > 0 ? (
+            <Button variant="primary" onClick={() => void confirm()} disabled={busy !== null}>
+              {busy === 'restoring' ? 'Adding...' : 'Add to this browser'}
+            </Button>
+          ) : plan ? null : (
             <Button type="submit" variant="primary" disabled={busy !== null}>
               {busy === 'checking' ? 'Checking...' : 'Check backup'}
             </Button>
