@@ -56,6 +56,8 @@ describe('the live sandbox chain', () => {
 
     await user.click(within(card).getByRole('button', { name: 'Re-mine from here' }));
     expect(await screen.findByText(/^Re-mined 13 blocks \(#7 to #19\)/)).toBeInTheDocument();
+    // the rows fetched before the edit stay on screen until the re-mined chain's pages arrive
+    await waitFor(() => expect(row(7)).toHaveTextContent('Demo record 7 changed'));
     await waitFor(() => expect(row(19)).toHaveAttribute('data-valid', 'true'));
     for (let index = 0; index < 20; index++) expect(row(index)).toHaveAttribute('data-valid', 'true');
     expect(document.querySelector('.tab-pane.active [data-chain-valid]')).toHaveAttribute('data-chain-valid', 'true');
