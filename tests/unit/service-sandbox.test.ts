@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { proxy } from 'comlink';
 import type { LedgerService, MiningProgress, PeerName, SandboxEdit } from '../../workers/api';
-import { blockHash } from '../../workers/core/chain';
+import { blockHash, createGenesisBlock, mineBlock } from '../../workers/core/chain';
 import { createTestLedgerService } from '../support/test-ledger';
 import { DEFAULT_YIELD_EVERY } from '../../workers/core/mining';
-import { SANDBOX_RESTRICTED_EDIT } from '../../workers/core/sandbox-chain';
+import { SANDBOX_RESTRICTED_EDIT, peerChain, readerCopy, recheckAll, sandboxRecord } from '../../workers/core/sandbox-chain';
 import { CARTER, MICHAEL, SARAH, WILSON, createClock, errorOf, signInAs, uploadOf } from '../support/ledger-fixtures';
 
 async function sarahWithRecords(count = 3) {
@@ -459,6 +459,27 @@ describe("a reader's view of blocks they may not read", () => {
     const rows = (await service.sandboxPage(0, 10)).blocks;
     expect(rows.find((row) => row.index === 2)).toMatchObject({ title: 'Report after', author: SARAH.id });
     expect(JSON.stringify([page, rows, after, await service.sandboxPeers()])).not.toMatch(/HIV test|Negative|patient-2/);
+  });
+
+  it('copies a block as its header alone, and still names a changed record at that block', () => {
+    const at = '2026-03-02T10:00:00.000Z';
+    const genesis = createGenesisBlock(sandboxRecord(0, at, false), at, 2);
+    const blocks = [genesis, mineBlock(genesis, sandboxRecord(1, at, false), at, 2)];
+    blocks[1] = { ...blocks[1], data: { ...blocks[1].data, title: 'Changed in the store' } };
+    const hidden = peerChain(
+      readerCopy(blocks, () => false),
+      new Map(),
+    );
+    const shown = peerChain(
+      readerCopy(blocks, () => true),
+      new Map(),
+    );
+    recheckAll(hidden, 2);
+    recheckAll(shown, 2);
+    expect(JSON.stringify(hidden.blocks)).not.toMatch(/Changed in the store|Demo record|sandbox/);
+    expect(hidden.blocks.map((block) => block.dataHash)).toEqual(blocks.map((block) => block.dataHash));
+    expect([...hidden.problems]).toEqual([[1, 'record data was changed (data hash mismatch)']]);
+    expect(shown.problems).toEqual(hidden.problems);
   });
 
   it("shows Michael only the index, time and hash of Sarah's blocks, and his own block in full", async () => {

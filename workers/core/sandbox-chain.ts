@@ -15,7 +15,6 @@ export const SANDBOX_RESTRICTED_EDIT = 'This record is not yours to read, so its
 // A block of a record the reader may not read, as the reader's sandbox copy holds it: the header only, so its
 // hash, link and proof of work still verify and it re-mines from its data hash, but no edit can test a guess.
 export interface OpaqueBlock {
-  opaque: true;
   id: string;
   hash: string;
   previousHash: string;
@@ -23,12 +22,13 @@ export interface OpaqueBlock {
   dataHash: string;
   nonce: number;
   dataProblem: string | null; // why the original's record failed its data hash when copied (a tampered store)
+  data?: undefined; // what tells it from a block: every block the reader may read has its record
 }
 
 export type PeerBlock = Block | OpaqueBlock;
 
 export function isOpaque(block: PeerBlock): block is OpaqueBlock {
-  return 'opaque' in block && block.opaque === true;
+  return block.data === undefined;
 }
 
 // What re-mining hashes of a block besides its place: a block's record again, an opaque block's data hash as held.
@@ -46,12 +46,13 @@ function dataProblemOf(block: Block): string | null {
   }
 }
 
-// The reader's copy of the records chain: the blocks they may read in full, every other one opaque.
-export function readerCopy(blocks: readonly Block[], mayRead: (block: Block) => boolean): PeerBlock[] {
+// The reader's copy of the records chain: the blocks they may read in full, every other one opaque (a block
+// without a record too: only a tampered store holds one, and its copy then names that check).
+export function readerCopy(blocks: readonly Block[], mayRead: (record: Block['data']) => boolean): PeerBlock[] {
   return blocks.map((block): PeerBlock => {
-    if (mayRead(block)) return structuredClone(block);
+    if (typeof block.data === 'object' && block.data !== null && mayRead(block.data)) return structuredClone(block);
     const { id, hash, previousHash, timestamp, dataHash, nonce } = block;
-    return { opaque: true, id, hash, previousHash, timestamp, dataHash, nonce, dataProblem: dataProblemOf(block) };
+    return { id, hash, previousHash, timestamp, dataHash, nonce, dataProblem: dataProblemOf(block) };
   });
 }
 

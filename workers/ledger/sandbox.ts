@@ -73,7 +73,7 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
 
   // The records they may not read never enter the copy: nothing the sandbox answers later can show them.
   function sandboxCopy(signedIn: User): Sandbox {
-    const blocks = readerCopy(store.current().blocks, (block) => !!block.data && canSeeRecord(signedIn, block.data));
+    const blocks = readerCopy(store.current().blocks, (record) => canSeeRecord(signedIn, record));
     const box = sandboxOf(blocks, new Map(), difficulty, signatureInCopy);
     recheckAll(box.peers.A, difficulty); // the records chain may have failed verification: its copy says where
     for (const name of SANDBOX_PEERS) box.peers[name].problems = new Map(box.peers.A.problems);
