@@ -63,7 +63,8 @@ export interface ChainStatus {
 // explorer's demo blocks (never on the records chain) are unsigned.
 export type SignatureState = 'holds' | 'unchecked' | 'fails' | 'unsigned';
 
-export interface BlockSummary {
+export interface ReadableBlockSummary {
+  restricted?: false;
   index: number;
   hash: string;
   previousHash: string;
@@ -76,6 +77,26 @@ export interface BlockSummary {
   signature: SignatureState;
   problem?: string; // sandbox pages: the check this block fails by itself (its hash, data, difficulty or link to the block before)
 }
+
+// A block of a record the reader may not read: its place in the chain and its header, nothing of the record
+// (no patient, author, type or title), so a row says only that a block is there and when it was added.
+export interface RestrictedBlockSummary {
+  restricted: true;
+  index: number;
+  hash: string;
+  previousHash: string;
+  timestamp: string;
+  nonce: number;
+  problem?: string;
+  // never sent: a row may be read as `row.title` without narrowing, and is undefined here
+  type?: never;
+  title?: never;
+  patientId?: never;
+  author?: never;
+  signature?: never;
+}
+
+export type BlockSummary = ReadableBlockSummary | RestrictedBlockSummary;
 
 export interface BlocksPage {
   total: number;
@@ -202,15 +223,13 @@ export interface SandboxEdit {
   description?: string;
 }
 
-// A sandbox block as its editor shows it.
-export interface SandboxBlock extends BlockSummary {
-  description: string; // '' when the reader may not see the record
-  dataHash: string;
-  restricted: boolean; // the reader may not see this record: its title and description stay hidden until typed over
-}
+// A sandbox block as its editor shows it. A restricted one is a header only: it cannot be edited, only re-mined.
+export type ReadableSandboxBlock = ReadableBlockSummary & { description: string; dataHash: string };
+export type SandboxBlock = ReadableSandboxBlock | (RestrictedBlockSummary & { dataHash: string; description?: never });
 
 export type SandboxEditResult =
-  { stale: true; seq: number } | { stale: false; seq: number; block: SandboxBlock; next?: BlockSummary; status: ChainStatus };
+  | { stale: true; seq: number }
+  | { stale: false; seq: number; block: ReadableSandboxBlock; next?: BlockSummary; status: ChainStatus };
 
 export interface RemineResult extends MiningResult {
   from: number; // the first block re-mined

@@ -2,8 +2,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatDateTime } from '../../src/components/format';
 import { createClock } from '../support/ledger-fixtures';
-import { captureBlobs } from './record-seeds';
+import { captureBlobs, seedRecords } from './record-seeds';
 import { openLedger, renderApp } from './render-app';
 
 let capture: ReturnType<typeof captureBlobs> | null = null;
@@ -55,6 +56,8 @@ describe('the live sandbox chain', () => {
 
     await user.click(within(card).getByRole('button', { name: 'Re-mine from here' }));
     expect(await screen.findByText(/^Re-mined 13 blocks \(#7 to #19\)/)).toBeInTheDocument();
+    // the rows fetched before the edit stay on screen until the re-mined chain's pages arrive
+    await waitFor(() => expect(row(7)).toHaveTextContent('Demo record 7 changed'));
     await waitFor(() => expect(row(19)).toHaveAttribute('data-valid', 'true'));
     for (let index = 0; index < 20; index++) expect(row(index)).toHaveAttribute('data-valid', 'true');
     expect(document.querySelector('.tab-pane.active [data-chain-valid]')).toHaveAttribute('data-chain-valid', 'true');
@@ -73,6 +76,33 @@ describe('the live sandbox chain', () => {
     expect(await screen.findByText(/^Block #12 was re-mined/)).toHaveTextContent('Verification now stops at block #13.');
     await waitFor(() => expect(row(12)).toHaveAttribute('data-valid', 'true'));
     expect(checkOf(13)).toBe('Invalid: previousHash does not match block 12');
+  });
+});
+
+describe("another patient's blocks", () => {
+  it('are listed as restricted records with their time and hash only, and open read-only in the sandbox', async () => {
+    const ledger = openLedger({ now: createClock().now });
+    await seedRecords(ledger.service, 'patient-1', [{ title: 'Private scan' }]);
+    const { user } = renderApp('/patient/blockchain', { ledger, signedInAs: 'patient-2' });
+    await waitFor(() => expect(row(1)).toHaveTextContent('Restricted record'));
+    const [block] = (await ledger.service.blocksPage(0, 1)).blocks;
+    expect(row(1)).toHaveTextContent(formatDateTime(block.timestamp));
+    expect(within(row(1)).getByLabelText(`hash of block 1 ${block.hash.slice(0, 8)}`)).toBeInTheDocument();
+    expect(row(1)).not.toHaveTextContent(/Sarah|Ledger|Test report|Diagnosis|Private scan|signature/);
+    expect(row(0)).toHaveTextContent('Restricted record');
+
+    await user.click(await screen.findByRole('tab', { name: 'Tamper demo' }));
+    await user.click(await screen.findByRole('button', { name: 'Open block 1' }));
+    const card = (await screen.findByRole('heading', { name: 'Sandbox chain: block #1' })).closest<HTMLElement>('.card')!;
+    expect(card).toHaveTextContent('Restricted record: it is not yours to read, so it cannot be edited here.');
+    expect(within(card).queryByRole('textbox')).toBeNull();
+    expect(card.querySelector('[data-field="hash"]')).toHaveTextContent(block.hash);
+    expect(row(1)).toHaveTextContent('Restricted record');
+    // its header alone re-mines it: nothing changed, so the first nonce found is its own and the chain stays valid
+    await user.click(within(card).getByRole('button', { name: 'Re-mine' }));
+    expect(await screen.findByText(/^Block #1 was re-mined/)).toHaveTextContent('The chain is valid.');
+    expect(checkOf(1)).toBe('Valid');
+    expect(card.querySelector('[data-field="hash"]')).toHaveTextContent(block.hash);
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { proxy } from 'comlink';
-import type { EmergencyRequest } from '../../workers/api';
+import type { EmergencyRequest, ReadableBlockSummary } from '../../workers/api';
 import { createTestLedgerService } from '../support/test-ledger';
 import { EMERGENCY_READ_REPEAT_MS } from '../../workers/ledger/views';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
@@ -44,7 +44,7 @@ async function emergencySetup(options: Parameters<typeof createTestLedgerService
 
 async function emergencyRecords(service: ReturnType<typeof createTestLedgerService>) {
   const page = await service.blocksPage(0, 500);
-  return page.blocks.filter((b) => b.type === 'emergency_access');
+  return page.blocks.filter((b): b is ReadableBlockSummary => b.type === 'emergency_access');
 }
 
 afterEach(() => {

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_FILE_BYTES } from '../../workers/core/constants';
 import { createTestLedgerService } from '../support/test-ledger';
-import { RESTRICTED_TITLE } from '../../workers/ledger/views';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import {
   CARTER,
@@ -332,7 +331,14 @@ describe('blocks', () => {
     await service.upload(uploadOf('Private diagnosis'));
     await signInAs(service, MICHAEL);
     const page = await service.blocksPage(0, 10);
-    expect(page.blocks[0]).toMatchObject({ index: 1, title: RESTRICTED_TITLE, patientId: '' });
+    expect(page.blocks[0]).toEqual({
+      restricted: true,
+      index: 1,
+      hash: expect.any(String),
+      previousHash: page.blocks[1].hash,
+      timestamp: expect.any(String),
+      nonce: expect.any(Number),
+    });
     expect(JSON.stringify(page)).not.toContain('Private diagnosis');
     expect(await errorOf(service.block(1))).toEqual(DENIED);
     expect((await errorOf(service.block(7))).name).toBe('NotFoundError');

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { proxy } from 'comlink';
 import type { LedgerService, MiningProgress, PeerName, SandboxEdit } from '../../workers/api';
-import { blockHash } from '../../workers/core/chain';
+import { blockHash, createGenesisBlock, mineBlock } from '../../workers/core/chain';
 import { createTestLedgerService } from '../support/test-ledger';
-import { RESTRICTED_TITLE } from '../../workers/ledger/views';
 import { DEFAULT_YIELD_EVERY } from '../../workers/core/mining';
-import { MICHAEL, SARAH, createClock, errorOf, signInAs, uploadOf } from '../support/ledger-fixtures';
+import { SANDBOX_RESTRICTED_EDIT, peerChain, readerCopy, recheckAll, sandboxRecord } from '../../workers/core/sandbox-chain';
+import { CARTER, MICHAEL, SARAH, WILSON, createClock, errorOf, signInAs, uploadOf } from '../support/ledger-fixtures';
 
 async function sarahWithRecords(count = 3) {
   const service = createTestLedgerService();
@@ -59,27 +59,34 @@ describe('the sandbox', () => {
     expect(rows.find((b) => b.index === 0)).toMatchObject({ signature: 'holds', author: 'ledger' });
   });
 
-  it('hides records the reader may not see, except the text the reader typed', async () => {
+  it('hides records the reader may not see, and refuses to edit them', async () => {
     const service = await sarahWithRecords(1);
     await signInAs(service, MICHAEL);
-    await service.sandboxReset(0);
-    expect((await service.sandboxPage(0, 10)).blocks.map((b) => b.title)).toEqual([RESTRICTED_TITLE, RESTRICTED_TITLE]);
-    expect(await service.sandboxBlock(1)).toMatchObject({
-      title: RESTRICTED_TITLE,
-      description: '',
-      patientId: '',
+    const reset = await service.sandboxReset(0);
+    expect(reset.blocks.map((b) => b.restricted)).toEqual([true, true]);
+    expect((await service.sandboxPage(0, 10)).blocks.map((b) => [b.restricted, b.title])).toEqual([
+      [true, undefined],
+      [true, undefined],
+    ]);
+    const opened = await service.sandboxBlock(1);
+    expect(opened).toEqual({
       restricted: true,
+      index: 1,
+      hash: reset.blocks[0].hash,
+      previousHash: reset.blocks[1].hash,
+      timestamp: reset.blocks[0].timestamp,
+      nonce: reset.blocks[0].nonce,
+      dataHash: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
-    await service.sandboxEdit({ peer: 'A', index: 1, seq: 1, title: 'Typed by Michael' });
-    expect((await service.sandboxPage(0, 10)).blocks.map((b) => b.title)).toEqual(['Typed by Michael', RESTRICTED_TITLE]);
-    expect(await service.sandboxBlock(1)).toMatchObject({
-      title: 'Typed by Michael',
-      description: '',
-      patientId: '',
-      restricted: true,
+    expect(await errorOf(service.sandboxEdit({ peer: 'A', index: 1, seq: 1, title: 'Typed by Michael' }))).toEqual({
+      name: 'AccessDeniedError',
+      message: SANDBOX_RESTRICTED_EDIT,
     });
-    await service.sandboxEdit({ peer: 'A', index: 1, seq: 2, description: 'Also typed' });
-    expect((await service.sandboxBlock(1)).description).toBe('Also typed');
+    expect(await errorOf(service.sandboxEdit({ peer: 'A', index: 1, seq: 2, description: 'Also typed' }))).toEqual({
+      name: 'AccessDeniedError',
+      message: SANDBOX_RESTRICTED_EDIT,
+    });
+    expect(await service.sandboxBlock(1)).toEqual(opened);
   });
 
   it('refuses a block index that does not exist, a peer it does not know and an edit without text', async () => {
@@ -360,5 +367,165 @@ describe('mining in the sandbox', () => {
     });
     await service.cancelJob('long');
     expect((await running).cancelled).toBe(true);
+  });
+});
+
+// Michael's "HIV test" (block 1), then Sarah's test report, prescription, share, file deletion and acknowledgement
+// of Dr. Wilson's emergency access (his own block).
+async function mixedLedger() {
+  const service = createTestLedgerService();
+  await signInAs(service, MICHAEL);
+  await service.upload(uploadOf('HIV test'));
+  await signInAs(service, SARAH);
+  const report = await service.upload(uploadOf('Blood work'));
+  await service.upload(uploadOf('Antibiotics', undefined, { type: 'prescription' }));
+  await service.shareRecords({ doctorId: CARTER.id, accessLevel: 'full', durationDays: 0 });
+  await service.deleteDocument(report.record.documentIds[0]);
+  await signInAs(service, WILSON);
+  await service.requestEmergencyAccess({
+    patientId: SARAH.id,
+    reason: 'Unconscious in the ER',
+    accessLevel: 'basic',
+    durationMinutes: 15,
+  });
+  await signInAs(service, SARAH);
+  await service.acknowledgeEmergencyAccesses();
+  return service;
+}
+
+const HIDDEN_FIELDS = ['patientId', 'author', 'type', 'title', 'description'];
+
+// Every row of the reader's real explorer, sandbox copy (as reset and as paged) and sandbox editor, oldest first.
+async function everyView(service: LedgerService) {
+  const chain = [...(await service.blocksPage(0, 500)).blocks].reverse();
+  const reset = [...(await service.sandboxReset(0)).blocks].reverse();
+  const paged = [...(await service.sandboxPage(0, 500)).blocks].reverse();
+  const opened = await Promise.all(chain.map((row) => service.sandboxBlock(row.index)));
+  return { chain, reset, paged, opened };
+}
+
+function expectRestricted(row: object) {
+  expect(row).toMatchObject({ restricted: true });
+  for (const field of HIDDEN_FIELDS) expect(row).not.toHaveProperty(field);
+}
+
+describe("a reader's view of blocks they may not read", () => {
+  it("does not say whether a guessed title of another patient's record is right: Sarah's three guesses get no hash back", async () => {
+    const service = createTestLedgerService();
+    await signInAs(service, MICHAEL);
+    await service.upload(uploadOf('HIV test'));
+    await signInAs(service, SARAH);
+    await service.sandboxReset(0);
+    const original = (await service.sandboxBlock(1)).hash;
+    const answers: string[] = [];
+    for (const [seq, title] of ['Flu vaccine', 'HIV test', 'Cholesterol panel'].entries()) {
+      const answer = await service.sandboxEdit({ peer: 'A', index: 1, seq: seq + 1, title }).then(
+        (result) => (result.stale ? 'stale' : result.block.hash),
+        (error: Error) => `${error.name}: ${error.message}`,
+      );
+      answers.push(answer);
+    }
+    expect(answers.filter((answer) => answer === original)).toEqual([]);
+    expect(answers).toEqual(Array(3).fill(`AccessDeniedError: ${SANDBOX_RESTRICTED_EDIT}`));
+    // nothing changed: the block and its neighbours still verify with the original hash
+    expect((await service.sandboxBlock(1)).hash).toBe(original);
+    expect((await service.sandboxPage(0, 10)).status.valid).toBe(true);
+  });
+
+  it('keeps a restricted block opaque in the sandbox: no record data, and re-mining across it keeps its data hash', async () => {
+    const service = createTestLedgerService();
+    await signInAs(service, MICHAEL);
+    await service.upload(uploadOf('HIV test', undefined, { description: 'Negative' }));
+    await signInAs(service, SARAH);
+    await service.upload(uploadOf('Report after'));
+    const page = await service.sandboxReset(0);
+    const before = await service.sandboxBlock(1);
+    expectRestricted(before);
+    expect(before.hash).toBe((await service.blocksPage(1, 1)).blocks[0].hash);
+    await service.sandboxEdit({ peer: 'A', index: 0, seq: 1, title: 'A new genesis' });
+    const result = await service.sandboxRemineFrom(
+      'across',
+      0,
+      'A',
+      proxy(() => undefined),
+    );
+    expect(result).toMatchObject({ blocksMined: 3, cancelled: false });
+    const after = await service.sandboxBlock(1);
+    expect(after.dataHash).toBe(before.dataHash);
+    expect(after.hash).not.toBe(before.hash);
+    expect(after.hash).toBe(blockHash(1, after.previousHash, before.timestamp, before.dataHash, after.nonce));
+    expect(after.problem).toBe('signature no longer matches: the block changed, and only its author can sign it again');
+    expectRestricted(after);
+    const rows = (await service.sandboxPage(0, 10)).blocks;
+    expect(rows.find((row) => row.index === 2)).toMatchObject({ title: 'Report after', author: SARAH.id });
+    expect(JSON.stringify([page, rows, after, await service.sandboxPeers()])).not.toMatch(/HIV test|Negative|patient-2/);
+  });
+
+  it('copies a block as its header alone, and still names a changed record at that block', () => {
+    const at = '2026-03-02T10:00:00.000Z';
+    const genesis = createGenesisBlock(sandboxRecord(0, at, false), at, 2);
+    const blocks = [genesis, mineBlock(genesis, sandboxRecord(1, at, false), at, 2)];
+    blocks[1] = { ...blocks[1], data: { ...blocks[1].data, title: 'Changed in the store' } };
+    const hidden = peerChain(
+      readerCopy(blocks, () => false),
+      new Map(),
+    );
+    const shown = peerChain(
+      readerCopy(blocks, () => true),
+      new Map(),
+    );
+    recheckAll(hidden, 2);
+    recheckAll(shown, 2);
+    expect(JSON.stringify(hidden.blocks)).not.toMatch(/Changed in the store|Demo record|sandbox/);
+    expect(hidden.blocks.map((block) => block.dataHash)).toEqual(blocks.map((block) => block.dataHash));
+    expect([...hidden.problems]).toEqual([[1, 'record data was changed (data hash mismatch)']]);
+    expect(shown.problems).toEqual(hidden.problems);
+  });
+
+  it("shows Michael only the index, time and hash of Sarah's blocks, and his own block in full", async () => {
+    const service = await mixedLedger();
+    await signInAs(service, MICHAEL);
+    const views = await everyView(service);
+    for (const rows of Object.values(views)) {
+      expect(rows.map((row) => row.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      for (const row of rows.filter((row) => row.index !== 1)) expectRestricted(row);
+      expect(rows[1]).toMatchObject({ title: 'HIV test', patientId: MICHAEL.id, author: MICHAEL.id, type: 'test_report' });
+      expect(JSON.stringify(rows)).not.toMatch(
+        /patient-1|doctor-|ledger|diagnosis|prescription|access_|document_deleted|emergency/,
+      );
+    }
+    expect(views.chain.map((row) => row.hash)).toEqual(views.paged.map((row) => row.hash));
+    expect(views.opened[1]).toMatchObject({ description: '' });
+  });
+
+  it("shows Dr. Wilson his patient's and his own blocks in full, and only the index, time and hash of Sarah's", async () => {
+    const service = await mixedLedger();
+    await signInAs(service, WILSON);
+    const views = await everyView(service);
+    for (const rows of Object.values(views)) {
+      expect(rows[1]).toMatchObject({ title: 'HIV test', patientId: MICHAEL.id, author: MICHAEL.id });
+      expect(rows[6]).toMatchObject({ type: 'emergency_access', patientId: SARAH.id, author: WILSON.id });
+      for (const row of rows.filter((row) => row.index !== 1 && row.index !== 6)) expectRestricted(row);
+      expect(JSON.stringify(rows)).not.toMatch(/prescription|access_acknowledged|Antibiotics|Blood work/);
+    }
+  });
+
+  it("shows Sarah every block but Michael's in full, with its author and type", async () => {
+    const service = await mixedLedger();
+    const { chain, paged } = await everyView(service);
+    for (const rows of [chain, paged]) {
+      expectRestricted(rows[1]);
+      expect(rows.map((row) => ('type' in row ? row.type : 'restricted'))).toEqual([
+        'diagnosis',
+        'restricted',
+        'test_report',
+        'prescription',
+        'access_shared',
+        'document_deleted',
+        'emergency_access',
+        'access_acknowledged',
+      ]);
+      expect(rows[3]).toMatchObject({ title: 'Antibiotics', author: SARAH.id, patientId: SARAH.id });
+    }
   });
 });

@@ -125,7 +125,11 @@ export interface BlockTemplate {
   prefixBytes: Uint8Array;
 }
 
-export function blockTemplate(previous: Block | null, record: ChainRecord, timestamp: string): BlockTemplate {
+export function blockTemplate(
+  previous: Pick<Block, 'id' | 'hash'> | null,
+  record: ChainRecord,
+  timestamp: string,
+): BlockTemplate {
   if (record === null || typeof record !== 'object') throw ledgerError('ValidationError', 'A block needs a record');
   let index = 0;
   let previousHash = GENESIS_PREVIOUS_HASH;
@@ -185,7 +189,12 @@ export function mineBlock(previous: Block, record: ChainRecord, timestamp: strin
 }
 
 // The first check block `index` fails, or null. `previous` is the block before it (ignored for index 0).
-export function checkBlock(block: Block, index: number, previous: Block | undefined, difficulty: number): string | null {
+export function checkBlock(
+  block: Block,
+  index: number,
+  previous: Pick<Block, 'hash'> | undefined,
+  difficulty: number,
+): string | null {
   if (block === null || typeof block !== 'object' || block.data === null || typeof block.data !== 'object') {
     return 'block is malformed (no record data)';
   }

@@ -1,5 +1,5 @@
 // Asynchronous, cancellable mining with progress, for the mining lab and the sandbox chain.
-import { assertDifficulty, blockTemplate, sealBlock } from './chain';
+import { assertDifficulty, blockHash, blockTemplate, headerPrefix, meetsDifficulty, sealBlock } from './chain';
 import { ledgerError } from './errors';
 import { createNonceSearch, isValidNonce } from './nonce-search';
 import type { Block, ChainRecord } from './types';
@@ -23,6 +23,8 @@ export interface MiningJobOptions {
 // About 3 ms of hashing at the browser's pure-JS rate: a cancel or a message is seen quickly.
 export const DEFAULT_YIELD_EVERY = 5000;
 export const DEFAULT_PROGRESS_EVERY_MS = 100;
+
+const encoder = new TextEncoder();
 
 export interface MiningOutcome {
   block: Block | null; // null when cancelled
@@ -63,7 +65,7 @@ function createMacrotaskYield(): { next: () => Promise<void>; close: () => void 
 }
 
 export async function mineBlockAsync(
-  previous: Block,
+  previous: Pick<Block, 'id' | 'hash'>, // the sandbox's parent may be a header only
   record: ChainRecord,
   timestamp: string,
   options: MiningJobOptions,
@@ -114,9 +116,26 @@ export interface RemineProgressReport extends MiningProgressReport {
   blocksMined: number;
 }
 
+// What re-mining hashes of a block besides its place: its time and its data hash. Re-mining works on headers, so
+// a block whose record is not at hand (the sandbox's opaque copies of records the reader may not read) re-mines too.
+export interface HeaderToMine {
+  timestamp: string;
+  dataHash: string;
+}
+
+// A re-mined block's new header fields; its record, time and data hash are the caller's.
+export interface MinedHeader {
+  id: string;
+  previousHash: string;
+  hash: string;
+  nonce: number;
+}
+
 export interface RemineOptions {
   difficulty: number;
-  onBlock: (index: number, block: Block) => void; // each re-mined block, as soon as it is found
+  previousHash: string; // the hash of the block before the first one re-mined (GENESIS_PREVIOUS_HASH for a genesis block)
+  headerOf: (index: number) => HeaderToMine; // read when block `index` is reached
+  onBlock: (index: number, header: MinedHeader) => void; // each re-mined block, as soon as it is found
   onProgress?: (p: RemineProgressReport) => void;
   isCancelled?: () => boolean;
   yieldEvery?: number; // attempts between macrotask yields, counted across blocks
@@ -130,17 +149,12 @@ export interface RemineOutcome {
   cancelled: boolean;
 }
 
-// Re-mines blocks[from..to) in order, each linked to the block re-mined before it (blocks[from - 1] for the
-// first, none for a genesis block), keeping every block's record and timestamp. At difficulty 2 most blocks
-// take a few hundred attempts, so the yield counts attempts across blocks, not per block: one macrotask every
-// `yieldEvery` attempts lets a cancel (or a live edit) in. A cancel keeps the blocks re-mined so far.
-export async function remineRange(
-  blocks: readonly Block[],
-  from: number,
-  to: number,
-  options: RemineOptions,
-): Promise<RemineOutcome> {
-  const { difficulty, onBlock, onProgress, isCancelled = () => false, now = () => performance.now() } = options;
+// Re-mines blocks from..to-1 in order, each linked to the block re-mined before it, keeping every block's time
+// and data hash. At difficulty 2 most blocks take a few hundred attempts, so the yield counts attempts across
+// blocks, not per block: one macrotask every `yieldEvery` attempts lets a cancel (or a live edit) in. A cancel
+// keeps the blocks re-mined so far.
+export async function remineRange(from: number, to: number, options: RemineOptions): Promise<RemineOutcome> {
+  const { difficulty, headerOf, onBlock, onProgress, isCancelled = () => false, now = () => performance.now() } = options;
   const yieldEvery = options.yieldEvery ?? DEFAULT_YIELD_EVERY;
   const progressEveryMs = options.progressEveryMs ?? DEFAULT_PROGRESS_EVERY_MS;
   assertDifficulty(difficulty);
@@ -153,16 +167,15 @@ export async function remineRange(
   let attempts = 0;
   let sinceYield = 0;
   let blocksMined = 0;
-  let previous: Block | null = from > 0 ? blocks[from - 1] : null;
+  let previousHash = options.previousHash;
   const progress = (): RemineProgressReport => {
     const elapsedMs = now() - startedAt;
     return { attempts, blocksMined, elapsedMs, hashRate: elapsedMs > 0 ? (attempts * 1000) / elapsedMs : 0 };
   };
   try {
     for (let index = from; index < to; index++) {
-      const block = blocks[index];
-      const template = blockTemplate(previous, block.data, block.timestamp);
-      const search = createNonceSearch(template.prefixBytes, difficulty);
+      const { timestamp, dataHash } = headerOf(index);
+      const search = createNonceSearch(encoder.encode(headerPrefix(index, previousHash, timestamp, dataHash)), difficulty);
       let nonce = 0;
       for (;;) {
         if (sinceYield >= yieldEvery) {
@@ -182,8 +195,13 @@ export async function remineRange(
         attempts += tried;
         sinceYield += tried;
         if (found >= 0) {
-          previous = sealBlock(template, found, difficulty);
-          onBlock(index, previous);
+          const hash = blockHash(index, previousHash, timestamp, dataHash, found);
+          // the search and the header hash are separate SHA-256 code: a block is kept only when both agree
+          if (!meetsDifficulty(hash, difficulty)) {
+            throw ledgerError('IntegrityError', `Mining produced a hash that does not meet difficulty ${difficulty}`);
+          }
+          onBlock(index, { id: String(index), previousHash, hash, nonce: found });
+          previousHash = hash;
           blocksMined++;
           break;
         }

@@ -1,26 +1,88 @@
 // The sandbox's chains as plain data: three peers' copies, each block's own check kept so a page of rows is
 // cheap, and the comparison of the copies. Pure: the ledger's sandbox module holds one and answers the API.
 import type { ChainStatus } from '../api';
-import { checkBlock } from './chain';
+import { GENESIS_PREVIOUS_HASH, blockHash, checkBlock, meetsDifficulty, recordDataHash } from './chain';
 import { SANDBOX_PEERS, type PeerName } from './constants';
 import { ledgerError } from './errors';
 import { isIndex } from './ids';
+import type { HeaderToMine } from './mining';
+import { isValidNonce } from './nonce-search';
 import type { Block, ClinicalRecord } from './types';
 
 export const SANDBOX_PATIENT_ID = 'sandbox'; // synthetic sandbox records, readable by everyone
+export const SANDBOX_RESTRICTED_EDIT = 'This record is not yours to read, so its block cannot be edited.';
+
+// A block of a record the reader may not read, as the reader's sandbox copy holds it: the header only, so its
+// hash, link and proof of work still verify and it re-mines from its data hash, but no edit can test a guess.
+export interface OpaqueBlock {
+  id: string;
+  hash: string;
+  previousHash: string;
+  timestamp: string;
+  dataHash: string;
+  nonce: number;
+  dataProblem: string | null; // why the original's record failed its data hash when copied (a tampered store)
+  data?: undefined; // what tells it from a block: every block the reader may read has its record
+}
+
+export type PeerBlock = Block | OpaqueBlock;
+
+export function isOpaque(block: PeerBlock): block is OpaqueBlock {
+  return block.data === undefined;
+}
+
+// What re-mining hashes of a block besides its place: a block's record again, an opaque block's data hash as held.
+export function headerToMine(block: PeerBlock): HeaderToMine {
+  return { timestamp: block.timestamp, dataHash: isOpaque(block) ? block.dataHash : recordDataHash(block.data) };
+}
+
+// Why a block's record fails its data hash, or null: the one check of checkBlock that reads the record.
+function dataProblemOf(block: Block): string | null {
+  if (block.data === null || typeof block.data !== 'object') return 'block is malformed (no record data)';
+  try {
+    return recordDataHash(block.data) === block.dataHash ? null : 'record data was changed (data hash mismatch)';
+  } catch {
+    return 'block is malformed (its record holds a value JSON cannot hold)';
+  }
+}
+
+// The reader's copy of the records chain: the blocks they may read in full, every other one opaque (a block
+// without a record too: only a tampered store holds one, and its copy then names that check).
+export function readerCopy(blocks: readonly Block[], mayRead: (record: Block['data']) => boolean): PeerBlock[] {
+  return blocks.map((block): PeerBlock => {
+    if (typeof block.data === 'object' && block.data !== null && mayRead(block.data)) return structuredClone(block);
+    const { id, hash, previousHash, timestamp, dataHash, nonce } = block;
+    return { id, hash, previousHash, timestamp, dataHash, nonce, dataProblem: dataProblemOf(block) };
+  });
+}
+
+// checkBlock's checks for a header: the same reasons, with the data check decided when the block was copied.
+function checkOpaque(block: OpaqueBlock, index: number, previous: PeerBlock | undefined, difficulty: number): string | null {
+  if (block.id !== String(index)) return `id "${String(block.id)}" does not match index ${index}`;
+  if (index === 0) {
+    if (block.previousHash !== GENESIS_PREVIOUS_HASH) return 'previousHash of the genesis block is not 64 zeros';
+  } else if (!previous || block.previousHash !== previous.hash) {
+    return `previousHash does not match block ${index - 1}`;
+  }
+  if (block.dataProblem !== null) return block.dataProblem;
+  if (!isValidNonce(block.nonce)) return 'nonce is not a whole number';
+  if (typeof block.timestamp !== 'string') return 'timestamp is not text';
+  if (blockHash(index, block.previousHash, block.timestamp, block.dataHash, block.nonce) !== block.hash) {
+    return 'hash does not match the block header';
+  }
+  return meetsDifficulty(block.hash, difficulty) ? null : `hash does not meet difficulty ${difficulty}`;
+}
 
 // One peer's copy. Blocks are replaced, never changed in place, so copies share the blocks they agree on.
 export interface PeerChain {
-  blocks: Block[];
+  blocks: PeerBlock[];
   problems: Map<number, string>; // blocks that fail a check by themselves: the edited one, the next one's link...
-  typedTitles: Set<number>; // blocks whose title the user typed (shown even when the record is restricted)
-  typedDescriptions: Set<number>;
   edits: Map<number, number>; // the newest edit seq applied to each block: an older one arriving later is stale
   signature?: SandboxSignature; // a copy of the records chain: whose blocks' signatures still hold
 }
 
 // Why block `index`'s signature fails, or null. The sandbox holds no keys: a changed block stays unsigned.
-export type SandboxSignature = (block: Block, index: number) => string | null;
+export type SandboxSignature = (block: PeerBlock, index: number) => string | null;
 
 export interface Sandbox {
   peers: Record<PeerName, PeerChain>;
@@ -40,13 +102,13 @@ export function sandboxRecord(index: number, timestamp: string, mined: boolean):
   };
 }
 
-export function peerChain(blocks: Block[], problems: Map<number, string>, signature?: SandboxSignature): PeerChain {
-  return { blocks, problems, typedTitles: new Set(), typedDescriptions: new Set(), edits: new Map(), signature };
+export function peerChain(blocks: PeerBlock[], problems: Map<number, string>, signature?: SandboxSignature): PeerChain {
+  return { blocks, problems, edits: new Map(), signature };
 }
 
 // Three peers holding the same blocks (the arrays are copies, the blocks shared).
 export function sandboxOf(
-  blocks: Block[],
+  blocks: PeerBlock[],
   problems: Map<number, string>,
   difficulty: number,
   signature?: SandboxSignature,
@@ -78,7 +140,9 @@ export function blockIndexOf(chain: PeerChain, index: unknown): number {
 export function recheck(chain: PeerChain, index: number, difficulty: number): void {
   if (index < 0 || index >= chain.blocks.length) return;
   const block = chain.blocks[index];
-  const problem = checkBlock(block, index, chain.blocks[index - 1], difficulty) ?? chain.signature?.(block, index) ?? null;
+  const previous = chain.blocks[index - 1];
+  const own = isOpaque(block) ? checkOpaque(block, index, previous, difficulty) : checkBlock(block, index, previous, difficulty);
+  const problem = own ?? chain.signature?.(block, index) ?? null;
   if (problem === null) chain.problems.delete(index);
   else chain.problems.set(index, problem);
 }

@@ -7,29 +7,34 @@ import type {
   MiningProgress,
   PeerReport,
   ProgressListener,
+  ReadableSandboxBlock,
   SandboxBlock,
   SignatureState,
 } from '../api';
 import { canSeeRecord } from '../core/access';
-import { blockHash, createGenesisBlock, mineBlock, recordDataHash } from '../core/chain';
+import { GENESIS_PREVIOUS_HASH, blockHash, createGenesisBlock, mineBlock, recordDataHash } from '../core/chain';
 import { SANDBOX_PEERS } from '../core/constants';
 import { iso } from '../core/ledger-records';
-import { mineBlockAsync, remineRange } from '../core/mining';
+import { mineBlockAsync, remineRange, type RemineOptions } from '../core/mining';
 import { checkText } from '../core/text-input';
 import type { Block, User } from '../core/types';
 import { fail, sleep, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
-import { blockSummary, pageOf } from './views';
+import { readableSummary, restrictedSummary, rowsPage } from './views';
 import {
   blockIndexOf,
   comparePeers,
+  headerToMine,
+  isOpaque,
   peerOf,
+  readerCopy,
   recheck,
   recheckAll,
   sandboxOf,
   sandboxRecord,
   statusOf,
-  SANDBOX_PATIENT_ID,
+  SANDBOX_RESTRICTED_EDIT,
+  type PeerBlock,
   type PeerChain,
   type Sandbox,
 } from '../core/sandbox-chain';
@@ -51,6 +56,7 @@ function report(onProgress: ProgressListener, progress: MiningProgress): void {
 export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>) {
   const { difficulty } = deps;
   let sandbox: Sandbox | null = null;
+  let reader = ''; // whose copy the sandbox is: it holds only what they may read
   const jobs = new Map<string, { cancelled: boolean }>();
   let resets = 0; // sandbox resets asked for: only the latest one installs its sandbox
   let latestReset: Promise<BlocksPage | null> = Promise.resolve(null);
@@ -65,22 +71,27 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
     }
   }
 
-  function sandboxCopy(): Sandbox {
-    const blocks = structuredClone(store.current().blocks as Block[]);
+  // The records they may not read never enter the copy: nothing the sandbox answers later can show them.
+  function sandboxCopy(signedIn: User): Sandbox {
+    const blocks = readerCopy(store.current().blocks, (record) => canSeeRecord(signedIn, record));
     const box = sandboxOf(blocks, new Map(), difficulty, signatureInCopy);
     recheckAll(box.peers.A, difficulty); // the records chain may have failed verification: its copy says where
     for (const name of SANDBOX_PEERS) box.peers[name].problems = new Map(box.peers.A.problems);
     return box;
   }
 
-  const current = (): Sandbox => (sandbox ??= sandboxCopy());
+  function current(signedIn: User): Sandbox {
+    if (sandbox && reader === signedIn.id) return sandbox;
+    reader = signedIn.id;
+    return (sandbox = sandboxCopy(signedIn));
+  }
 
   // A copied block keeps its signature only while its author and hash (all it signs) are the records chain's;
   // the records chain's own check says whether that holds. An edited or re-mined block has no valid signature.
   // Blocks the mining lab added past the records chain's tip are unsigned demo blocks.
-  function signatureInCopy(block: Block, index: number): string | null {
+  function signatureInCopy(block: PeerBlock, index: number): string | null {
     const original = store.current().blocks[index];
-    if (!original || (original.author === block.author && original.hash === block.hash)) return null;
+    if (!original || (original.hash === block.hash && (isOpaque(block) || original.author === block.author))) return null;
     return 'signature no longer matches: the block changed, and only its author can sign it again';
   }
 
@@ -109,29 +120,46 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
     resets++;
   }
 
-  // What the reader may see of a sandbox block: the synthetic records, records they may read, and what they typed.
-  function canSee(signedIn: User, block: Block): boolean {
-    return !!block.data && (block.data.patientId === SANDBOX_PATIENT_ID || canSeeRecord(signedIn, block.data));
-  }
-
-  function summaryOf(signedIn: User, chain: PeerChain, index: number): BlockSummary {
-    const block = chain.blocks[index];
-    const seen = canSee(signedIn, block);
-    const summary = blockSummary(block, index, seen, signatureOf(chain, index));
-    if (!seen && chain.typedTitles.has(index)) summary.title = block.data.title;
+  const problemOf = (chain: PeerChain, index: number) => {
     const problem = chain.problems.get(index);
-    return problem === undefined ? summary : { ...summary, problem };
+    return problem === undefined ? {} : { problem };
+  };
+
+  // The reader's copy holds only what they may read and the synthetic demo blocks: any other block is opaque.
+  function summaryOf(chain: PeerChain, index: number): BlockSummary {
+    const block = chain.blocks[index];
+    if (isOpaque(block)) return { ...restrictedSummary(block, index), ...problemOf(chain, index) };
+    return { ...readableSummary(block, index, signatureOf(chain, index)), ...problemOf(chain, index) };
   }
 
-  function detailOf(signedIn: User, chain: PeerChain, index: number): SandboxBlock {
+  function readableDetail(chain: PeerChain, index: number, block: Block): ReadableSandboxBlock {
+    const summary = readableSummary(block, index, signatureOf(chain, index));
+    return { ...summary, ...problemOf(chain, index), description: block.data.description ?? '', dataHash: block.dataHash };
+  }
+
+  function detailOf(chain: PeerChain, index: number): SandboxBlock {
     const block = chain.blocks[index];
-    const seen = canSee(signedIn, block);
-    return {
-      ...summaryOf(signedIn, chain, index),
-      description: seen || chain.typedDescriptions.has(index) ? (block.data?.description ?? '') : '',
-      dataHash: block.dataHash,
-      restricted: !seen,
-    };
+    if (!isOpaque(block)) return readableDetail(chain, index, block);
+    return { ...restrictedSummary(block, index), ...problemOf(chain, index), dataHash: block.dataHash };
+  }
+
+  // Re-mines blocks from..to-1 of a peer's copy from their headers, each linked to the one before.
+  type JobOptions = Pick<RemineOptions, 'isCancelled' | 'onProgress' | 'progressEveryMs'>;
+  function remine(box: Sandbox, chain: PeerChain, from: number, to: number, options: JobOptions = {}) {
+    let header = { dataHash: '' }; // the last header handed to the search: its data hash is the one mined
+    return remineRange(from, to, {
+      difficulty: box.difficulty,
+      previousHash: from > 0 ? chain.blocks[from - 1].hash : GENESIS_PREVIOUS_HASH,
+      headerOf: (at) => (header = headerToMine(chain.blocks[at])),
+      onBlock: (at, mined) => {
+        if (sandbox !== box) return; // reset meanwhile: this copy is gone
+        const block = chain.blocks[at];
+        chain.blocks[at] = { ...block, ...mined, dataHash: header.dataHash, ...(isOpaque(block) ? {} : { signature: '' }) };
+        recheck(chain, at, box.difficulty);
+      },
+      now: () => performance.now(),
+      ...options,
+    });
   }
 
   // Validates a mining job's id, and that no other job runs: one job at a time, lab or re-mine.
@@ -163,45 +191,25 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       for (const job of jobs.values()) job.cancelled = true;
       const request = ++resets;
       const run = (async () => {
-        const box = blocks === 0 ? sandboxCopy() : await demoSandbox(blocks, () => request !== resets);
-        if (box) sandbox = box;
-        return (
-          box &&
-          pageOf(
-            box.peers.A.blocks,
-            0,
-            SANDBOX_FIRST_PAGE,
-            (block) => canSee(signedIn, block),
-            (index) => signatureOf(box.peers.A, index),
-          )
-        );
+        const box = blocks === 0 ? sandboxCopy(signedIn) : await demoSandbox(blocks, () => request !== resets);
+        if (!box) return null;
+        [sandbox, reader] = [box, signedIn.id];
+        return rowsPage(box.peers.A.blocks.length, 0, SANDBOX_FIRST_PAGE, (index) => summaryOf(box.peers.A, index));
       })();
       latestReset = run;
       return (await run) ?? waitForLatestReset();
     },
 
     async sandboxPage(offset, limit, peer) {
-      const signedIn = await enter();
-      const box = current();
+      const box = current(await enter());
       const chain = box.peers[peerOf(peer)];
-      const page = pageOf(
-        chain.blocks,
-        offset,
-        limit,
-        () => true,
-        () => 'unchecked',
-      ); // the shape checks; the rows are rebuilt below
-      return {
-        ...page,
-        blocks: page.blocks.map(({ index }) => summaryOf(signedIn, chain, index)),
-        status: statusOf(chain, box.difficulty),
-      };
+      const page = rowsPage(chain.blocks.length, offset, limit, (index) => summaryOf(chain, index));
+      return { ...page, status: statusOf(chain, box.difficulty) };
     },
 
     async sandboxBlock(index, peer) {
-      const signedIn = await enter();
-      const chain = current().peers[peerOf(peer)];
-      return detailOf(signedIn, chain, blockIndexOf(chain, index));
+      const chain = current(await enter()).peers[peerOf(peer)];
+      return detailOf(chain, blockIndexOf(chain, index));
     },
 
     async sandboxEdit(edit) {
@@ -209,9 +217,11 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       if (edit === null || typeof edit !== 'object')
         fail('ValidationError', 'An edit names a peer, a block, a sequence number and the new text.');
       const { title, description, seq } = edit;
-      const box = current();
+      const box = current(signedIn);
       const chain = box.peers[peerOf(edit.peer)];
       const at = blockIndexOf(chain, edit.index);
+      const block = chain.blocks[at];
+      if (isOpaque(block)) fail('AccessDeniedError', SANDBOX_RESTRICTED_EDIT); // its record is not here to edit
       if (!Number.isSafeInteger(seq) || seq < 0)
         fail('ValidationError', 'An edit needs a sequence number, a whole number of 0 or more.');
       if (title === undefined && description === undefined)
@@ -225,7 +235,6 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       if (seq <= (chain.edits.get(at) ?? -1)) return { stale: true, seq }; // a newer edit of this block was applied
       chain.edits.set(at, seq);
 
-      const block = chain.blocks[at];
       const data = {
         ...block.data,
         ...(titleCheck ? { title: titleCheck.text } : {}),
@@ -234,39 +243,31 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       const dataHash = recordDataHash(data);
       // the nonce stays: the new hash almost never meets the difficulty, which is what the demo shows
       const hash = blockHash(at, block.previousHash, block.timestamp, dataHash, block.nonce);
-      chain.blocks[at] = { ...block, data, dataHash, hash };
-      if (titleCheck) chain.typedTitles.add(at);
-      if (descriptionCheck) chain.typedDescriptions.add(at);
+      const edited = { ...block, data, dataHash, hash };
+      chain.blocks[at] = edited;
       recheck(chain, at, box.difficulty);
       recheck(chain, at + 1, box.difficulty); // its link to this block
-      const next = at + 1 < chain.blocks.length ? summaryOf(signedIn, chain, at + 1) : undefined;
+      const next = at + 1 < chain.blocks.length ? summaryOf(chain, at + 1) : undefined;
       return {
         stale: false,
         seq,
-        block: detailOf(signedIn, chain, at),
+        block: readableDetail(chain, at, edited),
         ...(next ? { next } : {}),
         status: statusOf(chain, box.difficulty),
       };
     },
 
     async sandboxRemine(index, peer) {
-      await enter();
-      const box = current();
+      const box = current(await enter());
       const chain = box.peers[peerOf(peer)];
       const at = blockIndexOf(chain, index);
-      const block = chain.blocks[at];
-      chain.blocks[at] =
-        at === 0
-          ? createGenesisBlock(block.data, block.timestamp, box.difficulty)
-          : mineBlock(chain.blocks[at - 1], block.data, block.timestamp, box.difficulty);
-      recheck(chain, at, box.difficulty);
+      await remine(box, chain, at, at + 1);
       recheck(chain, at + 1, box.difficulty);
       return statusOf(chain, box.difficulty);
     },
 
     async sandboxRemineFrom(jobId, index, peer, onProgress) {
-      await enter();
-      const box = current();
+      const box = current(await enter());
       const chain = box.peers[peerOf(peer)];
       const from = blockIndexOf(chain, index);
       const job = startJob(jobId);
@@ -282,17 +283,10 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       });
       const started = performance.now();
       try {
-        const outcome = await remineRange(chain.blocks, from, to, {
-          difficulty: box.difficulty,
+        const outcome = await remine(box, chain, from, to, {
           isCancelled: () => job.cancelled || sandbox !== box,
-          onBlock: (at, block) => {
-            if (sandbox !== box) return; // reset meanwhile: this copy is gone
-            chain.blocks[at] = block;
-            recheck(chain, at, box.difficulty);
-          },
           onProgress: (p) => report(onProgress, progress(p.blocksMined, p.attempts, p.elapsedMs)),
           progressEveryMs: PROGRESS_INTERVAL_MS,
-          now: () => performance.now(),
         });
         recheck(chain, from + outcome.blocksMined, box.difficulty); // the link after the last block re-mined
         const final = progress(outcome.blocksMined, outcome.attempts, performance.now() - started);
@@ -304,8 +298,7 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
     },
 
     async sandboxPeers() {
-      await enter();
-      const box = current();
+      const box = current(await enter());
       const { differsFrom, noMajorityFrom } = comparePeers(box);
       const peers = SANDBOX_PEERS.map((name): PeerReport => {
         const chain = box.peers[name];
@@ -321,7 +314,7 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
     },
 
     async mineSandbox(jobId, jobDifficulty, blocks, onProgress) {
-      await enter();
+      const signedIn = await enter();
       if (typeof jobId !== 'string' || jobId === '') fail('ValidationError', 'A mining job needs an id.');
       const { min, max } = LAB_DIFFICULTY_RANGE;
       if (!Number.isInteger(jobDifficulty) || jobDifficulty < min || jobDifficulty > max) {
@@ -331,7 +324,7 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
         fail('ValidationError', `Choose from 1 to ${MAX_LAB_BLOCKS} blocks.`);
       }
       const job = startJob(jobId);
-      const box = current();
+      const box = current(signedIn);
       const miner = box.peers.A; // the lab mines on peer A and hands each block to the peers that agree with A's tip
       const started = performance.now();
       let attempts = 0;

@@ -1,5 +1,14 @@
 // What crosses to the UI, built from the projection: plain copies, never the state itself.
-import type { AccessHistoryEntry, BlockSummary, BlocksPage, DocumentView, RecordView, SignatureState } from '../api';
+import type {
+  AccessHistoryEntry,
+  BlockSummary,
+  BlocksPage,
+  DocumentView,
+  ReadableBlockSummary,
+  RecordView,
+  RestrictedBlockSummary,
+  SignatureState,
+} from '../api';
 import { PATIENTS, findUser } from '../core/directory';
 import type { EmergencyRead } from '../core/ledger-records';
 import type { GrantRead, GrantState, LedgerState, RecordEntry } from '../core/projection';
@@ -7,7 +16,6 @@ import type { Block, ClinicalRecord, EmergencyGrant, Patient, Share } from '../c
 import { isIndex } from '../core/ids';
 import { fail } from './deps';
 
-export const RESTRICTED_TITLE = 'Restricted record'; // a block summary of a record the reader may not see
 export const MAX_PAGE_SIZE = 500;
 export const EMERGENCY_READ_REPEAT_MS = 60_000; // the same read under a grant or share is logged once a minute
 
@@ -75,19 +83,39 @@ export function patientById(id: string): Patient {
   return PATIENTS.find((candidate) => candidate.id === id) ?? fail('NotFoundError', 'No patient has this id.');
 }
 
-export function blockSummary(block: Block, index: number, visible: boolean, signature: SignatureState): BlockSummary {
+// A block the reader may not read: its header, nothing of its record (not even who wrote it or its type).
+export function restrictedSummary(
+  block: Pick<Block, 'hash' | 'previousHash' | 'timestamp' | 'nonce'>,
+  index: number,
+): RestrictedBlockSummary {
+  return {
+    restricted: true,
+    index,
+    hash: block.hash,
+    previousHash: block.previousHash,
+    timestamp: block.timestamp,
+    nonce: block.nonce,
+  };
+}
+
+export function readableSummary(block: Block, index: number, signature: SignatureState): ReadableBlockSummary {
   return {
     index,
     hash: block.hash,
     previousHash: block.previousHash,
     timestamp: block.timestamp,
     nonce: block.nonce,
-    type: block.data?.type, // data can be missing only in a tampered store, which verification reports
-    title: visible ? block.data.title : RESTRICTED_TITLE,
-    patientId: visible ? block.data.patientId : '',
+    type: block.data.type,
+    title: block.data.title,
+    patientId: block.data.patientId,
     author: typeof block.author === 'string' ? block.author : '', // a stored block may lack it; its rules name that
     signature,
   };
+}
+
+// visible is false for a block without data too (only a tampered store has one, and verification reports it).
+export function blockSummary(block: Block, index: number, visible: boolean, signature: SignatureState): BlockSummary {
+  return visible && block.data ? readableSummary(block, index, signature) : restrictedSummary(block, index);
 }
 
 export function pageOf(
@@ -97,15 +125,18 @@ export function pageOf(
   visible: (block: Block, index: number) => boolean,
   signatureOf: (index: number) => SignatureState,
 ): BlocksPage {
+  return rowsPage(blocks.length, offset, limit, (i) => blockSummary(blocks[i], i, visible(blocks[i], i), signatureOf(i)));
+}
+
+// A page of a chain's rows, newest first: offset 0 is the tip.
+export function rowsPage(total: number, offset: number, limit: number, rowOf: (index: number) => BlockSummary): BlocksPage {
   if (!isIndex(offset) || !Number.isInteger(limit) || limit < 1) {
     fail('ValidationError', 'Ask for a page with a whole offset of 0 or more and a limit of 1 or more.');
   }
   const size = Math.min(limit, MAX_PAGE_SIZE);
   const page: BlockSummary[] = [];
-  for (let i = blocks.length - 1 - offset; i >= 0 && page.length < size; i--) {
-    page.push(blockSummary(blocks[i], i, visible(blocks[i], i), signatureOf(i)));
-  }
-  return { total: blocks.length, offset, blocks: page };
+  for (let i = total - 1 - offset; i >= 0 && page.length < size; i--) page.push(rowOf(i));
+  return { total, offset, blocks: page };
 }
 
 // Newest grant first; a grant past its expiry that no block closed yet is shown expired: the clock decides.

@@ -32,7 +32,8 @@ interface BlockEditorProps {
 }
 
 // One sandbox block opened for editing: every keystroke goes to the worker, which answers with the block's
-// new data hash and hash (same nonce); the block then shows why it is invalid until it is re-mined.
+// new data hash and hash (same nonce); the block then shows why it is invalid until it is re-mined. A block
+// of a record the reader may not read is shown read-only: its header only, since the worker has no more of it.
 export function BlockEditor({
   block,
   status,
@@ -49,7 +50,7 @@ export function BlockEditor({
 }: BlockEditorProps) {
   const id = useId();
   const [title, setTitle] = useState(block.restricted ? '' : block.title);
-  const [description, setDescription] = useState(block.description);
+  const [description, setDescription] = useState(block.restricted ? '' : block.description);
   const [touched, setTouched] = useState({ title: false, description: false });
 
   // the worker's rules, said before the call; a text they refuse is not sent
@@ -77,46 +78,46 @@ export function BlockEditor({
         <CloseButton aria-label="Close the block editor" onClick={onClose} />
       </Card.Header>
       <Card.Body>
-        {block.restricted && (
-          <p className="small text-body-secondary">
-            This record is not yours to read: its title and description stay hidden. What you type replaces them in the sandbox
-            only.
-          </p>
-        )}
         <Row className="g-3">
           <Col md={6}>
-            <Form.Group controlId={`${id}-title`} className="mb-2">
-              <Form.Label>Title</Form.Label>
-              <Form.Control
-                value={title}
-                placeholder={block.restricted ? 'Hidden: type to replace it' : undefined}
-                onChange={(event) => change({ title: event.target.value, description }, { ...touched, title: true })}
-                disabled={locked}
-                isInvalid={titleProblem !== null}
-                aria-invalid={titleProblem !== null || undefined}
-                aria-describedby={titleProblem ? `${id}-title-problem` : undefined}
-              />
-              <Form.Control.Feedback type="invalid" id={`${id}-title-problem`}>
-                {titleProblem}
-              </Form.Control.Feedback>
-            </Form.Group>
-            <Form.Group controlId={`${id}-description`}>
-              <Form.Label>Description</Form.Label>
-              <Form.Control
-                as="textarea"
-                rows={2}
-                value={description}
-                placeholder={block.restricted ? 'Hidden: type to replace it' : undefined}
-                onChange={(event) => change({ title, description: event.target.value }, { ...touched, description: true })}
-                disabled={locked}
-                isInvalid={descriptionProblem !== null}
-                aria-invalid={descriptionProblem !== null || undefined}
-                aria-describedby={descriptionProblem ? `${id}-description-problem` : undefined}
-              />
-              <Form.Control.Feedback type="invalid" id={`${id}-description-problem`}>
-                {descriptionProblem}
-              </Form.Control.Feedback>
-            </Form.Group>
+            {block.restricted ? (
+              <p className="small text-body-secondary mb-0" data-restricted="true">
+                Restricted record: it is not yours to read, so it cannot be edited here. You can still re-mine it.
+              </p>
+            ) : (
+              <>
+                <Form.Group controlId={`${id}-title`} className="mb-2">
+                  <Form.Label>Title</Form.Label>
+                  <Form.Control
+                    value={title}
+                    onChange={(event) => change({ title: event.target.value, description }, { ...touched, title: true })}
+                    disabled={locked}
+                    isInvalid={titleProblem !== null}
+                    aria-invalid={titleProblem !== null || undefined}
+                    aria-describedby={titleProblem ? `${id}-title-problem` : undefined}
+                  />
+                  <Form.Control.Feedback type="invalid" id={`${id}-title-problem`}>
+                    {titleProblem}
+                  </Form.Control.Feedback>
+                </Form.Group>
+                <Form.Group controlId={`${id}-description`}>
+                  <Form.Label>Description</Form.Label>
+                  <Form.Control
+                    as="textarea"
+                    rows={2}
+                    value={description}
+                    onChange={(event) => change({ title, description: event.target.value }, { ...touched, description: true })}
+                    disabled={locked}
+                    isInvalid={descriptionProblem !== null}
+                    aria-invalid={descriptionProblem !== null || undefined}
+                    aria-describedby={descriptionProblem ? `${id}-description-problem` : undefined}
+                  />
+                  <Form.Control.Feedback type="invalid" id={`${id}-description-problem`}>
+                    {descriptionProblem}
+                  </Form.Control.Feedback>
+                </Form.Group>
+              </>
+            )}
           </Col>
           <Col md={6}>
             <dl className="row small mb-0 sandbox-hashes">

@@ -8,6 +8,7 @@ import { RECORD_TYPE_LABELS } from '../../components/record-type';
 import { userName } from '../../components/user-name';
 
 export const ROW_PX = 41; // every row is one line high: the table's spacer rows rely on it
+export const RESTRICTED_TITLE = 'Restricted record'; // a block of a record the reader may not read
 
 interface BlockRowProps {
   position: number;
@@ -60,7 +61,8 @@ export const BlockRow = memo(function BlockRow({
     );
   }
   const time = <td>{formatDateTime(block.timestamp)}</td>;
-  const type = <td>{RECORD_TYPE_LABELS[block.type] ?? block.type}</td>;
+  // a restricted block says nothing of its record: no type, title or author, only its place, time and hashes
+  const type = <td>{block.restricted ? '' : (RECORD_TYPE_LABELS[block.type] ?? block.type)}</td>;
   const problem = checks ? rowProblem(block, invalid) : invalid?.index === block.index ? invalid.reason : undefined;
   const broken = problem !== undefined;
   return (
@@ -103,13 +105,25 @@ export const BlockRow = memo(function BlockRow({
       )}
       {!checks && time}
       {!checks && type}
-      <td className="explorer-title" title={block.title}>
-        {block.title}
-      </td>
-      <td className="explorer-author" title={`Signed by ${authorName(block.author)}: ${SIGNATURE_LABELS[block.signature].text}`}>
-        {authorName(block.author)}{' '}
-        <Badge bg={SIGNATURE_LABELS[block.signature].variant}>{SIGNATURE_LABELS[block.signature].text}</Badge>
-      </td>
+      {block.restricted ? (
+        <>
+          <td className="explorer-title text-body-secondary">{RESTRICTED_TITLE}</td>
+          <td className="explorer-author" />
+        </>
+      ) : (
+        <>
+          <td className="explorer-title" title={block.title}>
+            {block.title}
+          </td>
+          <td
+            className="explorer-author"
+            title={`Signed by ${authorName(block.author)}: ${SIGNATURE_LABELS[block.signature].text}`}
+          >
+            {authorName(block.author)}{' '}
+            <Badge bg={SIGNATURE_LABELS[block.signature].variant}>{SIGNATURE_LABELS[block.signature].text}</Badge>
+          </td>
+        </>
+      )}
       <td>
         <HashBadge hash={block.hash} label={`hash of block ${block.index}`} />
       </td>
