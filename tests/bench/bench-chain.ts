@@ -1,7 +1,7 @@
 // Legal synthetic ledgers for the benches (core-bench.ts in Node, browser-worker.ts in Chromium): records that
 // pass verifyLedger, mostly emergency accesses (grant, reads, end or expiry, the patient's acknowledgement)
 // with an upload every tenth episode and now and then a deletion, as the service itself would write them.
-import { emergencyScope } from '../../workers/core/access';
+import { accessScope } from '../../workers/core/access';
 import { EMERGENCY_DURATIONS } from '../../workers/core/constants';
 import { PATIENTS, USERS } from '../../workers/core/directory';
 import { acknowledgementRecord, deletionRecord, emergencyRecord, genesisRecord, iso } from '../../workers/core/ledger-records';
@@ -143,7 +143,7 @@ export function benchRecords(
       isActive: true,
     };
     push(emergencyRecord(uuid(ids++), grant, 'granted', grant.createdAt));
-    const scope = emergencyScope(accessLevel);
+    const scope = accessScope(accessLevel);
     for (let i = 0; i <= episode % 3; i++) push(emergencyRecord(uuid(ids++), grant, 'read', next(), { what: scope.read }));
     const documents = live.get(patient.id) ?? [];
     if (scope.documents && documents.length > 0) {

@@ -2,7 +2,7 @@
 // user's unlocked key kept in IndexedDB, an edited currentUser finds no key, and the explorer names each
 // block's author and whether its signature holds, also in the tamper demo after a re-mine.
 import type { Page } from 'playwright-core';
-import { emergencyScope } from '../../workers/core/access';
+import { accessScope } from '../../workers/core/access';
 import { mineBlock } from '../../workers/core/chain';
 import { DEMO_PASSWORD } from '../../workers/core/constants';
 import { DOCTORS, PATIENTS } from '../../workers/core/directory';
@@ -169,7 +169,7 @@ describe('a long signed chain', () => {
         const record =
           index === 1
             ? emergencyRecord(crypto.randomUUID(), grant, 'granted', iso(at))
-            : emergencyRecord(crypto.randomUUID(), grant, 'read', iso(at + index), { what: emergencyScope('basic').read });
+            : emergencyRecord(crypto.randomUUID(), grant, 'read', iso(at + index), { what: accessScope('basic').read });
         blocks.push(mineBlock(blocks[index - 1], record, record.timestamp));
       }
       const signed = [genesis, ...(await Promise.all(blocks.slice(1).map((block) => signBlock(block, key))))];

@@ -5,7 +5,7 @@ import {
   canReadPatient,
   canSeeRecord,
   documentAccess,
-  emergencyScope,
+  accessScope,
   findActiveGrant,
   isGrantActive,
   isGrantDue,
@@ -170,8 +170,8 @@ describe('emergency grants', () => {
   });
 
   it('give basic access to 5 recent records without documents, and full access to everything', () => {
-    expect(emergencyScope('basic')).toMatchObject({ records: 5, documents: false });
-    expect(emergencyScope('full')).toMatchObject({ records: Infinity, documents: true });
+    expect(accessScope('basic')).toMatchObject({ records: 5, documents: false });
+    expect(accessScope('full')).toMatchObject({ records: Infinity, documents: true });
   });
 });
 

@@ -10,7 +10,7 @@ import {
   canReadPatient,
   canSeeRecord,
   documentAccess,
-  emergencyScope,
+  accessScope,
   findActiveShare,
   isGrantActive,
   isGrantDue,
@@ -389,7 +389,7 @@ describe('access rules against an oracle from the spec', { timeout: 60_000 }, ()
           const inForce = oracleShareInForce(share, world.now);
           const found = findActiveShare(alone, actor.id, share.patientId, world.now);
           expect(found).toEqual(inForce ? share : undefined);
-          if (found) expect(emergencyScope(found.accessLevel)).toEqual(emergencyScope(share.accessLevel));
+          if (found) expect(accessScope(found.accessLevel)).toEqual(accessScope(share.accessLevel));
           expect(outcome(() => documentAccess(actor, document, [], world.now, alone))).toEqual(
             inForce && share.accessLevel === 'full' ? 'allowed' : DENIED,
           );
@@ -415,8 +415,8 @@ describe('access rules against an oracle from the spec', { timeout: 60_000 }, ()
   });
 
   it('scopes basic access to the profile and 5 recent records without documents, and full access to everything', () => {
-    expect(emergencyScope('basic')).toMatchObject({ records: 5, documents: false });
-    expect(emergencyScope('full')).toMatchObject({ records: Infinity, documents: true });
+    expect(accessScope('basic')).toMatchObject({ records: 5, documents: false });
+    expect(accessScope('full')).toMatchObject({ records: Infinity, documents: true });
   });
 
   it('refuses a role-only call to the other role with the exact message', () => {

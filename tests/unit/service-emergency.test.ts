@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { proxy } from 'comlink';
 import type { EmergencyRequest, ReadableBlockSummary } from '../../workers/api';
 import { createTestLedgerService } from '../support/test-ledger';
-import { EMERGENCY_READ_REPEAT_MS } from '../../workers/ledger/views';
+import { READ_REPEAT_MS } from '../../workers/ledger/views';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import {
   CARTER,
@@ -176,7 +176,7 @@ describe('reading under a grant', () => {
     await service.emergencyView(grant.id);
     await service.emergencyView(grant.id); // a re-render: same read, same minute
     await service.readDocument(documentIds[2]);
-    clock.advance(EMERGENCY_READ_REPEAT_MS);
+    clock.advance(READ_REPEAT_MS);
     await service.emergencyView(grant.id);
     const reads = (await emergencyRecords(service)).filter((b) => b.title.startsWith('Emergency read'));
     expect(reads).toHaveLength(3);

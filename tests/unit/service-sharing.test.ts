@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mineBlock } from '../../workers/core/chain';
 import type { ChainRecord, ShareRecord } from '../../workers/core/types';
-import { EMERGENCY_READ_REPEAT_MS } from '../../workers/ledger/views';
+import { READ_REPEAT_MS } from '../../workers/ledger/views';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import {
   CARTER,
@@ -123,7 +123,7 @@ describe('a patient sharing with a doctor', () => {
     await signInAs(service, WILSON);
     await service.sharedView(share.id);
     await service.sharedView(share.id);
-    clock.advance(EMERGENCY_READ_REPEAT_MS);
+    clock.advance(READ_REPEAT_MS);
     await service.sharedView(share.id);
     await signInAs(service, SARAH);
     expect((await service.myShares())[0].reads).toHaveLength(2);

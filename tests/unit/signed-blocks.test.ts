@@ -22,7 +22,7 @@ import {
   type SignatureChecker,
   type StoredKeys,
 } from '../../workers/core/signatures';
-import { emergencyScope } from '../../workers/core/access';
+import { accessScope } from '../../workers/core/access';
 import { emergencyRecord, genesisRecord, iso } from '../../workers/core/ledger-records';
 import { project } from '../../workers/core/projection';
 import type { Block } from '../../workers/core/types';
@@ -251,7 +251,7 @@ async function buildLongChain(): Promise<Block[]> {
   const start = Date.parse(blocks[blocks.length - 1].timestamp);
   while (blocks.length < LONG_HEIGHT) {
     const at = iso(start + blocks.length);
-    const record = emergencyRecord(crypto.randomUUID(), known.grant, 'read', at, { what: emergencyScope('basic').read });
+    const record = emergencyRecord(crypto.randomUUID(), known.grant, 'read', at, { what: accessScope('basic').read });
     blocks.push(await signBlock(mineBlock(blocks[blocks.length - 1], record, at), key));
   }
   return blocks;

@@ -81,9 +81,9 @@ export function documentAccess(
   }
   if (document.doctorId === actor.id) return { via: 'doctor' };
   const grant = findActiveGrant(grants, actor.id, document.patientId, now);
-  if (grant && emergencyScope(grant.accessLevel).documents) return { via: 'emergency', grant };
+  if (grant && accessScope(grant.accessLevel).documents) return { via: 'emergency', grant };
   // only shares that open files count: a newer basic share must not hide a full one still in force
-  const opening = [...shares].filter((candidate) => emergencyScope(candidate.accessLevel).documents);
+  const opening = [...shares].filter((candidate) => accessScope(candidate.accessLevel).documents);
   const share = findActiveShare(opening, actor.id, document.patientId, now);
   if (share) return { via: 'share', share };
   throw accessDenied();
@@ -103,13 +103,13 @@ export function assertGrantUsable(actor: User, grant: EmergencyGrant | undefined
   return grant;
 }
 
-export interface EmergencyScope {
+export interface AccessScope {
   records: number; // newest records readable (Infinity = complete history)
   documents: boolean;
-  read: string; // what an emergency view reads, as recorded on the chain
+  read: string; // what a view under a grant or a share reads, as recorded on the chain
 }
 
-export function emergencyScope(level: AccessLevel): EmergencyScope {
+export function accessScope(level: AccessLevel): AccessScope {
   return level === 'full'
     ? { records: Infinity, documents: true, read: 'profile, health overview and complete history' }
     : {

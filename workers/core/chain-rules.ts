@@ -1,6 +1,6 @@
 // The chain's rules: whether a block may follow the blocks before it, given the state they fold to
 // (semantic verification). The first block that breaks one is named with it, like a block whose hash does not match.
-import { emergencyScope, isShareActive } from './access';
+import { accessScope, isShareActive } from './access';
 import {
   ACCEPTED_EXTENSIONS,
   EMERGENCY_DURATIONS,
@@ -119,7 +119,7 @@ function readProblem(
   read: { read?: string; documentId?: string },
 ): string | null {
   if (typeof read.read !== 'string') return 'a read does not say what was read';
-  const scope = emergencyScope(access.accessLevel);
+  const scope = accessScope(access.accessLevel);
   if (read.documentId === undefined) return read.read === scope.read ? null : 'a read names more than its level covers';
   if (!scope.documents) return 'a document read lies outside basic access';
   const document = state.documents.get(read.documentId);

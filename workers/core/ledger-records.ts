@@ -48,7 +48,7 @@ function emergencyTitle(event: EmergencyEvent, grant: EmergencyGrant, doctorName
   }
 }
 
-export interface EmergencyRead {
+export interface AccessRead {
   what: string; // as the patient's access history shows it
   documentId?: string;
 }
@@ -58,7 +58,7 @@ export function emergencyRecord(
   grant: EmergencyGrant,
   event: EmergencyEvent,
   timestamp: string,
-  read?: EmergencyRead,
+  read?: AccessRead,
 ): EmergencyRecord {
   return {
     id,
@@ -132,7 +132,7 @@ function shareTitle(event: ShareEvent, share: Share, doctorName: string): string
   }
 }
 
-export function shareRecord(id: string, share: Share, event: ShareEvent, timestamp: string, read?: EmergencyRead): ShareRecord {
+export function shareRecord(id: string, share: Share, event: ShareEvent, timestamp: string, read?: AccessRead): ShareRecord {
   return {
     id,
     patientId: share.patientId,

@@ -3,7 +3,7 @@ import type { EmergencyRequest, LedgerService } from '../api';
 import {
   accessDenied,
   assertGrantUsable,
-  emergencyScope,
+  accessScope,
   findActiveGrant,
   isGrantActive,
   requireRole,
@@ -11,7 +11,7 @@ import {
 } from '../core/access';
 import { DOCTOR_KEPT_RECORDS } from '../core/constants';
 import { PATIENTS } from '../core/directory';
-import { acknowledgementRecord, type EmergencyRead, emergencyRecord, grantExpiresAt, iso } from '../core/ledger-records';
+import { acknowledgementRecord, type AccessRead, emergencyRecord, grantExpiresAt, iso } from '../core/ledger-records';
 import { checkText, foldForSearch } from '../core/text-input';
 import type { EmergencyGrant, User } from '../core/types';
 import { fail, sleep, type LedgerDeps } from './deps';
@@ -20,7 +20,7 @@ import { accessHistoryOf, grantsOf, isClinical, newestRecords, patientById, read
 
 export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>) {
   // Break-the-glass reads are recorded before the data is handed out: no record, no read.
-  async function logRead(signedIn: User, grantId: string, read: EmergencyRead): Promise<void> {
+  async function logRead(signedIn: User, grantId: string, read: AccessRead): Promise<void> {
     await store.write('The emergency read could not be recorded', ({ verified: { state } }, at) => {
       const grant = assertGrantUsable(signedIn, state.grants.get(grantId)?.grant, at);
       if (readJustLogged(state.grants.get(grantId)?.reads.at(-1), read, deps.now())) return { result: () => undefined };
@@ -121,7 +121,7 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
     async emergencyView(grantId) {
       const signedIn = await enter();
       const grant = assertGrantUsable(signedIn, store.state().grants.get(grantId)?.grant, store.clock());
-      const scope = emergencyScope(grant.accessLevel);
+      const scope = accessScope(grant.accessLevel);
       await logRead(signedIn, grant.id, { what: scope.read });
       const state = store.state();
       const records = newestRecords(state, grant.patientId)

@@ -4,7 +4,7 @@ import type { DocumentContent, LedgerService, RecordQuery } from '../api';
 import { assertCanDelete, assertCanReadPatient, documentAccess, requireRole } from '../core/access';
 import { PATIENT_RECENT_RECORDS } from '../core/constants';
 import { decryptDocument, encryptDocument } from '../core/documents';
-import { deletionRecord, iso, type EmergencyRead } from '../core/ledger-records';
+import { deletionRecord, iso, type AccessRead } from '../core/ledger-records';
 import type { LedgerState } from '../core/projection';
 import { checkText, foldForSearch } from '../core/text-input';
 import type { ClinicalRecord, DocumentInfo, User } from '../core/types';
@@ -14,7 +14,7 @@ import type { LedgerStore } from './store';
 import { accessHistoryOf, blockSummary, documentView, grantsOf, isClinical, newestRecords, recordView, sharesOf } from './views';
 
 // Logs a read under a grant or a share on the chain (the emergency and sharing modules, through the root).
-export type LogRead = (signedIn: User, accessId: string, read: EmergencyRead) => Promise<void>;
+export type LogRead = (signedIn: User, accessId: string, read: AccessRead) => Promise<void>;
 
 function storedDocument(state: LedgerState, documentId: unknown): DocumentInfo {
   const document = typeof documentId === 'string' ? state.documents.get(documentId) : undefined;

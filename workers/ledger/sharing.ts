@@ -1,10 +1,10 @@
 // Patient sharing: a patient shares their records with a listed doctor for a while, and revokes it; the doctor
 // reads under the share as under an emergency grant of the same level, every read logged on the chain.
 import type { LedgerService, ShareEntry, ShareRequest } from '../api';
-import { accessDenied, emergencyScope, isShareActive, requireRole, validateShareRequest } from '../core/access';
+import { accessDenied, accessScope, isShareActive, requireRole, validateShareRequest } from '../core/access';
 import { DOCTORS, findUser } from '../core/directory';
 import { checkText } from '../core/text-input';
-import { type EmergencyRead, iso, shareExpiresAt, shareRecord } from '../core/ledger-records';
+import { type AccessRead, iso, shareExpiresAt, shareRecord } from '../core/ledger-records';
 import type { LedgerState } from '../core/projection';
 import type { Share, User } from '../core/types';
 import { fail, type LedgerDeps } from './deps';
@@ -24,7 +24,7 @@ function usableShare(signedIn: User, state: LedgerState, shareId: unknown, at: n
 
 export function createSharing(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>) {
   // Reads under a share are on the chain before the data leaves the worker; the same read once a minute.
-  async function logShareRead(signedIn: User, shareId: string, read: EmergencyRead): Promise<void> {
+  async function logShareRead(signedIn: User, shareId: string, read: AccessRead): Promise<void> {
     await store.write('The shared read could not be recorded', ({ verified: { state } }, at) => {
       const share = usableShare(signedIn, state, shareId, at);
       if (readJustLogged(state.shares.get(shareId)?.reads.at(-1), read, deps.now())) return { result: () => undefined };
@@ -94,7 +94,7 @@ export function createSharing(deps: LedgerDeps, store: LedgerStore, enter: () =>
     async sharedView(shareId) {
       const signedIn = await enter();
       const share = usableShare(signedIn, store.state(), shareId, store.clock());
-      const scope = emergencyScope(share.accessLevel);
+      const scope = accessScope(share.accessLevel);
       await logShareRead(signedIn, share.id, { what: scope.read });
       const state = store.state();
       const records = newestRecords(state, share.patientId)

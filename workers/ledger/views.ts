@@ -10,21 +10,21 @@ import type {
   SignatureState,
 } from '../api';
 import { PATIENTS, findUser } from '../core/directory';
-import type { EmergencyRead } from '../core/ledger-records';
+import type { AccessRead } from '../core/ledger-records';
 import type { GrantRead, GrantState, LedgerState, RecordEntry } from '../core/projection';
 import type { Block, ClinicalRecord, EmergencyGrant, Patient, Share } from '../core/types';
 import { isIndex } from '../core/ids';
 import { fail } from './deps';
 
 export const MAX_PAGE_SIZE = 500;
-export const EMERGENCY_READ_REPEAT_MS = 60_000; // the same read under a grant or share is logged once a minute
+export const READ_REPEAT_MS = 60_000; // the same read under a grant or share is logged once a minute
 
 // A repeat of the last read logged under the same grant or share, less than a minute ago by the device clock
 // (moved back, a read is never a repeat of one logged "later"): one entry, since a re-render is not a new read.
-export function readJustLogged(last: GrantRead | undefined, read: EmergencyRead, now: number): boolean {
+export function readJustLogged(last: GrantRead | undefined, read: AccessRead, now: number): boolean {
   if (!last || last.what !== read.what) return false;
   const age = now - Date.parse(last.at);
-  return age >= 0 && age < EMERGENCY_READ_REPEAT_MS;
+  return age >= 0 && age < READ_REPEAT_MS;
 }
 
 export function documentView(state: LedgerState, id: string): DocumentView | undefined {
