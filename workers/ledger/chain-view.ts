@@ -6,17 +6,27 @@ import { LEDGER_AUTHOR } from '../core/signatures';
 import type { User } from '../core/types';
 import { isIndex } from '../core/ids';
 import { fail } from './deps';
-import type { LedgerStore } from './store';
+import { usableKeys } from './replace';
+import type { LedgerStore, Snapshot } from './store';
 import { pageOf } from './views';
 
+// The keys stored beside the chain are the ones its genesis enrols: else nobody may be able to sign in.
+function keysHold(s: Snapshot): boolean {
+  const keys = usableKeys(s.storedKeys);
+  const enrolment = s.verified.state.enrolment;
+  if (!keys || !enrolment || keys.ledger.publicKey !== enrolment.ledger) return false;
+  return Object.entries(enrolment.users).every(([id, publicKey]) => keys.users[id]?.publicKey === publicKey);
+}
+
 // Why `user` may not reset this browser's ledger, or null when they may: a reset never drops what someone
-// else wrote, unless the stored ledger cannot be trusted (it failed to load or to verify: nothing in it holds).
+// else wrote, unless the stored ledger cannot be trusted (it failed to load or to verify, or its stored keys are
+// not the enrolled ones: nothing in it holds, or nobody can sign in).
 export async function resetRefusal(store: LedgerStore, user: User | null): Promise<string | null> {
   const loaded = await store.ready().then(
     () => true,
     () => false,
   );
-  if (!loaded || store.current().invalid) return null;
+  if (!loaded || store.current().invalid || !keysHold(store.current())) return null;
   if (!user) return 'Sign in to reset the local data.';
   const others = new Set<string>();
   for (const block of store.current().blocks.slice(1)) {

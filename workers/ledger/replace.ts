@@ -4,7 +4,7 @@ import { createGenesisBlock } from '../core/chain';
 import { DEMO_PASSWORD } from '../core/constants';
 import { USERS } from '../core/directory';
 import { genesisRecord, iso } from '../core/ledger-records';
-import { createStoredKeys, enrolmentOf, signBlock, type StoredKeys } from '../core/signatures';
+import { SIGNATURE_ALGORITHM, createStoredKeys, enrolmentOf, keyMatches, signBlock, type StoredKeys } from '../core/signatures';
 import {
   FORMAT_KEY,
   KEYS_KEY,
@@ -18,6 +18,39 @@ import type { LedgerDeps } from './deps';
 import { isConflict, storageError } from './writes';
 
 const WRITE_ATTEMPTS = 4;
+
+function isWrappedKey(value: unknown): boolean {
+  const key = value as Partial<Record<string, unknown>> | null;
+  return (
+    typeof key === 'object' &&
+    key !== null &&
+    ['publicKey', 'salt', 'iv', 'wrappedKey'].every((field) => typeof key[field] === 'string') &&
+    key.kdf === 'PBKDF2' &&
+    key.hash === 'SHA-256' &&
+    Number.isSafeInteger(key.iterations)
+  );
+}
+
+// Stored keys a new genesis can enrol and sign with; anything else (an edit at rest) is replaced by new keys.
+export function usableKeys(value: unknown): StoredKeys | undefined {
+  const keys = value as Partial<StoredKeys> | null | undefined;
+  const ledgerKey = keys?.ledger;
+  const wellFormed =
+    keys?.algorithm === SIGNATURE_ALGORITHM &&
+    typeof keys.users === 'object' &&
+    keys.users !== null &&
+    USERS.every((user) => isWrappedKey(keys.users?.[user.id])) &&
+    typeof ledgerKey?.publicKey === 'string' &&
+    ledgerKey.privateKey instanceof CryptoKey;
+  return wellFormed ? (keys as StoredKeys) : undefined;
+}
+
+// The stored keys when a new genesis can enrol and sign with them (its ledger key pair matches), else new ones.
+export async function keysToKeep(deps: LedgerDeps, value: unknown): Promise<StoredKeys> {
+  const keys = usableKeys(value);
+  if (keys && (await keyMatches(keys.ledger.privateKey, keys.ledger.publicKey))) return keys;
+  return newKeys(deps);
+}
 
 // Every listed user's key pair, made once per browser (one PBKDF2 derivation per user) and kept across resets.
 export function newKeys(deps: LedgerDeps): Promise<StoredKeys> {
@@ -66,7 +99,7 @@ export async function replaceAll(
   await lock(async () => {
     for (let tries = 1; ; tries++) {
       const expected = storedRevision(await storage.readMeta(REVISION_KEY));
-      const keys = ((await storage.readMeta(KEYS_KEY)) as StoredKeys | undefined) ?? (await newKeys(deps));
+      const keys = await keysToKeep(deps, await storage.readMeta(KEYS_KEY));
       const session = await storage.readMeta(SESSION_KEY);
       try {
         await storage.commit(await replacement(expected, keys, session));

@@ -68,7 +68,11 @@ export function checkSignatures(
         }
         const head = queue.shift();
         if (!head || check.stopped) return;
-        const failure = await head.result;
+        // a check that throws on stored data names the slice's first block rather than leaving it unchecked
+        const failure = await head.result.catch((error: unknown) => ({
+          offset: 0,
+          reason: `signature: the check failed (${error instanceof Error ? error.name : 'unknown error'})`,
+        }));
         if (check.stopped) return;
         if (failure) {
           const index = head.from + failure.offset;

@@ -15,7 +15,7 @@ import {
   type StoredState,
 } from '../storage/ledger-storage';
 import { fail, type LedgerDeps } from './deps';
-import { freshWrite, newKeys, replaceAll, restoreWrite } from './replace';
+import { freshWrite, keysToKeep, newKeys, replaceAll, restoreWrite } from './replace';
 import { FIRST_SIGNATURE_SLICE, checkSignatures, signatureCheck, until } from './signature-scheduler';
 import { chainOf, loadedLedger, verifiedLedger, type Snapshot } from './snapshot';
 import {
@@ -120,7 +120,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
       }
       if (!empty) return setSnapshot(await toSnapshot(stored, null));
       try {
-        const keys = (stored.meta[KEYS_KEY] as Awaited<ReturnType<typeof newKeys>> | undefined) ?? (await newKeys(deps));
+        const keys = await keysToKeep(deps, stored.meta[KEYS_KEY]);
         await storage.commit(await freshWrite(deps, storedRevision(stored.meta[REVISION_KEY]), keys, stored.meta[SESSION_KEY]));
       } catch (error) {
         if (!isConflict(error) || attempt >= LOAD_ATTEMPTS) throw error; // another tab made the genesis first

@@ -138,7 +138,7 @@ export function LoginPage() {
             {error ? (
               <Alert variant="danger" role="alert" ref={errorRef} tabIndex={-1} className="py-2">
                 {error}
-                {error === MESSAGES.loginFailed ? (
+                {error !== MESSAGES.invalidCredentials && !error.startsWith('Please select the correct user type') ? (
                   <ResetLocalData
                     onReset={() => {
                       setError(null);
