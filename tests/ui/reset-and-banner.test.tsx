@@ -116,8 +116,8 @@ describe('A stored ledger that cannot be loaded', () => {
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Login failed. Please try again.');
-    await user.click(await within(alert).findByRole('button', { name: 'Reset local data' }));
-    await user.click(within(alert).getByRole('button', { name: 'Reset local data' }));
+    await user.click(await screen.findByRole('button', { name: 'Reset local data' })); // asks first
+    await user.click(screen.getByRole('button', { name: 'Reset local data' }));
     expect(await screen.findByText(/The local data was reset/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
     expect(await screen.findByRole('heading', { name: /Welcome back/ })).toBeInTheDocument();

@@ -136,8 +136,10 @@ export function LoginPage() {
             ) : null}
 
             {error ? (
-              <Alert variant="danger" role="alert" ref={errorRef} tabIndex={-1} className="py-2">
-                {error}
+              <>
+                <Alert variant="danger" role="alert" ref={errorRef} tabIndex={-1} className="py-2">
+                  {error}
+                </Alert>
                 {error !== MESSAGES.invalidCredentials && !error.startsWith('Please select the correct user type') ? (
                   <ResetLocalData
                     onReset={() => {
@@ -146,7 +148,7 @@ export function LoginPage() {
                     }}
                   />
                 ) : null}
-              </Alert>
+              </>
             ) : null}
 
             <div className="d-grid gap-2">

@@ -41,7 +41,7 @@ export function ResetLocalData({ onReset }: { onReset: () => void }) {
   };
 
   return (
-    <div className="mt-2">
+    <div className="mb-3">
       <p className="mb-2 small">The records stored in this browser could not be loaded, so nobody can sign in.</p>
       {confirming ? (
         <div className="d-flex flex-wrap gap-2 align-items-center">
