@@ -4,8 +4,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../workers/core/constants';
 import { DEMO_ACCOUNTS } from '../../workers/core/directory';
-import { describe, expect, test } from './support/fixtures';
-import { text } from './support/read';
+import { describe, test } from './support/fixtures';
+import { settled, text } from './support/read';
 import { pdfFile } from './support/records';
 import { readStoredLedger, storeBlocks } from './support/stored-ledger';
 
@@ -52,7 +52,7 @@ async function keyboardLogin(page: Page, role: 'patient' | 'doctor', password = 
   const patient = page.getByRole('radio', { name: 'Patient' });
   await tabTo(page, patient);
   if (role === 'doctor') await page.keyboard.press('ArrowRight'); // a radio group moves and selects with the arrows
-  expect(await page.getByRole('radio', { name: role === 'doctor' ? 'Doctor' : 'Patient' }).isChecked()).toBe(true);
+  await settled(() => page.getByRole('radio', { name: role === 'doctor' ? 'Doctor' : 'Patient' }).isChecked()).toBe(true);
   await typeInto(page, page.getByLabel('Email'), DEMO_ACCOUNTS[role]);
   await typeInto(page, page.getByLabel('Password'), password);
   await tabTo(page, page.getByRole('button', { name: 'Sign In' }));
@@ -67,8 +67,8 @@ describe('keyboard only', () => {
     await keyboardLogin(page, 'patient', `${DEMO_PASSWORD}x`);
     const alert = page.getByRole('alert').filter({ hasText: 'Invalid email or password' });
     await alert.waitFor();
-    expect(await isFocused(alert)).toBe(true);
-    expect(await focused(page)).toEqual({ role: 'alert', text: 'Invalid email or password' });
+    await settled(() => isFocused(alert)).toBe(true);
+    await settled(() => focused(page)).toEqual({ role: 'alert', text: 'Invalid email or password' });
 
     await keyboardLogin(page, 'doctor', DEMO_PASSWORD);
     await page.waitForURL('**/doctor/dashboard');
@@ -77,7 +77,7 @@ describe('keyboard only', () => {
     await page.waitForURL(/\/$/);
     await tabTo(page, page.getByRole('button', { name: 'Fill Demo Credentials' }));
     await page.keyboard.press('Enter');
-    expect(await page.getByLabel('Email').inputValue()).toBe(DEMO_ACCOUNTS.patient);
+    await settled(() => page.getByLabel('Email').inputValue()).toBe(DEMO_ACCOUNTS.patient);
     // the doctor's email with the patient toggle: focus is on the new message too
     await tabTo(page, page.getByLabel('Email'), { backwards: true });
     await page.keyboard.press('ControlOrMeta+A');
@@ -85,7 +85,7 @@ describe('keyboard only', () => {
     await page.keyboard.press('Enter'); // Enter in a field submits the form too
     const wrongType = page.getByRole('alert').filter({ hasText: 'This account is registered as a doctor.' });
     await wrongType.waitFor();
-    expect(await isFocused(wrongType)).toBe(true);
+    await settled(() => isFocused(wrongType)).toBe(true);
   });
 
   test('upload: choose files from the keyboard, remove one, name the record, upload, see the success panel', async ({ page }) => {
@@ -100,7 +100,7 @@ describe('keyboard only', () => {
     // the record type toggle: arrows move between its radios
     await tabTo(page, page.getByRole('radio', { name: 'Prescription' }));
     await page.keyboard.press('ArrowRight');
-    expect(await page.getByRole('radio', { name: 'Test Report' }).isChecked()).toBe(true);
+    await settled(() => page.getByRole('radio', { name: 'Test Report' }).isChecked()).toBe(true);
 
     // the file input opens the file chooser from the keyboard
     await tabTo(page, page.getByLabel('Add files'));
@@ -116,7 +116,7 @@ describe('keyboard only', () => {
     await tabTo(page, page.getByRole('button', { name: /Remove old-scan\.pdf/ }));
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelectorAll('[aria-label="Selected files"] li').length === 1);
-    expect(await text(selected.first())).toContain('lipid-panel.pdf');
+    await settled(() => text(selected.first())).toContain('lipid-panel.pdf');
 
     await typeInto(page, page.getByLabel('Title'), 'Lipid panel');
     await typeInto(page, page.getByLabel(/Description/), 'Fasting sample');
@@ -125,7 +125,7 @@ describe('keyboard only', () => {
     const success = page.getByRole('heading', { name: 'Upload successful' });
     await success.waitFor({ timeout: 15_000 });
     // focus follows the result, so a keyboard user is not left on a button that no longer exists
-    expect(await isFocused(page.getByRole('status').filter({ hasText: 'Upload successful' }))).toBe(true);
+    await settled(() => isFocused(page.getByRole('status').filter({ hasText: 'Upload successful' }))).toBe(true);
   });
 
   test('an upload refused by the ledger puts focus on the message', async ({ page, recorded }) => {
@@ -147,7 +147,7 @@ describe('keyboard only', () => {
     await page.keyboard.press('Enter');
     const refused = page.getByRole('alert').filter({ hasText: 'failed verification at block 0' });
     await refused.waitFor({ timeout: 15_000 });
-    expect(await isFocused(refused)).toBe(true);
+    await settled(() => isFocused(refused)).toBe(true);
   });
 
   test('SOS: search, select a patient, give a reason, level and duration, grant, then end the session', async ({ page }) => {
@@ -163,28 +163,28 @@ describe('keyboard only', () => {
     const michael = page.getByRole('radio', { name: /Michael Chen/ });
     await tabTo(page, michael);
     await page.keyboard.press('Space');
-    expect(await michael.isChecked()).toBe(true);
+    await settled(() => michael.isChecked()).toBe(true);
 
     await typeInto(page, page.getByLabel('Reason for emergency access'), 'Unconscious patient admitted to the ER');
     await tabTo(page, page.getByRole('radio', { name: /Basic/ }));
     await page.keyboard.press('ArrowRight');
-    expect(await page.getByRole('radio', { name: /Full/ }).isChecked()).toBe(true);
+    await settled(() => page.getByRole('radio', { name: /Full/ }).isChecked()).toBe(true);
     const duration = page.getByLabel('Duration');
     await tabTo(page, duration);
     await page.keyboard.press('ArrowDown'); // 60 -> 120 minutes without opening the list
-    expect(await duration.inputValue()).toBe('120');
+    await settled(() => duration.inputValue()).toBe('120');
 
     await tabTo(page, page.getByRole('button', { name: 'Grant Emergency Access' }));
     await page.keyboard.press('Enter');
     const active = page.getByRole('region', { name: 'Emergency Access Active' });
     await active.waitFor();
-    expect(await text(active)).toContain('Michael Chen');
+    await settled(() => text(active)).toContain('Michael Chen');
     // focus moved to the heading of the panel that replaced the form
-    expect(await isFocused(active.getByRole('heading', { name: 'Emergency Access Active' }))).toBe(true);
+    await settled(() => isFocused(active.getByRole('heading', { name: 'Emergency Access Active' }))).toBe(true);
 
     await tabTo(page, page.getByRole('button', { name: 'End Emergency Session' }));
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Grant Emergency Access' }).waitFor();
-    expect(await active.count()).toBe(0);
+    await settled(() => active.count()).toBe(0);
   });
 });

@@ -6,7 +6,7 @@ import { DEMO_ACCOUNTS } from '../../workers/core/directory';
 import { describe, expect, test } from './support/fixtures';
 import { formatViolations, scanA11y } from './support/axe';
 import { DESKTOP, PHONE } from './support/page';
-import { section } from './support/read';
+import { section, shown } from './support/read';
 import { tamperDemoBlock7 } from './support/explorer';
 import { goTo, openMiningLab, pdfFile, pngFile, recordItem, uploadRecord } from './support/records';
 import { login } from './support/session';
@@ -85,7 +85,7 @@ describe('no axe violation of any impact on any screen or state, at desktop and 
     await recordItem(records, 'Skin photo').getByRole('button', { name: 'Open skin.png' }).click();
     const preview = page.getByRole('dialog', { name: 'skin.png' });
     await preview.getByRole('img', { name: 'skin.png' }).waitFor();
-    await page.waitForTimeout(400); // the modal's fade-in
+    await shown(preview);
     await log.scan('medical records, a document preview open');
     await preview.getByRole('button', { name: 'Close', exact: true }).click();
     await preview.waitFor({ state: 'hidden' });

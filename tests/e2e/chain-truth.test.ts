@@ -1,8 +1,8 @@
 // Stored data the chain cannot vouch for, in the real browser: a block IndexedDB accepts but JSON cannot hold,
 // and a database of the earlier MedLedger. Each is named in the banner, sign-in still works, Reset starts over.
 import type { Page } from 'playwright-core';
-import { describe, expect, test } from './support/fixtures';
-import { detail, section, text } from './support/read';
+import { describe, test } from './support/fixtures';
+import { detail, section, settled, text } from './support/read';
 import { goTo, pdfFile, recordItem, uploadRecord } from './support/records';
 import { login } from './support/session';
 import { readStoredLedger, storeBlocks } from './support/stored-ledger';
@@ -36,7 +36,7 @@ describe('stored data the chain cannot hold', () => {
     await login(page, 'patient'); // the worker loads the stored ledger again: sign-in must not fail on it
 
     await banner(page).waitFor();
-    expect(await text(banner(page))).toContain(
+    await settled(() => text(banner(page))).toContain(
       'Block #1 failed a check: block is malformed (its record holds a value JSON cannot hold).',
     );
     await goTo(page, 'Medical Records', 'Medical Records');
@@ -46,7 +46,7 @@ describe('stored data the chain cannot hold', () => {
     await goTo(page, 'Dashboard', /Welcome back/);
     const status = section(page, 'Blockchain Status');
     await status.getByText('Valid', { exact: true }).waitFor();
-    expect(await text(detail(status, 'Total Blocks'))).toBe('1');
+    await settled(() => text(detail(status, 'Total Blocks'))).toBe('1');
   });
 
   test('a database of the earlier MedLedger is recognised and named, and Reset demo data starts over', async ({ page }) => {
@@ -88,8 +88,8 @@ describe('stored data the chain cannot hold', () => {
     });
     await login(page, 'doctor');
     await banner(page).waitFor();
-    expect(await text(banner(page))).toContain('stored by an earlier version of MedLedger');
+    await settled(() => text(banner(page))).toContain('stored by an earlier version of MedLedger');
     await resetDemoData(page);
-    expect(await banner(page).count()).toBe(0);
+    await settled(() => banner(page).count()).toBe(0);
   });
 });

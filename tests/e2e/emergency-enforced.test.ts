@@ -3,7 +3,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { MESSAGES } from '../../workers/core/errors';
 import { describe, expect, test } from './support/fixtures';
-import { detail, section, text } from './support/read';
+import { detail, section, settled, text } from './support/read';
 import { downloadFile, goTo, pdfFile, recordItem, uploadRecord } from './support/records';
 import { login, logout } from './support/session';
 
@@ -67,7 +67,7 @@ async function grantOnMichael(
   await goTo(page, 'My Patients', 'My Patients');
   await section(page, 'Other Patients').getByRole('link', { name: 'Emergency access for Michael Chen' }).click();
   await page.getByRole('heading', { name: 'SOS Emergency Access', level: 1 }).waitFor();
-  expect(await page.getByRole('radio', { name: /Michael Chen/ }).isChecked()).toBe(true);
+  await settled(() => page.getByRole('radio', { name: /Michael Chen/ }).isChecked()).toBe(true);
   await page.getByLabel('Reason for emergency access').fill('Anaphylaxis in the ER, unknown allergens');
   await page.getByRole('radio', { name: new RegExp(level) }).check();
   await page.getByLabel('Duration').selectOption({ label: duration });
@@ -94,21 +94,21 @@ describe('break-the-glass, enforced and visible to the patient', () => {
     const history = section(page, 'Complete History');
     const item = recordItem(history, 'Allergy panel');
     await item.waitFor();
-    expect(await text(detail(section(page, 'Patient Profile'), 'Allergies'))).toBe('Latex');
+    await settled(() => text(detail(section(page, 'Patient Profile'), 'Allergies'))).toBe('Latex');
     const saved = await downloadFile(item, 'allergy-panel.pdf');
     expect(saved.bytes.equals(report.buffer)).toBe(true);
     await page.getByRole('button', { name: 'End Emergency Session' }).click();
     await page.getByText('Emergency session for Michael Chen ended.').waitFor();
 
     const entry = await michaelsAccessHistory(page);
-    expect(await text(entry.locator('.badge'))).toBe('Ended');
-    expect(await text(detail(entry, 'Reason'))).toBe('Anaphylaxis in the ER, unknown allergens');
-    expect(await text(detail(entry, 'Access Level'))).toMatch(/^Full/);
-    expect(await detail(entry, 'Started').locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(await detail(entry, 'Ended').locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
-    const reads = await entry.locator('.access-reads li span').allTextContents();
-    expect(reads).toContain('profile, health overview and complete history');
-    expect(reads).toContain('document "allergy-panel.pdf"');
+    await settled(() => text(entry.locator('.badge'))).toBe('Ended');
+    await settled(() => text(detail(entry, 'Reason'))).toBe('Anaphylaxis in the ER, unknown allergens');
+    await settled(() => text(detail(entry, 'Access Level'))).toMatch(/^Full/);
+    await settled(() => detail(entry, 'Started').locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    await settled(() => detail(entry, 'Ended').locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const reads = () => entry.locator('.access-reads li span').allTextContents();
+    await settled(reads).toContain('profile, health overview and complete history');
+    await settled(reads).toContain('document "allergy-panel.pdf"');
     // the dashboard alerts the patient until they dismiss it
     await goTo(page, 'Dashboard', /Welcome back/);
     const alert = page.getByRole('heading', { name: 'Emergency access to your records' });
@@ -133,18 +133,18 @@ describe('break-the-glass, enforced and visible to the patient', () => {
     page.on('download', () => downloads++);
     await item.getByRole('button', { name: 'Download allergy-panel.pdf' }).click();
     await page.getByText(MESSAGES.accessDenied, { exact: true }).first().waitFor();
-    expect(downloads).toBe(0);
-    expect(await text(panel.getByRole('timer'))).toMatch(/^1[45]:\d\d$/);
+    expect(downloads).toBe(0); // the refusal shown above is this click's answer: no download comes after it
+    await settled(() => text(panel.getByRole('timer'))).toMatch(/^1[45]:\d\d$/);
 
     // now the page's clock too: the countdown reaches 00:00 and the panel closes, saying why
     await shiftClock(page, 'page', 15 * 60_000 + 5_000);
     await page.getByText('Emergency access to Michael Chen has expired.').waitFor({ timeout: 5_000 });
-    expect(await panel.count()).toBe(0);
-    expect(await page.getByText('Allergy panel').count()).toBe(0);
+    await settled(() => panel.count()).toBe(0);
+    await settled(() => page.getByText('Allergy panel').count()).toBe(0);
 
     const entry = await michaelsAccessHistory(page);
-    expect(await text(entry.locator('.badge'))).toBe('Expired');
-    expect(await text(detail(entry, 'Access Level'))).toMatch(/^Full/);
+    await settled(() => text(entry.locator('.badge'))).toBe('Expired');
+    await settled(() => text(detail(entry, 'Access Level'))).toMatch(/^Full/);
     await detail(entry, 'Expired').waitFor();
   });
 });

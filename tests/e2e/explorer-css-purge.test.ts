@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';
+import { settled } from './support/read';
 import { login } from './support/session';
 
 const bootstrapCss = readFileSync(createRequire(import.meta.url).resolve('bootstrap/dist/css/bootstrap.css'), 'utf8');
@@ -62,8 +63,9 @@ describe('Bootstrap CSS kept by the build', () => {
             .first()
             .click();
         await page.waitForURL(`**${path === '/' ? `/${role}/dashboard` : path}`);
-        await page.locator('main').waitFor();
-        await page.waitForTimeout(300);
+        // the screen, not its loading spinner: the classes checked are those of the loaded screen
+        await page.getByRole('main').getByRole('heading', { level: 1 }).first().waitFor();
+        await settled(() => page.locator('main .spinner-border').count()).toBe(0);
         for (const name of await unstyledBootstrapClasses(page)) missing.push(`${pathOf(page)}: .${name}`);
       }
       expect(missing).toEqual([]);

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, test } from './support/fixtures';
+import { describe, test } from './support/fixtures';
 import { editTitleUntilInvalid, openSandboxBlock } from './support/explorer';
+import { settled } from './support/read';
 import { checkScreen } from './support/screens';
 
 async function openExplorerAsPatient(page: Page): Promise<void> {
@@ -36,12 +37,12 @@ describe('Blockchain Explorer', () => {
     await openExplorerAsPatient(page);
     const chain = page.locator('#explorer-tabs-tabpane-chain');
     await chain.getByText('Chain valid.').waitFor();
-    expect(await chain.locator('[data-chain-valid]').textContent()).toContain('All 1 block verified');
-    expect(await rowIndexes(page, chain)).toEqual([0]);
+    await settled(() => chain.locator('[data-chain-valid]').textContent()).toContain('All 1 block verified');
+    await settled(() => rowIndexes(page, chain)).toEqual([0]);
     const hash = chain.locator('tr[data-block-index="0"] td code').first();
+    await settled(() => hash.getAttribute('title')).toMatch(/^00[0-9a-f]{62}$/);
     const full = await hash.getAttribute('title');
-    expect(full).toMatch(/^00[0-9a-f]{62}$/);
-    expect(await hash.textContent()).toBe(full?.slice(0, 8));
+    await settled(() => hash.textContent()).toBe(full?.slice(0, 8));
     await checkScreen(page, 'explorer-chain');
   });
 
@@ -52,24 +53,28 @@ describe('Blockchain Explorer', () => {
     await page.getByRole('tab', { name: 'Tamper demo' }).click();
     const panel = tamperPanel(page);
     await resetSandbox(page, 'Demo chain, 20 blocks', 'The sandbox is a demo chain of 20 blocks.');
-    expect((await rowIndexes(page)).slice(0, 3)).toEqual([19, 18, 17]);
+    await settled(async () => (await rowIndexes(page)).slice(0, 3)).toEqual([19, 18, 17]);
 
     const editor = await openSandboxBlock(panel, 7);
     const title = await editTitleUntilInvalid(panel, 7, 'Changed after the fact');
     await panel.getByText('Chain invalid at block #7:').waitFor();
-    expect(await panel.locator('[data-chain-valid="false"]').textContent()).toContain('hash does not meet difficulty 2');
+    await settled(() => panel.locator('[data-chain-valid="false"]').textContent()).toContain('hash does not meet difficulty 2');
     const row = panel.locator('tr[data-block-index="7"]');
-    expect(await row.getAttribute('class')).toContain('table-danger');
-    expect(await row.textContent()).toContain(title);
+    await settled(() => row.getAttribute('class')).toContain('table-danger');
+    await settled(() => row.textContent()).toContain(title);
 
     await editor.getByRole('button', { name: 'Re-mine', exact: true }).click();
     await panel.getByText('Chain invalid at block #8:').waitFor();
-    expect(await panel.locator('[data-chain-valid="false"]').textContent()).toContain('previousHash does not match block 7');
+    await settled(() => panel.locator('[data-chain-valid="false"]').textContent()).toContain(
+      'previousHash does not match block 7',
+    );
     await checkScreen(page, 'explorer-tamper');
 
     // the real chain was never touched
     await page.getByRole('tab', { name: 'Records chain' }).click();
-    expect(await page.locator('#explorer-tabs-tabpane-chain [data-chain-valid]').getAttribute('data-chain-valid')).toBe('true');
+    await settled(() => page.locator('#explorer-tabs-tabpane-chain [data-chain-valid]').getAttribute('data-chain-valid')).toBe(
+      'true',
+    );
 
     await page.getByRole('tab', { name: 'Tamper demo' }).click();
     await resetSandbox(page, 'Demo chain, 20 blocks', 'The sandbox is a demo chain of 20 blocks.');
@@ -84,16 +89,15 @@ describe('Blockchain Explorer', () => {
       await page.getByRole('tab', { name: 'Tamper demo' }).click();
       await resetSandbox(page, 'Demo chain, 10,000 blocks', 'The sandbox is a demo chain of 10,000 blocks.');
       const panel = tamperPanel(page);
-      expect((await rowIndexes(page))[0]).toBe(9999);
-      expect(await panel.locator('tbody tr').count()).toBeLessThan(40);
+      await settled(async () => (await rowIndexes(page))[0]).toBe(9999);
+      await settled(() => panel.locator('tbody tr').count()).toBeLessThan(40);
 
       await panel.getByRole('region', { name: /Sandbox chain/ }).evaluate((viewport) => {
         viewport.scrollTop = viewport.scrollHeight;
       });
       await panel.locator('tr[data-block-index="0"]').waitFor();
-      const shown = await rowIndexes(page);
-      expect(shown[shown.length - 1]).toBe(0);
-      expect(shown.length).toBeLessThan(40);
+      await settled(async () => (await rowIndexes(page)).at(-1)).toBe(0);
+      await settled(async () => (await rowIndexes(page)).length).toBeLessThan(40);
     },
   );
 });

@@ -4,7 +4,7 @@
 import type { Page, Worker } from 'playwright-core';
 import { formatViolations, scanA11y } from './support/axe';
 import { describe, expect, test } from './support/fixtures';
-import { detail, section, stat, text } from './support/read';
+import { detail, section, settled, stat, text } from './support/read';
 import { login, pathOf } from './support/session';
 import { orphans, readStoredLedger } from './support/stored-ledger';
 import { documentIdsOf } from '../support/chain-records';
@@ -48,11 +48,15 @@ async function dropGeneratedFile(page: Page, name: string, megabytes: number): P
 const success = (page: Page) => page.getByRole('status').filter({ hasText: 'Upload successful' });
 const failureScreen = (page: Page) => page.getByRole('heading', { name: 'The records service stopped' });
 
-async function dashboard(page: Page): Promise<{ totalRecords: number; totalBlocks: number; chain: string; titles: string[] }> {
+async function openDashboard(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Dashboard', exact: true }).click();
   await page.waitForURL('**/patient/dashboard');
+  await detail(section(page, 'Blockchain Status'), 'Total Blocks').waitFor();
+}
+
+// What the dashboard shows now: its record list and chain status load apart, so read it with settled().
+async function figures(page: Page): Promise<{ totalRecords: number; totalBlocks: number; chain: string; titles: string[] }> {
   const status = section(page, 'Blockchain Status');
-  await detail(status, 'Total Blocks').waitFor();
   return {
     totalRecords: Number(await text(stat(page, 'Total Records'))),
     totalBlocks: Number(await text(detail(status, 'Total Blocks'))),
@@ -70,29 +74,32 @@ describe('the worker dies or throws', () => {
       await uploadThroughForm(page, title);
       await success(page).waitFor();
     }
-    const before = await dashboard(page);
     const storedBefore = await readStoredLedger(page);
+    await openDashboard(page);
+    await settled(async () => (await figures(page)).totalBlocks).toBe(storedBefore.blocks.length);
+    await settled(async () => (await figures(page)).titles.slice(0, 2)).toEqual(['Before the fault 2', 'Before the fault 1']);
+    const before = await figures(page);
 
     await (await ledgerWorker(page)).evaluate(() => self.close()); // the worker stops; it will never answer again
     await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Blockchain Explorer' }).click();
     await failureScreen(page).waitFor({ timeout: 20_000 });
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('The records service stopped');
-    expect(await text(page.getByRole('alert'))).toContain('The records service stopped answering.');
-    expect(await page.getByRole('button', { name: 'Reload the page' }).isEnabled()).toBe(true);
+    await settled(() => page.evaluate(() => document.activeElement?.textContent)).toBe('The records service stopped');
+    await settled(() => text(page.getByRole('alert'))).toContain('The records service stopped answering.');
+    await settled(() => page.getByRole('button', { name: 'Reload the page' }).isEnabled()).toBe(true);
 
     await page.getByRole('button', { name: 'Restart the records service' }).click();
     await page.locator('#explorer-tabs-tabpane-chain').getByText('Chain valid.').waitFor();
     expect(pathOf(page)).toBe('/patient/blockchain');
-    const after = await dashboard(page);
-    expect(after).toEqual(before);
-    expect(after.titles.slice(0, 2)).toEqual(['Before the fault 2', 'Before the fault 1']);
+    await openDashboard(page);
+    await settled(() => figures(page)).toEqual(before);
     const storedAfter = await readStoredLedger(page);
     expect(storedAfter.blocks.map((block) => block.hash)).toEqual(storedBefore.blocks.map((block) => block.hash));
     expect(storedAfter.documents).toHaveLength(2);
 
     await uploadThroughForm(page, 'After the restart');
     await success(page).waitFor();
-    expect((await dashboard(page)).totalBlocks).toBe(before.totalBlocks + 1);
+    await openDashboard(page);
+    await settled(async () => (await figures(page)).totalBlocks).toBe(before.totalBlocks + 1);
   });
 
   test('an uncaught error thrown in the worker gives the error screen at once; Restart works', async ({ page, recorded }) => {
@@ -107,11 +114,11 @@ describe('the worker dies or throws', () => {
       });
     });
     await failureScreen(page).waitFor({ timeout: 5_000 });
-    expect(await text(page.getByRole('alert'))).toContain('The records service failed');
+    await settled(() => text(page.getByRole('alert'))).toContain('The records service failed');
     await page.getByRole('button', { name: 'Restart the records service' }).click();
-    const after = await dashboard(page);
-    expect(after.titles[0]).toBe('Saved first');
-    expect(after.chain).toBe('Valid');
+    await openDashboard(page);
+    await settled(async () => (await figures(page)).titles[0]).toBe('Saved first');
+    await settled(async () => (await figures(page)).chain).toBe('Valid');
   });
 
   test('a worker script that throws as it starts gives the error screen, not a blank page; Restart loads a good one', async ({
@@ -124,7 +131,7 @@ describe('the worker dies or throws', () => {
     );
     await page.goto('/');
     await failureScreen(page).waitFor({ timeout: 10_000 });
-    expect(await page.getByRole('button', { name: 'Restart the records service' }).isVisible()).toBe(true);
+    await settled(() => page.getByRole('button', { name: 'Restart the records service' }).isVisible()).toBe(true);
     const violations = await scanA11y(page);
     expect(violations, formatViolations(violations)).toEqual([]);
 
@@ -133,7 +140,8 @@ describe('the worker dies or throws', () => {
     await page.getByRole('button', { name: 'Fill Demo Credentials' }).click();
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL('**/patient/dashboard');
-    expect((await dashboard(page)).chain).toBe('Valid');
+    await openDashboard(page);
+    await settled(async () => (await figures(page)).chain).toBe('Valid');
   });
 });
 
@@ -174,14 +182,14 @@ describe('IndexedDB refuses a write', () => {
 
     const alert = page.getByRole('alert');
     await alert.waitFor({ timeout: 20_000 });
-    expect(await text(alert)).toBe(
+    await settled(() => text(alert)).toBe(
       'The upload was not saved: this device has no room left for MedLedger. Free some space (or delete files you no longer need), then try again.',
     );
-    expect(await alert.evaluate((element) => element === document.activeElement)).toBe(true);
-    expect(await page.getByLabel('Title').inputValue()).toBe('MRI series');
-    expect(await page.getByLabel(/Description/).inputValue()).toBe('Too big for what is left');
-    expect(await page.locator('.selected-file-name').allTextContents()).toEqual(['mri-series.pdf']);
-    const refused = await readStoredLedger(page);
+    await settled(() => alert.evaluate((element) => element === document.activeElement)).toBe(true);
+    await settled(() => page.getByLabel('Title').inputValue()).toBe('MRI series');
+    await settled(() => page.getByLabel(/Description/).inputValue()).toBe('Too big for what is left');
+    await settled(() => page.locator('.selected-file-name').allTextContents()).toEqual(['mri-series.pdf']);
+    const refused = await readStoredLedger(page); // read after the refusal above: the failed write is over
     expect(refused.blocks.map((block) => block.hash)).toEqual(before.blocks.map((block) => block.hash));
     expect(refused.documents.map((document) => document.id)).toEqual(before.documents.map((document) => document.id));
     expect(orphans(refused)).toEqual([]);
@@ -189,9 +197,9 @@ describe('IndexedDB refuses a write', () => {
     await refuseContentWrites(worker, false); // the disk has room again
     await page.getByRole('button', { name: 'Upload Documents' }).click();
     await success(page).waitFor({ timeout: 20_000 });
-    const after = await dashboard(page);
-    expect(after.titles.slice(0, 2)).toEqual(['MRI series', 'Earlier record']);
-    expect(after.chain).toBe('Valid');
+    await openDashboard(page);
+    await settled(async () => (await figures(page)).titles.slice(0, 2)).toEqual(['MRI series', 'Earlier record']);
+    await settled(async () => (await figures(page)).chain).toBe('Valid');
     expect(orphans(await readStoredLedger(page))).toEqual([]);
   });
 });
@@ -216,7 +224,7 @@ describe('leaving the page mid-upload', () => {
     for (const [i, fraction] of [0.3, 0.8, 0.88, 0.94, 1].entries()) {
       const wait = Math.round(wholeMs * fraction);
       await start(i + 1);
-      await page.waitForTimeout(wait);
+      await page.waitForTimeout(wait); // a moment to leave at, not a wait for a state
       await page.goto('/patient/dashboard'); // unloads the page and with it the worker
 
       const stored = await readStoredLedger(page);
@@ -230,9 +238,9 @@ describe('leaving the page mid-upload', () => {
       }
       outcomes.push(`${wait} ms: ${added === 1 ? 'stored whole' : 'not stored'}`);
       blocks = stored.blocks.length;
-      const figures = await dashboard(page);
-      expect(figures.chain).toBe('Valid');
-      expect(figures.totalBlocks).toBe(blocks);
+      await openDashboard(page);
+      await settled(async () => (await figures(page)).chain).toBe('Valid');
+      await settled(async () => (await figures(page)).totalBlocks).toBe(blocks);
     }
     console.log(`[leaving mid-upload] a whole upload took ${wholeMs} ms; left after ${outcomes.join('; ')}`);
   });

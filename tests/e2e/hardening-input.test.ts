@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD, MAX_TITLE_LENGTH } from '../../workers/core/constants';
 import { describe, expect, test } from './support/fixtures';
 import { DESKTOP, PHONE } from './support/page';
-import { section, text } from './support/read';
+import { section, settled, text } from './support/read';
 import { overflowProblems } from './support/screens';
 import { login, pathOf } from './support/session';
 import { orphans, readStoredLedger } from './support/stored-ledger';
@@ -96,43 +96,43 @@ describe('names with markup, right-to-left text, emoji and 255 characters', () =
     await openUpload(page);
 
     await page.getByLabel('Add files').setInputFiles(payload('<img src=x onerror=alert(2)>.exe', 64, 'application/x-msdownload'));
-    expect(await text(notAdded(page))).toContain('"<img src=x onerror=alert(2)>.exe" is not an accepted file type');
+    await settled(() => text(notAdded(page))).toContain('"<img src=x onerror=alert(2)>.exe" is not an accepted file type');
 
     await page
       .getByLabel('Add files')
       .setInputFiles([payload(NAMES.html), payload(NAMES.rtl), payload(NAMES.emoji, 64, 'image/jpeg'), payload(NAMES.long)]);
-    expect(await selectedNames(page)).toEqual(Object.values(NAMES));
-    expect(await page.locator('.selected-file-name').nth(3).getAttribute('title')).toBe(NAMES.long);
+    await settled(() => selectedNames(page)).toEqual(Object.values(NAMES));
+    await settled(() => page.locator('.selected-file-name').nth(3).getAttribute('title')).toBe(NAMES.long);
     await page.getByLabel('Title').fill(MARKUP_TITLE);
-    expect(await layoutAtBothSizes(page)).toEqual([]);
+    await settled(() => layoutAtBothSizes(page)).toEqual([]);
 
     await uploadButton(page).click();
     await success(page).waitFor();
-    expect(await text(success(page))).toContain(`${MARKUP_TITLE} (4 files)`);
-    expect(await layoutAtBothSizes(page)).toEqual([]);
+    await settled(() => text(success(page))).toContain(`${MARKUP_TITLE} (4 files)`);
+    await settled(() => layoutAtBothSizes(page)).toEqual([]);
 
     await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
     const newest = section(page, 'Recent Medical Records').getByRole('listitem').first();
     await newest.waitFor();
-    expect(await text(newest.locator('.record-title'))).toBe(MARKUP_TITLE);
-    expect(await newest.locator('.record-title').getAttribute('title')).toBe(MARKUP_TITLE); // shown cut short: the tooltip has it all
-    expect(await layoutAtBothSizes(page)).toEqual([]);
+    await settled(() => text(newest.locator('.record-title'))).toBe(MARKUP_TITLE);
+    await settled(() => newest.locator('.record-title').getAttribute('title')).toBe(MARKUP_TITLE); // shown cut short: the tooltip has it all
+    await settled(() => layoutAtBothSizes(page)).toEqual([]);
 
     await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Medical Records' }).click();
     const listed = page.locator('.record-detail').first();
     await listed.waitFor();
-    expect(await text(listed.locator('.record-detail-title'))).toBe(MARKUP_TITLE);
-    expect(await listed.locator('.document-name').allTextContents()).toEqual(Object.values(NAMES));
-    expect(await layoutAtBothSizes(page)).toEqual([]);
+    await settled(() => text(listed.locator('.record-detail-title'))).toBe(MARKUP_TITLE);
+    await settled(() => listed.locator('.document-name').allTextContents()).toEqual(Object.values(NAMES));
+    await settled(() => layoutAtBothSizes(page)).toEqual([]);
 
     await page.getByRole('link', { name: 'Blockchain Explorer' }).click();
     const row = page.locator('#explorer-tabs-tabpane-chain tr[data-block-index="1"] .explorer-title');
     await row.waitFor();
-    expect(await text(row)).toBe(MARKUP_TITLE);
-    expect(await row.getAttribute('title')).toBe(MARKUP_TITLE);
+    await settled(() => text(row)).toBe(MARKUP_TITLE);
+    await settled(() => row.getAttribute('title')).toBe(MARKUP_TITLE);
     // the cell clips the long word at its 18rem (288 px) width; the tooltip holds the rest
-    expect(await row.evaluate((cell) => cell.getBoundingClientRect().width)).toBeLessThanOrEqual(300);
-    expect(await layoutAtBothSizes(page)).toEqual([]);
+    await settled(() => row.evaluate((cell) => cell.getBoundingClientRect().width)).toBeLessThanOrEqual(300);
+    await settled(() => layoutAtBothSizes(page)).toEqual([]);
 
     const stored = await readStoredLedger(page);
     const block = stored.blocks[1];
@@ -164,13 +164,13 @@ describe('file checks', () => {
         zone.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer }));
       }
     }, 1024 * 1024);
-    expect(await notAdded(page).getByRole('listitem').allTextContents()).toEqual([
+    await settled(() => notAdded(page).getByRole('listitem').allTextContents()).toEqual([
       '"EMPTY.pdf" is empty',
       '"over.png" is larger than 10 MB',
       '"report.pdf.exe" is not an accepted file type (.pdf, .jpg, .jpeg, .png, .doc, .docx)',
       '"photo.pdf" is named .pdf but its type is image/png',
     ]);
-    expect(await selectedNames(page)).toEqual(['SCAN.PDF', 'exact.png']);
+    await settled(() => selectedNames(page)).toEqual(['SCAN.PDF', 'exact.png']);
     await upload(page, 'Scans');
 
     const stored = await readStoredLedger(page);
@@ -193,7 +193,7 @@ describe('file checks', () => {
       await openUpload(page);
       await page.getByLabel('Add files').setInputFiles(path);
       await page.getByLabel('Add files').setInputFiles([path]);
-      expect(await selectedNames(page)).toEqual(['discharge-letter.pdf']);
+      await settled(() => selectedNames(page)).toEqual(['discharge-letter.pdf']);
       await upload(page, 'Discharge letter');
       const stored = await readStoredLedger(page);
       expect(stored.documents.map((document) => document.fileName)).toEqual(['discharge-letter.pdf']);
@@ -209,15 +209,15 @@ describe('file checks', () => {
     await openUpload(page);
     const names = Array.from({ length: MAX_FILES_PER_UPLOAD }, (_, i) => `page-${String(i + 1).padStart(2, '0')}.pdf`);
     await page.getByLabel('Add files').setInputFiles(names.map((name, i) => payload(name, 1000 + i)));
-    expect(await selectedNames(page)).toEqual(names);
+    await settled(() => selectedNames(page)).toEqual(names);
     await page.getByLabel('Add files').setInputFiles(payload('page-51.pdf'));
-    expect(await text(notAdded(page))).toContain(
+    await settled(() => text(notAdded(page))).toContain(
       `"page-51.pdf" was not added: an upload holds at most ${MAX_FILES_PER_UPLOAD} files`,
     );
-    expect(await page.locator('.selected-file-name').count()).toBe(MAX_FILES_PER_UPLOAD);
+    await settled(() => page.locator('.selected-file-name').count()).toBe(MAX_FILES_PER_UPLOAD);
 
     await upload(page, 'Full scan');
-    expect(await text(success(page))).toContain(`Full scan (${MAX_FILES_PER_UPLOAD} files)`);
+    await settled(() => text(success(page))).toContain(`Full scan (${MAX_FILES_PER_UPLOAD} files)`);
     const stored = await readStoredLedger(page);
     expect(stored.blocks).toHaveLength(2);
     const byId = new Map(stored.documents.map((document) => [document.id, document]));
@@ -235,13 +235,13 @@ describe('title limits', () => {
     await openUpload(page);
     await page.getByLabel('Add files').setInputFiles(payload('scan.pdf'));
     await page.getByLabel('Title').fill('x'.repeat(10_000));
-    expect(await page.getByLabel('Title').inputValue()).toHaveLength(10_000);
+    await settled(() => page.getByLabel('Title').inputValue()).toHaveLength(10_000);
     await page.getByText(`The title is longer than ${MAX_TITLE_LENGTH} characters.`).waitFor();
-    expect(await page.getByLabel('Title').getAttribute('aria-invalid')).toBe('true');
-    expect(await uploadButton(page).isDisabled()).toBe(true);
-    expect(await layoutAtBothSizes(page)).toEqual([]);
+    await settled(() => page.getByLabel('Title').getAttribute('aria-invalid')).toBe('true');
+    await settled(() => uploadButton(page).isDisabled()).toBe(true);
+    await settled(() => layoutAtBothSizes(page)).toEqual([]);
     await page.getByLabel('Title').fill('x'.repeat(MAX_TITLE_LENGTH));
-    expect(await uploadButton(page).isEnabled()).toBe(true);
+    await settled(() => uploadButton(page).isEnabled()).toBe(true);
   });
 });
 
@@ -254,10 +254,13 @@ describe('double clicks', () => {
     await page.getByLabel('Title').fill('Once');
     await uploadButton(page).dblclick();
     await success(page).waitFor();
-    await page.waitForTimeout(1500); // a second upload would need the 1 s simulated delay to show up
+    // a later upload proves it: the worker writes in turn, so a second "Once" sent by the double click comes before it
+    await page.getByRole('button', { name: 'Upload another document' }).click();
+    await page.getByLabel('Add files').setInputFiles(payload('later.pdf'));
+    await upload(page, 'Later');
     const after = await readStoredLedger(page);
-    expect(after.blocks.length - before.blocks.length).toBe(1);
-    expect(after.documents.map((document) => document.fileName)).toEqual(['once.pdf']);
+    expect(after.blocks.length - before.blocks.length).toBe(2);
+    expect(after.documents.map((document) => document.fileName)).toEqual(['once.pdf', 'later.pdf']);
   });
 
   test('a double click on Grant makes one grant and one granted block', async ({ page }) => {
@@ -267,8 +270,9 @@ describe('double clicks', () => {
     await page.getByLabel('Reason for emergency access').fill('Unconscious in the ER');
     const grant = page.getByRole('button', { name: /Grant Emergency Access|Granting Access\.\.\./ });
     await grant.dblclick();
-    await page.getByRole('button', { name: 'End Emergency Session' }).waitFor();
-    await page.waitForTimeout(2000); // past the 1.5 s simulated delay of a second request
+    // ending the session proves it: the worker writes in turn, so a second grant sent by the double click comes before it
+    await page.getByRole('button', { name: 'End Emergency Session' }).click();
+    await page.getByText('Emergency session for Michael Chen ended.').waitFor();
     const stored = await readStoredLedger(page);
     expect(stored.grants).toHaveLength(1);
     expect(stored.blocks.filter((block) => emergencyOf(block.data)?.event === 'granted')).toHaveLength(1);
@@ -286,7 +290,7 @@ describe('a tampered currentUser', () => {
       await page.goto('/doctor/dashboard');
       await page.getByRole('button', { name: 'Sign In' }).waitFor();
       expect(pathOf(page), value).toBe('/');
-      expect(await page.evaluate(() => localStorage.getItem('currentUser')), value).toBeNull();
+      await settled(() => page.evaluate(() => localStorage.getItem('currentUser')), value).toBeNull();
     }
   });
 });

@@ -8,7 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../workers/core/constants';
 import { DEMO_ACCOUNTS } from '../../workers/core/directory';
 import { describe, expect, test } from './support/fixtures';
-import { text } from './support/read';
+import { settled, text } from './support/read';
 import { login, pathOf } from './support/session';
 
 const DISGUISED = 'invoice\u202Efdp.pdf';
@@ -96,8 +96,8 @@ describe('text inputs, one rule on screen and in the worker', () => {
     await page
       .getByLabel('Add files')
       .setInputFiles({ name: DISGUISED, mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
-    expect(await notAdded(page).getByRole('listitem').allTextContents()).toEqual([REFUSED]);
-    expect(await page.locator('.selected-file-name').count()).toBe(0);
+    await settled(() => notAdded(page).getByRole('listitem').allTextContents()).toEqual([REFUSED]);
+    await settled(() => page.locator('.selected-file-name').count()).toBe(0);
 
     const reply = await uploadThroughWorker(page, DISGUISED);
     expect(reply).toMatchObject({
@@ -121,7 +121,7 @@ describe('text inputs, one rule on screen and in the worker', () => {
     const search = page.getByRole('searchbox', { name: 'Search' });
     await search.fill('RE\u0301SUME\u0301'); // decomposed, upper case
     await page.locator('.records-count').filter({ hasText: '1 record' }).waitFor();
-    expect(await page.locator('.record-detail-title').allTextContents()).toEqual([NFC_TITLE]);
+    await settled(() => page.locator('.record-detail-title').allTextContents()).toEqual([NFC_TITLE]);
   });
 });
 
@@ -132,12 +132,12 @@ describe('a file dropped outside the drop zone', () => {
     const url = page.url();
     const outside = await dropOn(page, page.locator('.page-subtitle'), ['missed-the-zone.pdf', DISGUISED]);
     expect(outside).toEqual({ target: 'p.page-subtitle', inMain: true, inZone: false, dragover: 'cancelled', drop: 'cancelled' });
-    expect(await selectedNames(page)).toEqual(['missed-the-zone.pdf']);
-    expect(await notAdded(page).getByRole('listitem').allTextContents()).toEqual([REFUSED]);
+    await settled(() => selectedNames(page)).toEqual(['missed-the-zone.pdf']);
+    await settled(() => notAdded(page).getByRole('listitem').allTextContents()).toEqual([REFUSED]);
 
     const inside = await dropOn(page, page.locator('.drop-zone-text'), ['in-the-zone.pdf']);
     expect(inside).toMatchObject({ inZone: true, drop: 'cancelled' });
-    expect(await selectedNames(page)).toEqual(['missed-the-zone.pdf', 'in-the-zone.pdf']);
+    await settled(() => selectedNames(page)).toEqual(['missed-the-zone.pdf', 'in-the-zone.pdf']);
 
     // a real drag of a file from disk through Chromium's input pipeline, released on the page title
     const folder = mkdtempSync(join(tmpdir(), 'medledger-drop-'));
@@ -164,7 +164,7 @@ describe('a file dropped outside the drop zone', () => {
     const dropped = await dropOn(page, heading, ['stray.pdf']);
     expect(dropped).toMatchObject({ inMain: true, dragover: 'cancelled', drop: 'cancelled' });
     expect(pathOf(page)).toBe('/patient/dashboard');
-    expect(await text(heading)).not.toBe('');
+    await settled(() => text(heading)).not.toBe('');
   });
 
   test('of text, not files, is left to the browser', async ({ page }) => {

@@ -1,7 +1,7 @@
 // Issue 2 in the browser: the built app runs the real ledger worker, which mines and persists blocks.
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';
-import { detail, section, text } from './support/read';
+import { detail, section, settled, text } from './support/read';
 import { login } from './support/session';
 
 async function chainStatus(page: Page): Promise<{ blocks: string; chain: string }> {
@@ -29,7 +29,7 @@ describe('the ledger worker in the built app', () => {
         .map((worker) => worker.url())
         .some((url) => /ledger\.worker/.test(url)),
     ).toBe(true);
-    expect(await chainStatus(page)).toEqual({ blocks: '1', chain: 'Valid' });
+    await settled(() => chainStatus(page)).toEqual({ blocks: '1', chain: 'Valid' });
   });
 
   test('mines an uploaded record into a block whose SHA-256 hash starts with two zeros, and the chain stays valid', async ({
@@ -38,12 +38,11 @@ describe('the ledger worker in the built app', () => {
     await login(page, 'patient');
     await uploadOneFile(page, 'Blood panel');
     const success = page.getByRole('status').filter({ hasText: 'Upload successful' });
-    expect(await text(detail(success, 'Block'))).toBe('#1');
-    const hash = await success.locator('code').getAttribute('title');
-    expect(hash).toMatch(/^00[0-9a-f]{62}$/);
+    await settled(() => text(detail(success, 'Block'))).toBe('#1');
+    await settled(() => success.locator('code').getAttribute('title')).toMatch(/^00[0-9a-f]{62}$/);
 
     await page.getByRole('link', { name: 'Dashboard' }).click();
-    expect(await chainStatus(page)).toEqual({ blocks: '2', chain: 'Valid' });
+    await settled(() => chainStatus(page)).toEqual({ blocks: '2', chain: 'Valid' });
   });
 
   test('keeps the mined block in IndexedDB: after a reload the chain still has it and verifies', async ({ page }) => {
@@ -51,7 +50,7 @@ describe('the ledger worker in the built app', () => {
     await uploadOneFile(page, 'Chest X-ray report');
     await page.reload();
     await page.getByRole('link', { name: 'Dashboard' }).click();
-    expect(await chainStatus(page)).toEqual({ blocks: '2', chain: 'Valid' });
-    expect(await section(page, 'Recent Medical Records').getByText('Chest X-ray report').count()).toBe(1);
+    await settled(() => chainStatus(page)).toEqual({ blocks: '2', chain: 'Valid' });
+    await settled(() => section(page, 'Recent Medical Records').getByText('Chest X-ray report').count()).toBe(1);
   });
 });

@@ -4,7 +4,7 @@ import { DEMO_PASSWORD } from '../../workers/core/constants';
 import { DEMO_ACCOUNTS, PATIENTS } from '../../workers/core/directory';
 import { MESSAGES } from '../../workers/core/errors';
 import { describe, expect, test } from './support/fixtures';
-import { text } from './support/read';
+import { settled, text } from './support/read';
 import { chooseRole, login, pathOf } from './support/session';
 
 async function submit(page: Page, email: string, password: string): Promise<void> {
@@ -44,9 +44,12 @@ describe('login', () => {
     await page.waitForURL('**/patient/dashboard');
     await page.getByRole('heading', { name: 'Welcome back, Sarah Johnson' }).waitFor();
     expect(await submitTexts()).toEqual(expect.arrayContaining(['Sign In', 'Signing in...']));
-    expect(await topBarUser(page)).toMatch(/Sarah Johnson\s*Patient/);
-    const stored = await page.evaluate(() => localStorage.getItem('currentUser'));
-    expect(JSON.parse(stored ?? '{}')).toMatchObject({ id: 'patient-1', role: 'patient' });
+    await settled(() => topBarUser(page)).toMatch(/Sarah Johnson\s*Patient/);
+    const stored = () => page.evaluate(() => localStorage.getItem('currentUser'));
+    await settled(async () => JSON.parse((await stored()) ?? '{}') as unknown).toMatchObject({
+      id: 'patient-1',
+      role: 'patient',
+    });
   });
 
   test('a doctor signs in and lands on the doctor dashboard with specialization, hospital and licence number', async ({
@@ -57,41 +60,42 @@ describe('login', () => {
     await submit(page, DEMO_ACCOUNTS.doctor, DEMO_PASSWORD);
     await page.waitForURL('**/doctor/dashboard');
     await page.getByRole('heading', { name: 'Welcome, Dr. Emily Carter' }).waitFor();
-    const main = await text(page.getByRole('main'));
-    expect(main).toContain('Cardiology');
-    expect(main).toContain('St. Mary Medical Center');
-    expect(main).toContain('MD-CA-482913');
-    expect(await topBarUser(page)).toMatch(/Dr\. Emily Carter\s*Doctor/);
+    const main = () => text(page.getByRole('main'));
+    await settled(main).toContain('Cardiology');
+    await settled(main).toContain('St. Mary Medical Center');
+    await settled(main).toContain('MD-CA-482913');
+    await settled(() => topBarUser(page)).toMatch(/Dr\. Emily Carter\s*Doctor/);
   });
 
   test('Fill Demo Credentials fills the demo account of the chosen role and the shared password', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('button', { name: 'Fill Demo Credentials' }).click();
-    expect(await page.getByLabel('Email').inputValue()).toBe(DEMO_ACCOUNTS.patient);
-    expect(await page.getByLabel('Password').inputValue()).toBe(DEMO_PASSWORD);
+    await settled(() => page.getByLabel('Email').inputValue()).toBe(DEMO_ACCOUNTS.patient);
+    await settled(() => page.getByLabel('Password').inputValue()).toBe(DEMO_PASSWORD);
     await chooseRole(page, 'doctor');
     await page.getByRole('button', { name: 'Fill Demo Credentials' }).click();
-    expect(await page.getByLabel('Email').inputValue()).toBe(DEMO_ACCOUNTS.doctor);
-    expect(await page.getByLabel('Password').inputValue()).toBe(DEMO_PASSWORD);
+    await settled(() => page.getByLabel('Email').inputValue()).toBe(DEMO_ACCOUNTS.doctor);
+    await settled(() => page.getByLabel('Password').inputValue()).toBe(DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL('**/doctor/dashboard');
   });
 
   test('says the demo password is the same for all accounts', async ({ page }) => {
     await page.goto('/');
-    expect(await page.getByText('The demo password is the same for all accounts.').count()).toBe(1);
+    await settled(() => page.getByText('The demo password is the same for all accounts.').count()).toBe(1);
   });
 
   test('email and password are required and the email field is of email type', async ({ page }) => {
     await page.goto('/');
     const email = page.getByLabel('Email');
-    expect(await email.getAttribute('type')).toBe('email');
-    expect(await email.evaluate((input: HTMLInputElement) => input.required)).toBe(true);
-    expect(await page.getByLabel('Password').evaluate((input: HTMLInputElement) => input.required)).toBe(true);
+    await settled(() => email.getAttribute('type')).toBe('email');
+    await settled(() => email.evaluate((input: HTMLInputElement) => input.required)).toBe(true);
+    await settled(() => page.getByLabel('Password').evaluate((input: HTMLInputElement) => input.required)).toBe(true);
     await page.getByRole('button', { name: 'Sign In' }).click();
-    expect(await email.evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(true);
+    await settled(() => email.evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(true);
     await submit(page, 'not-an-email', DEMO_PASSWORD);
-    expect(await email.evaluate((input: HTMLInputElement) => input.validity.typeMismatch)).toBe(true);
+    await settled(() => email.evaluate((input: HTMLInputElement) => input.validity.typeMismatch)).toBe(true);
+    // the browser held both submits back (the validity above): nothing was sent, so no answer can come later
     expect(pathOf(page)).toBe('/');
     expect(await page.getByRole('alert').count()).toBe(0);
   });
@@ -99,10 +103,10 @@ describe('login', () => {
   test("a wrong password or an unknown email answers 'Invalid email or password'", async ({ page }) => {
     await page.goto('/');
     await submit(page, DEMO_ACCOUNTS.patient, 'wrong-password');
-    expect(await alertText(page)).toBe(MESSAGES.invalidCredentials);
+    await settled(() => alertText(page)).toBe(MESSAGES.invalidCredentials);
     await page.goto('/'); // a fresh form, so the second message cannot be the first one still showing
     await submit(page, 'nobody@medledger.demo', DEMO_PASSWORD);
-    expect(await alertText(page)).toBe(MESSAGES.invalidCredentials);
+    await settled(() => alertText(page)).toBe(MESSAGES.invalidCredentials);
     expect(pathOf(page)).toBe('/');
     expect(await page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
   });
@@ -111,11 +115,11 @@ describe('login', () => {
     await page.goto('/');
     await chooseRole(page, 'doctor');
     await submit(page, DEMO_ACCOUNTS.patient, DEMO_PASSWORD);
-    expect(await alertText(page)).toBe('Please select the correct user type. This account is registered as a patient.');
+    await settled(() => alertText(page)).toBe('Please select the correct user type. This account is registered as a patient.');
     await chooseRole(page, 'patient');
     await submit(page, DEMO_ACCOUNTS.doctor, DEMO_PASSWORD);
     await page.getByText('registered as a doctor').waitFor();
-    expect(await alertText(page)).toBe('Please select the correct user type. This account is registered as a doctor.');
+    await settled(() => alertText(page)).toBe('Please select the correct user type. This account is registered as a doctor.');
     expect(pathOf(page)).toBe('/');
   });
 
@@ -141,7 +145,7 @@ describe('login', () => {
     const submitTexts = await watchSubmitButton(page);
     await submit(page, DEMO_ACCOUNTS.patient, DEMO_PASSWORD);
     await page.getByRole('alert').waitFor();
-    expect(await alertText(page)).toBe(MESSAGES.loginFailed);
+    await settled(() => alertText(page)).toBe(MESSAGES.loginFailed);
     expect(await submitTexts()).toContain('Signing in...');
     expect(pathOf(page)).toBe('/');
     expect(await page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
@@ -152,7 +156,7 @@ describe('login', () => {
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
-    expect(await page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
+    await settled(() => page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
     await page.goto('/patient/dashboard');
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
     expect(pathOf(page)).toBe('/');
@@ -166,9 +170,8 @@ describe('login', () => {
     await page.goto('/doctor/dashboard');
     await page.waitForURL('**/patient/dashboard');
     await page.getByRole('heading', { name: 'Welcome back, Sarah Johnson' }).waitFor();
-    const banner = await topBarUser(page);
-    expect(banner).toMatch(/Sarah Johnson\s*Patient/);
-    expect(banner).not.toContain('Mallory');
+    await settled(() => topBarUser(page)).toMatch(/Sarah Johnson\s*Patient/);
+    expect(await topBarUser(page)).not.toContain('Mallory'); // read from the settled bar just above
     await page.goto('/doctor/emergency');
     await page.waitForURL('**/patient/dashboard');
   });
@@ -181,6 +184,6 @@ describe('login', () => {
     await page.goto('/doctor/dashboard');
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
     expect(pathOf(page)).toBe('/');
-    expect(await page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
+    await settled(() => page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
   });
 });

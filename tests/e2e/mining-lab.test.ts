@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';
+import { settled } from './support/read';
 import { openMiningLab } from './support/records';
 import { checkScreen } from './support/screens';
 
@@ -38,8 +39,8 @@ describe('Mining Lab', () => {
     expect(row.blocksMined).toBe('3');
     expect(Number(row.attempts)).toBeGreaterThan(0);
     expect(row.cancelled).toBe('false');
-    expect(await status(page).textContent()).toMatch(/^Mined 3 blocks in the worker in \d+\.\d\d s\.$/);
-    expect(await page.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
+    await settled(() => status(page).textContent()).toMatch(/^Mined 3 blocks in the worker in \d+\.\d\d s\.$/);
+    await settled(() => page.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
   });
 
   test('Cancel stops worker mining within half a second, and the same worker mines again after it', async ({ page }) => {
@@ -66,7 +67,7 @@ describe('Mining Lab', () => {
     await page.getByRole('button', { name: 'Cancel' }).click();
     const latency = await timing;
     expect(latency).toBeLessThanOrEqual(CANCEL_BOUND_MS);
-    expect(await status(page).textContent()).toMatch(
+    await settled(() => status(page).textContent()).toMatch(
       /^Cancelled after [0-4] of 5 blocks in the worker: mining stopped \d+ ms after Cancel\.$/,
     );
     const cancelled = await runRow(page, 'worker');
@@ -75,7 +76,7 @@ describe('Mining Lab', () => {
     await setUp(page, 1, 2, false);
     await page.getByRole('button', { name: 'Start mining' }).click();
     await page.locator('tr[data-place="worker"][data-cancelled="false"]').waitFor();
-    expect(await status(page).textContent()).toMatch(/^Mined 2 blocks in the worker/);
+    await settled(() => status(page).textContent()).toMatch(/^Mined 2 blocks in the worker/);
   });
 
   test('the main-thread switch runs the same mining on the main thread and records it beside the worker run', async ({
@@ -87,8 +88,8 @@ describe('Mining Lab', () => {
     const row = await runRow(page, 'main');
     expect(row.blocksMined).toBe('2');
     expect(Number(row.attempts)).toBeGreaterThanOrEqual(2);
-    expect(await status(page).textContent()).toMatch(/^Mined 2 blocks on the main thread/);
-    expect(await page.getByRole('row', { name: /Main thread/ }).count()).toBe(1);
+    await settled(() => status(page).textContent()).toMatch(/^Mined 2 blocks on the main thread/);
+    await settled(() => page.getByRole('row', { name: /Main thread/ }).count()).toBe(1);
     await checkScreen(page, 'mining-lab');
   });
 
@@ -99,13 +100,13 @@ describe('Mining Lab', () => {
     const row = await runRow(page, 'parallel');
     expect(row.blocksMined).toBe('4');
     expect(row.cancelled).toBe('false');
-    expect(await status(page).textContent()).toMatch(/^Mined 4 blocks in parallel workers/);
+    await settled(() => status(page).textContent()).toMatch(/^Mined 4 blocks in parallel workers/);
 
     await setUp(page, 6, 3, false, true);
     await page.getByRole('button', { name: 'Start mining' }).click();
     await page.waitForFunction(() => /[1-9]/.test(document.querySelector('[data-testid="lab-hash-rate"]')?.textContent ?? ''));
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.locator('tr[data-place="parallel"][data-cancelled="true"]').waitFor();
-    expect(await status(page).textContent()).toMatch(/^Cancelled after [0-2] of 3 blocks in parallel workers/);
+    await settled(() => status(page).textContent()).toMatch(/^Cancelled after [0-2] of 3 blocks in parallel workers/);
   });
 });

@@ -10,6 +10,7 @@ import { buildApp, serveBuild, type ServedBuild } from './support/build';
 import { describe, expect, test } from './support/fixtures';
 import { NEXT_VERSION_ASSET, NEXT_VERSION_TEXT } from './support/next-version.config';
 import { newPage, type RecordedPage } from './support/page';
+import { settled } from './support/read';
 import { goTo, openMiningLab, pdfFile, recordItem, uploadRecord } from './support/records';
 import { login } from './support/session';
 
@@ -123,16 +124,16 @@ describe('update prompt', () => {
       const prompt = page.getByRole('status').filter({ hasText: 'Update available' });
       const reload = prompt.getByRole('button', { name: 'Reload' });
       await prompt.waitFor();
-      expect(await reload.isDisabled()).toBe(true);
-      expect(await prompt.textContent()).toContain('End the emergency session first.');
-      expect(await waitingWorker(page)).toBe(true); // installed, not in charge: the page still runs the first version
+      await settled(() => reload.isDisabled()).toBe(true);
+      await settled(() => prompt.textContent()).toContain('End the emergency session first.');
+      await settled(() => waitingWorker(page)).toBe(true); // installed, not in charge: the page still runs the first version
 
       await session.getByRole('button', { name: 'End Emergency Session' }).click();
       await page.getByText('Emergency session for Michael Chen ended.').waitFor();
-      expect(await reload.isEnabled()).toBe(true);
+      await settled(() => reload.isEnabled()).toBe(true);
       await Promise.all([page.waitForEvent('load'), reload.click()]);
-      expect(await waitingWorker(page)).toBe(false);
-      expect(await prompt.count()).toBe(0);
+      await settled(() => waitingWorker(page)).toBe(false);
+      await settled(() => prompt.count()).toBe(0);
       // with the server gone, the new version's own file still answers: the page runs the next version
       await served?.server.close();
       served = undefined;

@@ -2,7 +2,7 @@
 // a stored chain changed at rest is named and read-only until Reset demo data, and two tabs stay in step.
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';
-import { detail, section, text } from './support/read';
+import { detail, section, settled, text } from './support/read';
 import { downloadFile, goTo, pdfFile, pngFile, recordItem, uploadRecord } from './support/records';
 import { login } from './support/session';
 import { readStoredLedger, storeBlocks } from './support/stored-ledger';
@@ -30,9 +30,9 @@ describe('records survive a reload', () => {
     await page.reload();
     const item = recordItem(records(page), 'Dermatology visit');
     await item.waitFor();
-    expect(await text(item)).toContain('Rash on the left forearm');
-    expect(await text(item)).toContain('Test Report');
-    expect(await item.getByText('Block #1', { exact: true }).count()).toBe(1);
+    await settled(() => text(item)).toContain('Rash on the left forearm');
+    await settled(() => text(item)).toContain('Test Report');
+    await settled(() => item.getByText('Block #1', { exact: true }).count()).toBe(1);
 
     const saved = await downloadFile(item, 'lab-report.pdf');
     expect(saved.name).toBe('lab-report.pdf');
@@ -44,7 +44,9 @@ describe('records survive a reload', () => {
     await image.waitFor();
     // the browser decoded the decrypted bytes: a 2x2 picture, not a broken image
     await page.waitForFunction((element) => (element as HTMLImageElement).complete, await image.elementHandle());
-    expect(await image.evaluate((element: HTMLImageElement) => [element.naturalWidth, element.naturalHeight])).toEqual([2, 2]);
+    await settled(() => image.evaluate((element: HTMLImageElement) => [element.naturalWidth, element.naturalHeight])).toEqual([
+      2, 2,
+    ]);
     await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
   });
@@ -63,8 +65,8 @@ describe('records survive a reload', () => {
     await item.waitFor();
     const deleted = item.locator('li', { hasText: 'referral.pdf' }).filter({ hasNotText: 'cover-letter' });
     await deleted.getByText('file deleted').waitFor();
-    expect(await deleted.getByRole('button').count()).toBe(0);
-    expect(await item.getByText('Block #1', { exact: true }).count()).toBe(1);
+    await settled(() => deleted.getByRole('button').count()).toBe(0);
+    await settled(() => item.getByText('Block #1', { exact: true }).count()).toBe(1);
     // the other file of the record is untouched
     const other = await downloadFile(item, 'cover-letter.pdf');
     expect(other.bytes.equals(pdfFile('cover-letter.pdf').buffer)).toBe(true);
@@ -81,12 +83,12 @@ describe('records survive a reload', () => {
 
     const banner = page.getByRole('status').filter({ hasText: 'The stored chain failed verification' });
     await banner.waitFor();
-    const said = await text(banner);
-    expect(said).toMatch(/Block #1 failed a check: .+\./);
-    expect(said).toContain('MedLedger is read-only');
-    expect(said).toContain('Block #0 verified and can be read.');
+    const said = () => text(banner);
+    await settled(said).toMatch(/Block #1 failed a check: .+\./);
+    await settled(said).toContain('MedLedger is read-only');
+    await settled(said).toContain('Block #0 verified and can be read.');
     await goTo(page, 'Medical Records', 'Medical Records');
-    await recordItem(records(page), 'Initial health assessment').waitFor();
+    await recordItem(records(page), 'Initial health assessment').waitFor(); // the oldest, listed last: the list is whole
     expect(await recordItem(records(page), 'Forged record').count()).toBe(0);
     expect(await recordItem(records(page), 'Genuine record').count()).toBe(0);
 
@@ -97,7 +99,7 @@ describe('records survive a reload', () => {
     await banner.waitFor({ state: 'detached' });
     const status = section(page, 'Blockchain Status');
     await status.getByText('Valid', { exact: true }).waitFor();
-    expect(await text(detail(status, 'Total Blocks'))).toBe('1');
+    await settled(() => text(detail(status, 'Total Blocks'))).toBe('1');
   });
 });
 
@@ -113,7 +115,7 @@ describe('two tabs of one browser', () => {
     await uploadRecord(page, 'Sent from the first tab', [pdfFile('first-tab.pdf')]);
     const arrived = recordItem(records(other), 'Sent from the first tab');
     await arrived.waitFor({ timeout: 10_000 });
-    expect(await text(records(other).locator('.records-count'))).toBe('2 records');
+    await settled(() => text(records(other).locator('.records-count'))).toBe('2 records');
 
     await goTo(page, 'Medical Records', 'Medical Records');
     await arrived.getByRole('button', { name: 'Delete first-tab.pdf' }).click();

@@ -7,6 +7,7 @@ import type { Bundle, DocumentReference } from '@medplum/fhirtypes';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';
 import { newPage } from './support/page';
+import { settled } from './support/read';
 import { goTo, pdfFile, pngFile, uploadRecord } from './support/records';
 import { checkScreen } from './support/screens';
 import { login, logout } from './support/session';
@@ -58,6 +59,7 @@ describe('records that leave with the patient', { timeout: 180_000 }, () => {
     await page.getByLabel('Reason for emergency access').fill('Collapsed at work, allergy check');
     await page.getByRole('button', { name: 'Grant Emergency Access' }).click();
     await page.getByRole('button', { name: 'End Emergency Session' }).click({ timeout: 15_000 });
+    await page.getByText('Emergency session for Sarah Johnson ended.').waitFor(); // the end is written before signing out
     await logout(page);
     await login(page, 'patient');
     await goTo(page, 'Medical Records', 'Medical Records');
@@ -142,7 +144,7 @@ describe('records that leave with the patient', { timeout: 180_000 }, () => {
       .setInputFiles({ name: 'st-mary.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(foreign)) });
     await dialog.getByRole('button', { name: 'Import' }).click();
     await dialog.getByText('Imported 1 record.').waitFor({ timeout: 15_000 });
-    await expect(dialog.getByRole('list', { name: 'Skipped entries' }).innerText()).resolves.toBe(
+    await settled(() => dialog.getByRole('list', { name: 'Skipped entries' }).innerText()).toBe(
       'Entry 2, Observation: not a kind of resource MedLedger stores as a record',
     );
     await checkScreen(page, 'import-result');
@@ -188,13 +190,13 @@ describe('records that leave with the patient', { timeout: 180_000 }, () => {
     const summary = page.locator('.print-summary');
     await summary.waitFor({ state: 'attached' });
     await page.emulateMedia({ media: 'print' });
-    await expect(summary.isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('navigation', { name: 'Main menu' }).isVisible()).resolves.toBe(false);
-    await expect(page.locator('button:visible').count()).resolves.toBe(0);
-    const text = await summary.innerText();
-    expect(text).toContain('Health record summary: Sarah Johnson');
-    expect(text).toMatch(/Metformin\s+Prescription\s+.+\s+#\d+\s+[0-9a-f]{8}/);
-    expect(text).toContain('Blood type');
+    await settled(() => summary.isVisible()).toBe(true);
+    await settled(() => page.getByRole('navigation', { name: 'Main menu' }).isVisible()).toBe(false);
+    await settled(() => page.locator('button:visible').count()).toBe(0);
+    const text = () => summary.innerText();
+    await settled(text).toContain('Health record summary: Sarah Johnson');
+    await settled(text).toMatch(/Metformin\s+Prescription\s+.+\s+#\d+\s+[0-9a-f]{8}/);
+    await settled(text).toContain('Blood type');
     await page.screenshot({ path: 'test-results/screens/print-summary.png', fullPage: true });
   });
 });

@@ -2,6 +2,7 @@
 // runs, hidden where the app will show another screen, and taken over by React in place (hydrated, same nodes).
 import { describe, expect, test } from './support/fixtures';
 import { DESKTOP } from './support/page';
+import { settled } from './support/read';
 
 describe('pre-rendered login screen', () => {
   test('is on screen without JavaScript, inert and read-only until the app runs', async ({ browser, baseUrl }) => {
@@ -25,13 +26,13 @@ describe('pre-rendered login screen', () => {
       await context.route(/\/assets\/index-[\w-]+\.js$/, (route) => route.abort());
       const page = await context.newPage();
       await page.goto('/');
-      expect(await page.locator('#login-email').isVisible()).toBe(true);
+      await settled(() => page.locator('#login-email').isVisible()).toBe(true);
       await page.goto('/patient/dashboard');
-      expect(await page.locator('#login-email').count()).toBe(1);
-      expect(await page.locator('#login-email').isVisible()).toBe(false);
+      await settled(() => page.locator('#login-email').count()).toBe(1);
+      await settled(() => page.locator('#login-email').isVisible()).toBe(false);
       await page.evaluate(() => localStorage.setItem('currentUser', JSON.stringify({ id: 'patient-1' })));
       await page.goto('/');
-      expect(await page.locator('#login-email').isVisible()).toBe(false);
+      await settled(() => page.locator('#login-email').isVisible()).toBe(false);
     } finally {
       await context.close();
     }
@@ -47,12 +48,12 @@ describe('pre-rendered login screen', () => {
       (window as unknown as { firstHeading: Element | null }).firstHeading = document.querySelector('h1');
     });
     await page.locator('form:not([inert])').waitFor();
-    expect(await page.evaluate(() => (window as unknown as { firstHeading: Element | null }).firstHeading?.isConnected)).toBe(
-      true,
-    );
-    expect(await page.locator('[data-prerendered]').count()).toBe(0);
+    await settled(() =>
+      page.evaluate(() => (window as unknown as { firstHeading: Element | null }).firstHeading?.isConnected),
+    ).toBe(true);
+    await settled(() => page.locator('[data-prerendered]').count()).toBe(0);
     await page.getByLabel('Email').fill('someone@example.com');
-    expect(await page.getByLabel('Email').inputValue()).toBe('someone@example.com');
+    await settled(() => page.getByLabel('Email').inputValue()).toBe('someone@example.com');
     expect(warnings.filter((warning) => warning.includes('pre-rendered'))).toEqual([]);
     expect(recorded.unexpectedProblems()).toEqual([]);
   });

@@ -1,8 +1,8 @@
 // The emergency access, persistence and records screens with real data, at 1280x800 and 390x844: a screenshot in test-results/screens,
 // an axe-core scan with no serious or critical violation, and nothing sticking out of its card.
 import type { Page } from 'playwright-core';
-import { describe, expect, test } from './support/fixtures';
-import { section, text } from './support/read';
+import { describe, test } from './support/fixtures';
+import { section, settled, shown, text } from './support/read';
 import { goTo, pdfFile, pngFile, recordItem, uploadRecord } from './support/records';
 import { checkScreen } from './support/screens';
 import { login, logout } from './support/session';
@@ -42,8 +42,7 @@ describe('records, patients, profile and emergency screens look right and pass a
     const records = section(page, 'Your Records');
     const prescription = recordItem(records, 'Metformin prescription');
     await prescription.getByRole('button', { name: 'Delete dosage-notes.pdf' }).click();
-    await page.getByRole('dialog', { name: 'Delete this file?' }).waitFor();
-    await page.waitForTimeout(300); // the dialog's fade-in
+    await shown(page.getByRole('dialog', { name: 'Delete this file?' }));
     await checkScreen(page, 'records-delete-dialog');
     await page.getByRole('button', { name: 'Delete file' }).click();
     await prescription.getByText('file deleted').waitFor();
@@ -52,7 +51,7 @@ describe('records, patients, profile and emergency screens look right and pass a
 
     await records.getByRole('button', { name: 'Open ecg-strip.png' }).click();
     await page.getByRole('dialog', { name: 'ecg-strip.png' }).getByRole('img').waitFor();
-    await page.waitForTimeout(300);
+    await shown(page.getByRole('dialog', { name: 'ecg-strip.png' }));
     await checkScreen(page, 'records-preview-dialog');
     await page.getByRole('button', { name: 'Close', exact: true }).click();
 
@@ -102,8 +101,7 @@ describe('records, patients, profile and emergency screens look right and pass a
     await checkScreen(page, 'profile-patient');
 
     await page.getByRole('button', { name: 'Reset demo data' }).click();
-    await page.getByRole('dialog', { name: 'Reset demo data?' }).waitFor();
-    await page.waitForTimeout(300);
+    await shown(page.getByRole('dialog', { name: 'Reset demo data?' }));
     await checkScreen(page, 'reset-dialog');
     await page.getByRole('button', { name: 'Cancel' }).click();
 
@@ -113,7 +111,7 @@ describe('records, patients, profile and emergency screens look right and pass a
     await page.reload();
     const banner = page.getByRole('status').filter({ hasText: 'The stored chain failed verification' });
     await banner.waitFor();
-    expect(await text(banner)).toContain('Block #1 failed a check');
+    await settled(() => text(banner)).toContain('Block #1 failed a check');
     await goTo(page, 'Medical Records', 'Medical Records');
     await checkScreen(page, 'records-read-only');
   });

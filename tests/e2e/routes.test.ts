@@ -2,7 +2,7 @@
 // to /, the session guard and the role guard.
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';
-import { text } from './support/read';
+import { settled, text } from './support/read';
 import { login, pathOf } from './support/session';
 
 const PATIENT_SCREENS = [
@@ -59,7 +59,7 @@ describe('routes and guards', () => {
     await login(page, 'patient');
     for (const screen of PATIENT_SCREENS) {
       await visit(page, screen.path, screen.path);
-      expect(await text(page.getByRole('heading', { level: 1 }))).toMatch(screen.heading);
+      await settled(() => text(page.getByRole('heading', { level: 1 }))).toMatch(screen.heading);
       await expectContent(page, screen);
     }
     const menu = page.getByRole('navigation', { name: 'Main menu' });
@@ -79,7 +79,7 @@ describe('routes and guards', () => {
     await login(page, 'doctor');
     for (const screen of DOCTOR_SCREENS) {
       await visit(page, screen.path, screen.path);
-      expect(await text(page.getByRole('heading', { level: 1 }))).toMatch(screen.heading);
+      await settled(() => text(page.getByRole('heading', { level: 1 }))).toMatch(screen.heading);
       await expectContent(page, screen);
     }
     const menu = page.getByRole('navigation', { name: 'Main menu' });
@@ -98,7 +98,7 @@ describe('routes and guards', () => {
     await login(page, 'patient');
     for (const screen of DOCTOR_SCREENS) {
       await visit(page, screen.path, '/patient/dashboard');
-      expect(await text(page.getByRole('heading', { level: 1 }))).toBe('Welcome back, Sarah Johnson');
+      await settled(() => text(page.getByRole('heading', { level: 1 }))).toBe('Welcome back, Sarah Johnson');
     }
   });
 
@@ -106,7 +106,7 @@ describe('routes and guards', () => {
     await login(page, 'doctor');
     for (const screen of PATIENT_SCREENS) {
       await visit(page, screen.path, '/doctor/dashboard');
-      expect(await text(page.getByRole('heading', { level: 1 }))).toBe('Welcome, Dr. Emily Carter');
+      await settled(() => text(page.getByRole('heading', { level: 1 }))).toBe('Welcome, Dr. Emily Carter');
     }
   });
 

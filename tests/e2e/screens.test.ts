@@ -6,6 +6,7 @@ import { DEMO_ACCOUNTS } from '../../workers/core/directory';
 import { describe, expect, test } from './support/fixtures';
 import { formatViolations, scanA11y, seriousViolations } from './support/axe';
 import { PHONE } from './support/page';
+import { settled, shown } from './support/read';
 import { checkScreen, screenshot } from './support/screens';
 import { login } from './support/session';
 
@@ -97,15 +98,14 @@ describe('every screen looks right and passes axe at desktop and phone size', ()
     await login(page, 'patient');
     await page.setViewportSize(PHONE);
     const open = page.getByRole('button', { name: 'Open menu' });
-    expect(await page.getByRole('navigation', { name: 'Main menu' }).isVisible()).toBe(false);
+    await settled(() => page.getByRole('navigation', { name: 'Main menu' }).isVisible()).toBe(false);
     await open.click();
     const menu = page.getByRole('dialog', { name: 'Menu' });
-    await menu.waitFor();
-    await page.waitForTimeout(400); // the slide-in transition
+    await shown(menu);
     await screenshot(page, 'phone-menu-open', { fullPage: false });
     const serious = seriousViolations(await scanA11y(page));
     expect(serious, formatViolations(serious)).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await settled(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await menu.getByRole('link', { name: 'Upload Documents' }).click();
     await page.getByRole('heading', { name: 'Upload Medical Documents', level: 1 }).waitFor();
     await menu.waitFor({ state: 'hidden' });

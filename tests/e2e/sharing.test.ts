@@ -4,7 +4,7 @@ import type { Locator } from 'playwright-core';
 import { MESSAGES } from '../../workers/core/errors';
 import { describe, expect, test } from './support/fixtures';
 import { isFocused, tabTo } from './support/keyboard';
-import { detail, section, text } from './support/read';
+import { detail, section, settled, text } from './support/read';
 import { downloadFile, goTo, pdfFile, pngFile, recordItem, uploadRecord } from './support/records';
 import { checkScreen, screenshot } from './support/screens';
 import { login, logout } from './support/session';
@@ -36,10 +36,10 @@ describe('sharing records with a doctor', { timeout: 180_000 }, () => {
     await page.getByText('Shared with Dr. James Wilson: full access until you revoke it.').waitFor({ timeout: 15_000 });
     const entry = shareEntry(section(page, 'Active Shares'), 'Dr. James Wilson');
     await entry.waitFor();
-    expect(await text(entry.locator('.badge'))).toBe('Active');
-    expect(await text(detail(entry, 'Access Level'))).toBe('Full: complete history');
-    expect(await text(detail(entry, 'Expires'))).toBe('Until revoked');
-    expect(await text(detail(entry, 'Note'))).toBe('Second opinion on my palpitations, please.');
+    await settled(() => text(entry.locator('.badge'))).toBe('Active');
+    await settled(() => text(detail(entry, 'Access Level'))).toBe('Full: complete history');
+    await settled(() => text(detail(entry, 'Expires'))).toBe('Until revoked');
+    await settled(() => text(detail(entry, 'Note'))).toBe('Second opinion on my palpitations, please.');
     await entry.getByText('Not read yet').waitFor();
     await checkScreen(page, 'sharing-active');
     await logout(page);
@@ -50,12 +50,12 @@ describe('sharing records with a doctor', { timeout: 180_000 }, () => {
     const shared = section(page, 'Shared with me');
     const item = shared.getByRole('listitem').filter({ hasText: 'Sarah Johnson' });
     await item.waitFor();
-    expect(await text(item)).toContain('Full: complete history');
-    expect(await text(item)).toContain('Until revoked');
+    await settled(() => text(item)).toContain('Full: complete history');
+    await settled(() => text(item)).toContain('Until revoked');
     await checkScreen(page, 'shared-with-me');
     await item.getByRole('button', { name: 'Open shared records of Sarah Johnson' }).click();
     await page.getByRole('heading', { name: 'Records shared by Sarah Johnson', level: 2 }).waitFor();
-    expect(await text(detail(section(page, 'Patient Profile'), 'Allergies'))).toBe('Penicillin, Peanuts');
+    await settled(() => text(detail(section(page, 'Patient Profile'), 'Allergies'))).toBe('Penicillin, Peanuts');
     const record = recordItem(section(page, 'Complete History'), 'Holter monitor report');
     await record.waitFor();
     const saved = await downloadFile(record, 'holter-report.pdf');
@@ -78,8 +78,7 @@ describe('sharing records with a doctor', { timeout: 180_000 }, () => {
     await login(page, 'patient');
     await goTo(page, 'Sharing', 'Sharing');
     await entry.waitFor();
-    const reads = await entry.locator('.share-reads li span').allTextContents();
-    expect(reads).toEqual([
+    await settled(() => entry.locator('.share-reads li span').allTextContents()).toEqual([
       'profile, health overview and complete history',
       'document "holter-report.pdf"',
       'document "ecg-strip.png"',
@@ -88,9 +87,9 @@ describe('sharing records with a doctor', { timeout: 180_000 }, () => {
     await page.getByText('Dr. James Wilson can no longer read your records.').waitFor({ timeout: 15_000 });
     const past = shareEntry(section(page, 'Past Shares'), 'Dr. James Wilson');
     await past.waitFor();
-    expect(await text(past.locator('.badge'))).toBe('Revoked');
-    expect(await past.getByRole('button', { name: /Revoke/ }).count()).toBe(0);
-    expect(await past.locator('.share-reads li').count()).toBe(3);
+    await settled(() => text(past.locator('.badge'))).toBe('Revoked');
+    await settled(() => past.getByRole('button', { name: /Revoke/ }).count()).toBe(0);
+    await settled(() => past.locator('.share-reads li').count()).toBe(3);
     await checkScreen(page, 'sharing-revoked');
     await logout(page);
 
@@ -101,7 +100,7 @@ describe('sharing records with a doctor', { timeout: 180_000 }, () => {
     await page.goto(sharedLink);
     const refused = page.getByRole('region', { name: 'Shared records' }).getByRole('alert');
     await refused.waitFor();
-    expect(await text(refused)).toBe(MESSAGES.accessDenied);
+    await settled(() => text(refused)).toBe(MESSAGES.accessDenied);
     expect(await page.getByText('Holter monitor report').count()).toBe(0);
     await checkScreen(page, 'shared-records-denied');
   });
@@ -116,30 +115,30 @@ describe('sharing records with a doctor', { timeout: 180_000 }, () => {
     await page.keyboard.press('Enter');
     const alert = page.getByRole('alert').filter({ hasText: 'Choose a doctor to share with.' });
     await alert.waitFor();
-    expect(await isFocused(alert)).toBe(true);
+    await settled(() => isFocused(alert)).toBe(true);
 
     const doctor = page.getByLabel('Doctor', { exact: true });
     await tabTo(page, doctor, { backwards: true });
     await page.keyboard.press('ArrowDown'); // a closed select steps through its options
     await page.keyboard.press('ArrowDown');
-    expect(await doctor.inputValue()).toBe('doctor-2');
+    await settled(() => doctor.inputValue()).toBe('doctor-2');
     await tabTo(page, page.getByRole('radio', { name: /Basic/ }));
     await page.keyboard.press('ArrowDown'); // a radio group moves and selects with the arrows
-    expect(await page.getByRole('radio', { name: /Full/ }).isChecked()).toBe(true);
+    await settled(() => page.getByRole('radio', { name: /Full/ }).isChecked()).toBe(true);
     await tabTo(page, page.getByLabel(/Note for the doctor/));
     await page.keyboard.type('Keyboard share');
     await tabTo(page, share);
     await page.keyboard.press('Enter');
     const done = page.getByRole('status').filter({ hasText: 'Shared with Dr. James Wilson: full access until' });
     await done.waitFor({ timeout: 15_000 });
-    expect(await isFocused(done)).toBe(true);
+    await settled(() => isFocused(done)).toBe(true);
 
     const revoke = page.getByRole('button', { name: 'Revoke the share with Dr. James Wilson' });
     await tabTo(page, revoke);
     await page.keyboard.press('Space');
     const notice = page.getByRole('status').filter({ hasText: 'Dr. James Wilson can no longer read your records.' });
     await notice.waitFor({ timeout: 15_000 });
-    expect(await isFocused(notice)).toBe(true);
+    await settled(() => isFocused(notice)).toBe(true);
 
     // a second share, opened by the doctor from the keyboard
     await page.getByLabel('Doctor', { exact: true }).selectOption({ label: WILSON_OPTION });
@@ -153,11 +152,11 @@ describe('sharing records with a doctor', { timeout: 180_000 }, () => {
     await page.keyboard.press('Enter');
     const heading = page.getByRole('heading', { name: 'Records shared by Sarah Johnson', level: 2 });
     await heading.waitFor();
-    expect(await isFocused(heading)).toBe(true);
+    await settled(() => isFocused(heading)).toBe(true);
     await section(page, 'Recent Records').waitFor();
     await tabTo(page, page.getByRole('button', { name: 'Close shared records' }));
     await page.keyboard.press('Enter');
     await heading.waitFor({ state: 'detached' });
-    expect(await isFocused(open)).toBe(true);
+    await settled(() => isFocused(open)).toBe(true);
   });
 });

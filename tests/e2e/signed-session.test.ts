@@ -9,7 +9,7 @@ import { DOCTORS, PATIENTS } from '../../workers/core/directory';
 import { emergencyRecord, grantExpiresAt, iso } from '../../workers/core/ledger-records';
 import { fromBase64, signBlock, toBase64, unlockUserKey, type WrappedUserKey } from '../../workers/core/signatures';
 import type { Block, EmergencyGrant } from '../../workers/core/types';
-import { section, text } from './support/read';
+import { section, settled, text } from './support/read';
 import { describe, expect, test } from './support/fixtures';
 import { openSandboxBlock, sandboxPanel } from './support/explorer';
 import { goTo, pdfFile, uploadRecord } from './support/records';
@@ -58,7 +58,11 @@ describe('a sign-in that unlocks a key', () => {
       expect(user.iterations).toBeGreaterThanOrEqual(600_000);
       expect(user.fields).toEqual(['hash', 'iterations', 'iv', 'kdf', 'publicKey', 'salt', 'wrappedKey']);
     }
-    expect(stored.session).toEqual({ userId: 'patient-1', extractable: false, type: 'private' });
+    await settled(async () => (await storedKeyEntries(page)).session).toEqual({
+      userId: 'patient-1',
+      extractable: false,
+      type: 'private',
+    });
   });
 
   test("editing currentUser to the doctor's id and reloading does not sign in as the doctor", async ({ page }) => {
@@ -67,7 +71,7 @@ describe('a sign-in that unlocks a key', () => {
     await page.reload();
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
     expect(pathOf(page)).toBe('/');
-    expect(await page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
+    await settled(() => page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
     await page.goto('/doctor/dashboard');
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
     expect(pathOf(page)).toBe('/');
@@ -81,7 +85,7 @@ describe('a sign-in that unlocks a key', () => {
 
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL((url) => url.pathname === '/');
-    expect((await storedKeyEntries(page)).session).toBeNull();
+    await settled(async () => (await storedKeyEntries(page)).session).toBeNull();
     await page.goto('/doctor/dashboard');
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
     expect(pathOf(page)).toBe('/');
@@ -99,8 +103,8 @@ describe('the explorer names who signed each block', () => {
     await chain.getByText('Every block is signed by its author').waitFor();
     const author = (index: number, scope = chain) => scope.locator(`tr[data-block-index="${index}"] td.explorer-author`);
     await author(1).getByText('signature holds').waitFor();
-    expect(await author(1).textContent()).toContain('Sarah Johnson');
-    expect(await author(0).textContent()).toContain('Ledger (system)');
+    await settled(() => author(1).textContent()).toContain('Sarah Johnson');
+    await settled(() => author(0).textContent()).toContain('Ledger (system)');
 
     await page.getByRole('tab', { name: 'Tamper demo' }).click();
     const panel = sandboxPanel(page);
@@ -114,8 +118,8 @@ describe('the explorer names who signed each block', () => {
       .locator('[data-chain-valid="false"]')
       .getByText('signature no longer matches: the block changed, and only its author can sign it again', { exact: false })
       .waitFor();
-    expect(await panel.locator('[data-chain-valid="false"]').textContent()).toContain('Chain invalid at block #1:');
-    expect(await author(1, panel).textContent()).toContain('signature fails');
+    await settled(() => panel.locator('[data-chain-valid="false"]').textContent()).toContain('Chain invalid at block #1:');
+    await settled(() => author(1, panel).textContent()).toContain('signature fails');
   });
 });
 
@@ -181,7 +185,7 @@ describe('a long signed chain', () => {
       await page.reload();
       const banner = page.getByRole('status').filter({ hasText: 'The stored chain failed verification' });
       await banner.waitFor({ timeout: 60_000 });
-      expect(await text(banner)).toContain(
+      await settled(() => text(banner)).toContain(
         `Block #${BAD} failed a check: signature does not hold for the enrolled key of ${doctor.id}.`,
       );
       expect(
@@ -191,7 +195,7 @@ describe('a long signed chain', () => {
           .some((url) => url.includes('signature-checker')),
       ).toBe(true);
       const status = section(page, 'Blockchain Status');
-      expect(await text(status)).toContain(`#${BAD}: signature does not hold`);
+      await settled(() => text(status)).toContain(`#${BAD}: signature does not hold`);
     },
   );
 });

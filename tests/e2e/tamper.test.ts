@@ -2,7 +2,7 @@
 // loads: the screen names the block and the failed check, writes are refused, and what verified is still shown.
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from './support/fixtures';
-import { detail, section, text } from './support/read';
+import { detail, section, settled, text } from './support/read';
 import { goTo, pdfFile, recordItem, uploadRecord } from './support/records';
 import { login } from './support/session';
 import { readStoredLedger, storeBlocks } from './support/stored-ledger';
@@ -45,17 +45,17 @@ describe('a block changed at rest in IndexedDB', () => {
       // named on every screen: the block, and the check it failed
       const banner = page.getByRole('status').filter({ hasText: 'The stored chain failed verification' });
       await banner.waitFor();
-      expect(await text(banner)).toContain(`Block #${index} failed a check: ${reason}.`);
+      await settled(() => text(banner)).toContain(`Block #${index} failed a check: ${reason}.`);
       await goTo(page, 'Dashboard', /Welcome back/);
       const status = section(page, 'Blockchain Status');
-      expect(await text(detail(status, 'Chain Status'))).toBe('Invalid');
-      expect(await text(detail(status, 'First Bad Block'))).toBe(`#${index}: ${reason}`);
+      await settled(() => text(detail(status, 'Chain Status'))).toBe('Invalid');
+      await settled(() => text(detail(status, 'First Bad Block'))).toBe(`#${index}: ${reason}`);
 
       // what verified (blocks before the bad one) is shown; the bad block and everything after it are not
       await goTo(page, 'Medical Records', 'Medical Records');
-      await recordItem(records(page), 'Initial health assessment').waitFor();
+      await recordItem(records(page), 'Initial health assessment').waitFor(); // the oldest, listed last: the list is whole
       for (const [i, title] of titles.entries()) {
-        expect(await recordItem(records(page), title).count(), `${title} in block #${i + 1}`).toBe(i + 1 < index ? 1 : 0);
+        await settled(() => recordItem(records(page), title).count(), `${title} in block #${i + 1}`).toBe(i + 1 < index ? 1 : 0);
       }
       expect(await page.getByText('Forged diagnosis').count()).toBe(0);
 
@@ -68,9 +68,11 @@ describe('a block changed at rest in IndexedDB', () => {
       await page.getByRole('button', { name: 'Upload Documents' }).click();
       const refused = page.getByRole('alert').filter({ hasText: 'failed verification' });
       await refused.waitFor({ timeout: 15_000 });
-      expect(await text(refused)).toContain(`failed verification at block ${index} (${reason}), so changes are turned off`);
+      await settled(() => text(refused)).toContain(
+        `failed verification at block ${index} (${reason}), so changes are turned off`,
+      );
       expect(await page.getByRole('heading', { name: 'Upload successful' }).count()).toBe(0);
-      expect(await page.getByLabel('Title').inputValue()).toBe('Written after the tamper');
+      await settled(() => page.getByLabel('Title').inputValue()).toBe('Written after the tamper');
       expect(await storedCounts(page)).toEqual(before);
     },
   );

@@ -3,7 +3,7 @@
 import type { Page } from 'playwright-core';
 import { MAX_FILE_BYTES, SUCCESS_RESET_MS } from '../../workers/core/constants';
 import { describe, expect, test } from './support/fixtures';
-import { detail, section, stat, text } from './support/read';
+import { detail, section, settled, stat, text } from './support/read';
 import { login } from './support/session';
 
 interface DashboardFigures {
@@ -13,11 +13,15 @@ interface DashboardFigures {
   chain: string;
 }
 
-async function dashboardFigures(page: Page): Promise<DashboardFigures> {
+async function openDashboard(page: Page): Promise<void> {
   await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
   await page.waitForURL('**/patient/dashboard');
+  await detail(section(page, 'Blockchain Status'), 'Total Blocks').waitFor();
+}
+
+// What the dashboard shows now: its records and its chain status load apart, so read it with settled().
+async function dashboardFigures(page: Page): Promise<DashboardFigures> {
   const status = section(page, 'Blockchain Status');
-  await detail(status, 'Total Blocks').waitFor();
   return {
     height: Number(await text(page.locator('.page-subtitle strong'))),
     totalBlocks: Number(await text(detail(status, 'Total Blocks'))),
@@ -55,9 +59,10 @@ async function dropFiles(page: Page, files: { name: string; type: string; conten
 describe('upload', () => {
   test('an uploaded document appears on the dashboard with the block height one higher and the chain valid', async ({ page }) => {
     await login(page, 'patient');
-    const before = await dashboardFigures(page);
-    expect(before.chain).toBe('Valid');
-    expect(await text(stat(page, 'Last Upload'))).toBe('None');
+    await openDashboard(page);
+    await settled(async () => (await dashboardFigures(page)).chain).toBe('Valid');
+    const before = await dashboardFigures(page); // the first figures of a fresh sign-in: nothing can change them meanwhile
+    await settled(() => text(stat(page, 'Last Upload'))).toBe('None');
 
     await openUpload(page);
     await page.getByLabel('Add files').setInputFiles(pdf('cholesterol-panel.pdf'));
@@ -67,20 +72,20 @@ describe('upload', () => {
     await page.getByRole('progressbar', { name: 'Upload in progress' }).waitFor();
     const success = page.getByRole('status').filter({ hasText: 'Upload successful' });
     await success.waitFor();
-    expect(await text(success)).toContain('Cholesterol panel (1 file) is secured in block #');
-    expect(await text(detail(success, 'Block'))).toBe(`#${before.height}`);
+    await settled(() => text(success)).toContain('Cholesterol panel (1 file) is secured in block #');
+    await settled(() => text(detail(success, 'Block'))).toBe(`#${before.height}`);
 
-    const after = await dashboardFigures(page);
-    expect(after).toEqual({
+    await openDashboard(page);
+    await settled(() => dashboardFigures(page)).toEqual({
       height: before.height + 1,
       totalBlocks: before.totalBlocks + 1,
       totalRecords: before.totalRecords + 1,
       chain: 'Valid',
     });
-    expect(await text(stat(page, 'Last Upload'))).not.toBe('None');
+    await settled(() => text(stat(page, 'Last Upload'))).not.toBe('None');
     const newest = section(page, 'Recent Medical Records').getByRole('listitem').first();
-    expect(await text(newest)).toContain('Cholesterol panel');
-    expect(await text(newest)).toContain(`Block #${before.height}`);
+    await settled(() => text(newest)).toContain('Cholesterol panel');
+    await settled(() => text(newest)).toContain(`Block #${before.height}`);
   });
 
   test('a rejected file gets a message naming it and is not added; accepted files in the same pick are', async ({ page }) => {
@@ -95,11 +100,11 @@ describe('upload', () => {
       ]);
     const rejected = page.getByRole('alert').filter({ hasText: 'Not added:' });
     await rejected.waitFor();
-    const message = await text(rejected);
-    expect(message).toContain('"setup.exe" is not an accepted file type (.pdf, .jpg, .jpeg, .png, .doc, .docx)');
-    expect(message).toContain('"huge-scan.pdf" is larger than 10 MB');
-    expect(await selectedFiles(page).allTextContents()).toEqual([expect.stringContaining('referral.pdf')]);
-    expect(await page.getByLabel('Add files').getAttribute('accept')).toBe('.pdf,.jpg,.jpeg,.png,.doc,.docx');
+    const message = () => text(rejected);
+    await settled(message).toContain('"setup.exe" is not an accepted file type (.pdf, .jpg, .jpeg, .png, .doc, .docx)');
+    await settled(message).toContain('"huge-scan.pdf" is larger than 10 MB');
+    await settled(() => selectedFiles(page).allTextContents()).toEqual([expect.stringContaining('referral.pdf')]);
+    await settled(() => page.getByLabel('Add files').getAttribute('accept')).toBe('.pdf,.jpg,.jpeg,.png,.doc,.docx');
   });
 
   test('files are added by drag and drop and removed; Upload stays disabled until a file and a non-blank title', async ({
@@ -107,8 +112,8 @@ describe('upload', () => {
   }) => {
     await login(page, 'patient');
     await openUpload(page);
-    expect(await page.getByText('maximum 10MB each').count()).toBe(1);
-    expect(await uploadButton(page).isDisabled()).toBe(true);
+    await settled(() => page.getByText('maximum 10MB each').count()).toBe(1);
+    await settled(() => uploadButton(page).isDisabled()).toBe(true);
 
     await dropFiles(page, [
       { name: 'xray.png', type: 'image/png', content: 'png bytes' },
@@ -118,19 +123,19 @@ describe('upload', () => {
         content: 'docx bytes',
       },
     ]);
-    expect(await selectedFiles(page).count()).toBe(2);
-    expect(await text(selectedFiles(page).first())).toMatch(/xray\.png\s*9 B/);
+    await settled(() => selectedFiles(page).count()).toBe(2);
+    await settled(() => text(selectedFiles(page).first())).toMatch(/xray\.png\s*9 B/);
 
     await page.getByLabel('Title').fill('   ');
-    expect(await uploadButton(page).isDisabled()).toBe(true);
+    await settled(() => uploadButton(page).isDisabled()).toBe(true);
     await page.getByLabel('Title').fill('Knee X-ray');
-    expect(await uploadButton(page).isEnabled()).toBe(true);
+    await settled(() => uploadButton(page).isEnabled()).toBe(true);
 
     await page.getByRole('button', { name: 'Remove xray.png' }).click();
-    expect(await selectedFiles(page).allTextContents()).toEqual([expect.stringContaining('notes.docx')]);
+    await settled(() => selectedFiles(page).allTextContents()).toEqual([expect.stringContaining('notes.docx')]);
     await page.getByRole('button', { name: 'Remove notes.docx' }).click();
-    expect(await selectedFiles(page).count()).toBe(0);
-    expect(await uploadButton(page).isDisabled()).toBe(true);
+    await settled(() => selectedFiles(page).count()).toBe(0);
+    await settled(() => uploadButton(page).isDisabled()).toBe(true);
   });
 
   test('every file of an upload is stored, and the success panel gives way to an empty form after 5 seconds', async ({
@@ -144,17 +149,17 @@ describe('upload', () => {
     await uploadButton(page).click();
     const success = page.getByRole('status').filter({ hasText: 'Upload successful' });
     await success.waitFor();
-    expect(await text(success)).toContain('MRI report (2 files)');
+    await settled(() => text(success)).toContain('MRI report (2 files)');
     const shownAt = Date.now();
 
     await page.getByLabel('Title').waitFor({ timeout: SUCCESS_RESET_MS + 5_000 });
     expect(Date.now() - shownAt).toBeGreaterThan(SUCCESS_RESET_MS - 1_000);
-    expect(await page.getByLabel('Title').inputValue()).toBe('');
-    expect(await selectedFiles(page).count()).toBe(0);
+    await settled(() => page.getByLabel('Title').inputValue()).toBe('');
+    await settled(() => selectedFiles(page).count()).toBe(0);
 
     await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
     const newest = section(page, 'Recent Medical Records').getByRole('listitem').first();
     await newest.waitFor();
-    expect(await text(newest)).toMatch(/MRI report.*Test Report.*2 files/);
+    await settled(() => text(newest)).toMatch(/MRI report.*Test Report.*2 files/);
   });
 });

@@ -243,6 +243,10 @@ export async function runLoadScenario(page: Page, browser: Browser, options: Loa
     .waitFor({ timeout: 120_000 });
   const catchUpMs = Date.now() - stored;
   const status = section(page, 'Blockchain Status');
+  // the chain status loads apart from the records: read it once it counts every block (one per record)
+  await detail(status, 'Total Blocks')
+    .filter({ hasText: new RegExp(`^${expectedRecords}$`) })
+    .waitFor({ timeout: 60_000 });
   const dashboard = {
     records: Number(await text(stat(page, 'Total Records'))),
     chain: await text(detail(status, 'Chain Status')),

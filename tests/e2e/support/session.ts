@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../../workers/core/constants';
 import { DEMO_ACCOUNTS } from '../../../workers/core/directory';
 import type { Role } from '../../../workers/core/types';
+import { settled } from './read';
 
 export const ROLE_LABEL = { patient: 'Patient', doctor: 'Doctor' } as const;
 
@@ -9,7 +10,7 @@ export const ROLE_LABEL = { patient: 'Patient', doctor: 'Doctor' } as const;
 export async function chooseRole(page: Page, role: Role): Promise<void> {
   const radio = page.getByRole('radio', { name: ROLE_LABEL[role] });
   await page.locator(`label[for="${await radio.getAttribute('id')}"]`).click();
-  if (!(await radio.isChecked())) throw new Error(`the ${role} toggle did not become checked`);
+  await settled(() => radio.isChecked(), `the ${role} toggle did not become checked`).toBe(true);
 }
 
 // Signs in through the login form like a user, with the role's demo account unless an email is given.
