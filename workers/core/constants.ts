@@ -59,3 +59,4 @@ export const MAX_BACKUP_ITERATIONS = 10_000_000; // a file asking for more is re
 export const MIN_BACKUP_PASSWORD_LENGTH = 8; // characters
 
 export const FUTURE_TIP_TOLERANCE_MS = 10 * 60_000; // a newest block dated further ahead of the device clock is named, and writes wait
+export const LEDGER_DB_NAME = 'medledger'; // the IndexedDB database of the ledger: the failure screen can delete it when the worker cannot

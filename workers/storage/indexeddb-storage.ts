@@ -1,3 +1,4 @@
+import { LEDGER_DB_NAME } from '../core/constants';
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import type { Block, DocumentKey } from '../core/types';
 import {
@@ -9,7 +10,6 @@ import {
   type StorageWrite,
 } from './ledger-storage';
 
-export const LEDGER_DB_NAME = 'medledger';
 const LEDGER_DB_VERSION = 3; // 3 stores blocks in pages; 2 dropped the grants store: grants are derived from the chain
 // 100,000 blocks in a worker: getAll of one row per block 1.1-1.4 s, of pages of 1,000 0.34-0.42 s (250: 0.5-0.6 s); a 1,000-block page rewrites in 3.3 ms.
 export const BLOCKS_PER_PAGE = 1000;
