@@ -96,10 +96,11 @@ describe('SOS Emergency Access', () => {
     const panel = await screen.findByRole('region', { name: 'Emergency Access Active' });
     const timer = within(panel).getByRole('timer');
     expect(timer).toHaveTextContent('60:00');
+    // each second read once it has rendered: a tick that real time fired outside act renders a moment later
     act(() => vi.advanceTimersByTime(1000));
-    expect(timer).toHaveTextContent('59:59');
+    await waitFor(() => expect(timer).toHaveTextContent('59:59'));
     act(() => vi.advanceTimersByTime(1000));
-    expect(timer).toHaveTextContent('59:58');
+    await waitFor(() => expect(timer).toHaveTextContent('59:58'));
     act(() => vi.advanceTimersByTime(60 * 60_000));
     expect(await screen.findByText('Emergency access to Sarah Johnson has expired.')).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Emergency Access Active' })).not.toBeInTheDocument();
