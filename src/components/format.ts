@@ -34,7 +34,7 @@ const HOUR_S = 3600;
 
 const twoDigits = (value: number) => String(value).padStart(2, '0');
 
-// mm:ss up to an hour (60:00, as SEED's minutes-and-seconds countdown), h:mm:ss over it (3:59:59, not 239:59);
+// mm:ss up to an hour (60:00, the countdown's minutes and seconds), h:mm:ss over it (3:59:59, not 239:59);
 // rounded up so 00:00 shows only once the time is really over.
 export function formatRemaining(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
@@ -48,9 +48,10 @@ export function remainingUnits(ms: number): string {
   return ms > HOUR_S * 1000 ? 'hours:minutes:seconds' : 'minutes:seconds';
 }
 
-// A session's length in words: "45 min", "2 h", "1 h 5 min", "less than a minute".
+// A session's length in words: "45 min", "2 h", "1 h 5 min", "less than a minute"; whole minutes, never rounded up
+// (40 s is not "1 min").
 export function formatDuration(ms: number): string {
-  const minutes = Math.round(Math.max(0, ms) / 60_000);
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
   if (minutes < 1) return 'less than a minute';
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;

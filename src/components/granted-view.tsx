@@ -43,11 +43,13 @@ export function GrantedView({ patient, records, documentsReadable, accessLevel, 
         </Col>
         <Col lg={8}>
           <SectionCard title={full ? 'Complete History' : 'Recent Records'} icon="file" flush fill>
-            <p className="granted-view-scope">
-              {full
-                ? `${records.length === 1 ? 'The only record' : `All ${records.length} records`}, files included.`
-                : `The ${records.length === 1 ? 'newest record' : `${records.length} newest records`}; files need full access.`}
-            </p>
+            {records.length === 0 ? null : ( // the empty list says so itself: no "All 0 records"
+              <p className="granted-view-scope">
+                {full
+                  ? `${records.length === 1 ? 'The only record' : `All ${records.length} records`}, files included.`
+                  : `The ${records.length === 1 ? 'newest record' : `${records.length} newest records`}; files need full access.`}
+              </p>
+            )}
             <RecordDetailList
               records={records}
               documentsWithheld={!documentsReadable}

@@ -4,7 +4,7 @@ import Tooltip from 'react-bootstrap/Tooltip';
 
 const SAMPLE_EXPLANATION = 'Sample figure: fixed demo data, not taken from your records.';
 
-// Marks a fixed demo figure (SEED's dashboard constants) so nobody mistakes it for real data; the tooltip says why.
+// Marks a fixed demo figure (the sample constants of workers/core/constants.ts) so nobody mistakes it for real data.
 export function SampleTag() {
   const id = useId();
   return (

@@ -17,7 +17,7 @@ export function AppLayout() {
   const session = useSession();
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
-  const { pathname } = useLocation();
+  const { pathname, hash } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const firstPath = useRef(pathname);
   const title = useMatches()
@@ -36,9 +36,13 @@ export function AppLayout() {
     if (!main) return;
     const moved = pathname !== firstPath.current;
     if (!moved && document.activeElement !== document.body) return;
-    if (moved) main.focus();
+    if (moved) {
+      // a new screen starts at its top; focusing <main> must not scroll its title under the sticky top bar
+      if (!hash) window.scrollTo(0, 0);
+      main.focus({ preventScroll: true });
+    }
     return focusHeadingWhenShown(main);
-  }, [pathname]);
+  }, [pathname]); // eslint-disable-line react-hooks/exhaustive-deps -- a hash change alone is not a new screen
 
   if (!session.user) return null;
 

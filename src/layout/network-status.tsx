@@ -10,6 +10,8 @@ export function NetworkStatus() {
       <div className="network-status-head">
         <span className="pulse-dot" aria-hidden="true" />
         Network Active
+        {/* the ledger lives in this browser alone: no device or server shares it */}
+        <span className="network-status-scope">This device only</span>
       </div>
       {chain ? (
         <dl className="network-status-body">

@@ -80,9 +80,9 @@ describe('login', () => {
     await page.waitForURL('**/doctor/dashboard');
   });
 
-  test('says the demo password is the same for all accounts', async ({ page }) => {
+  test('names the demo password shared by all accounts', async ({ page }) => {
     await page.goto('/');
-    await settled(() => page.getByText('The demo password is the same for all accounts.').count()).toBe(1);
+    await settled(() => page.getByText(`Password for every account: ${DEMO_PASSWORD}`).count()).toBe(1);
   });
 
   test('email and password are required and the email field is of email type', async ({ page }) => {

@@ -18,7 +18,9 @@ describe('Login', () => {
     expect(email).toHaveAttribute('type', 'email');
     expect(email).toBeRequired();
     expect(screen.getByLabelText('Password')).toBeRequired();
-    expect(screen.getByText('The demo password is the same for all accounts.')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Demo accounts' })).toHaveTextContent(
+      `Password for every account: ${DEMO_PASSWORD}`,
+    );
   });
 
   it('does not sign in while the email or the password is missing', async () => {

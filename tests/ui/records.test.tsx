@@ -4,7 +4,7 @@ import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import type { LedgerStorage } from '../../workers/storage/ledger-storage';
 import { openLedger, renderApp } from './render-app';
 import { PDF_TEXT, captureBlobs, seedRecords } from './record-seeds';
-import { signInById } from '../support/ledger-fixtures';
+import { createClock, signInById } from '../support/ledger-fixtures';
 
 let capture: ReturnType<typeof captureBlobs> | null = null;
 afterEach(() => {
@@ -178,7 +178,8 @@ describe('Medical Records', () => {
 
 describe('Emergency access history', () => {
   it('lists each emergency access with doctor, reason, level, start, end, status and what was read', async () => {
-    const ledger = openLedger();
+    const clock = createClock(Date.now());
+    const ledger = openLedger({ now: clock.now });
     await signInById(ledger.service, 'doctor-2');
     const grant = await ledger.service.requestEmergencyAccess({
       patientId: 'patient-1',
@@ -187,6 +188,7 @@ describe('Emergency access history', () => {
       durationMinutes: 30,
     });
     await ledger.service.emergencyView(grant.id);
+    clock.advance(5 * 60_000);
     const ended = await ledger.service.endEmergencyAccess(grant.id);
     renderApp('/patient/records', { ledger, signedInAs: 'patient-1' });
 
@@ -199,6 +201,7 @@ describe('Emergency access history', () => {
     expect(detail('Access Level')).toHaveTextContent(/^Basic/);
     expect(within(detail('Started') as HTMLElement).getByRole('time')).toHaveAttribute('dateTime', grant.createdAt);
     expect(within(detail('Ended') as HTMLElement).getByRole('time')).toHaveAttribute('dateTime', ended.endedAt);
+    expect(within(item).getByText('Ended by Dr. James Wilson after 5 min')).toBeInTheDocument();
     expect(within(item).getByText('profile, health overview and 5 most recent records')).toBeInTheDocument();
   });
 

@@ -54,7 +54,7 @@ export function parseAnchor(text: unknown): ChainAnchor {
     invalid('The anchor\'s "tipHash" must be 64 lower-case hexadecimal digits.');
   if (typeof fingerprints !== 'string' || !HEX.test(fingerprints) || fingerprints.length !== height * ANCHOR_FINGERPRINT_DIGITS) {
     invalid(
-      `The anchor's "fingerprints" must be ${ANCHOR_FINGERPRINT_DIGITS} lower-case hexadecimal digits for each of its ${height} blocks.`,
+      `The anchor's "fingerprints" must be ${ANCHOR_FINGERPRINT_DIGITS} lower-case hexadecimal digits ${height === 1 ? 'for its 1 block' : `for each of its ${height} blocks`}.`,
     );
   }
   if (!fingerprints.endsWith(fingerprint(tipHash)))

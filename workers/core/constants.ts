@@ -44,11 +44,12 @@ export const NEXT_APPOINTMENT = 'Feb 15';
 export const HEALTH_SCORE = '92%';
 export const APPOINTMENTS_TODAY = 8;
 export const EMERGENCY_ALERTS = 2;
+// Sample patients, named so that nobody takes them for an account of the ledger or a real person.
 export const TODAYS_SCHEDULE = [
-  { time: '09:00 AM', patient: 'Sarah Johnson', purpose: 'Follow-up consultation' },
-  { time: '10:30 AM', patient: 'Michael Chen', purpose: 'Lab results review' },
-  { time: '01:00 PM', patient: 'Olivia Martinez', purpose: 'Annual check-up' },
-  { time: '03:30 PM', patient: 'David Thompson', purpose: 'Post-operative review' },
+  { time: '09:00 AM', patient: 'Sample patient A', purpose: 'Follow-up consultation' },
+  { time: '10:30 AM', patient: 'Sample patient B', purpose: 'Lab results review' },
+  { time: '01:00 PM', patient: 'Sample patient C', purpose: 'Annual check-up' },
+  { time: '03:30 PM', patient: 'Sample patient D', purpose: 'Post-operative review' },
 ] as const;
 
 // Backups (docs/decisions/backup-file.md): the password's key is PBKDF2-SHA-256 with at least OWASP's 2023 count.

@@ -49,7 +49,11 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
       return {
         patients: structuredClone(patients),
         recentActivity: entries.slice(0, DOCTOR_KEPT_RECORDS).map((entry) => recordView(state, entry, true)),
-        recordsToday: entries.filter(({ record }) => new Date(record.timestamp).toDateString() === today).length,
+        recordsToday: entries.filter(
+          ({ record }) =>
+            (record.type === 'prescription' || record.type === 'test_report') &&
+            new Date(record.timestamp).toDateString() === today,
+        ).length,
       };
     },
 

@@ -56,7 +56,10 @@ export function createRecords(
         .filter(({ record }) => !query?.type || record.type === query.type)
         .filter(
           ({ record }) =>
-            search === '' || foldForSearch(record.title).includes(search) || foldForSearch(record.description).includes(search),
+            search === '' ||
+            [record.title, record.description, ...record.files.map((file) => file.name)].some((text) =>
+              foldForSearch(text).includes(search),
+            ),
         )
         .map((entry) => recordView(state, entry, true));
     },

@@ -24,14 +24,21 @@ import { InitialsAvatar } from '../../components/initials-avatar';
 import { SampleTag } from '../../components/sample-tag';
 import { useActiveGrants } from '../../ledger/use-active-grants';
 import { EMERGENCY_PATH } from '../../layout/active-grant-bar';
+import { Icon } from '../../components/icon';
 
-// The real figure beside SEED's fixed one: the doctor's emergency sessions open now.
-function ActiveSessionsCount({ count }: { count: number | undefined }) {
-  if (count === undefined) return null;
+// The doctor's emergency sessions open now: a real count, on its own line so no sample figure stands over it.
+function ActiveSessionsLine({ count }: { count: number | undefined }) {
   return (
-    <Link to={EMERGENCY_PATH} className="stat-hint-link">
-      {count === 1 ? '1 active session' : `${count} active sessions`}
-    </Link>
+    <p className="active-sessions-line" role="status" aria-label="Your emergency sessions">
+      <Icon name="alert" size={16} />
+      {count === undefined ? (
+        'Checking your emergency sessions...'
+      ) : count === 0 ? (
+        'No emergency session open now.'
+      ) : (
+        <Link to={EMERGENCY_PATH}>{count === 1 ? '1 emergency session open now' : `${count} emergency sessions open now`}</Link>
+      )}
+    </p>
   );
 }
 
@@ -68,7 +75,7 @@ export function DoctorDashboardPage() {
         </p>
       </div>
 
-      <Row xs={2} xl={4} className="g-3 mb-4">
+      <Row xs={2} xl={4} className="g-3 mb-3">
         <Col>
           <StatCard label="Total Patients" value={overview.patients.length} icon="users" />
         </Col>
@@ -79,16 +86,10 @@ export function DoctorDashboardPage() {
           <StatCard label="Appointments" value={APPOINTMENTS_TODAY} icon="calendar" tone="warning" sample />
         </Col>
         <Col>
-          <StatCard
-            label="Emergency Alerts"
-            value={EMERGENCY_ALERTS}
-            icon="alert"
-            tone="danger"
-            sample
-            hint={<ActiveSessionsCount count={activeGrants.data?.length} />}
-          />
+          <StatCard label="Emergency Alerts" value={EMERGENCY_ALERTS} icon="alert" tone="danger" sample />
         </Col>
       </Row>
+      <ActiveSessionsLine count={activeGrants.data?.length} />
 
       <Row className="g-3">
         <Col xl={7}>

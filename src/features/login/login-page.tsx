@@ -5,7 +5,7 @@ import Form from 'react-bootstrap/Form';
 import ToggleButton from 'react-bootstrap/ToggleButton';
 import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
 import { DEMO_PASSWORD } from '../../../workers/core/constants';
-import { DEMO_ACCOUNTS } from '../../../workers/core/directory';
+import { DEMO_ACCOUNTS, USERS } from '../../../workers/core/directory';
 import { MESSAGES } from '../../../workers/core/errors';
 import type { Role } from '../../../workers/core/types';
 import { useSession } from '../../auth/use-session';
@@ -161,9 +161,23 @@ export function LoginPage() {
             </div>
           </Form>
 
-          <p className="login-note">
-            <Icon name="lock" size={14} /> The demo password is the same for all accounts.
-          </p>
+          <section className="demo-accounts" aria-labelledby="demo-accounts-title">
+            <h2 id="demo-accounts-title" className="demo-accounts-title">
+              Demo accounts
+            </h2>
+            <p className="login-note">
+              <Icon name="lock" size={14} /> Password for every account: <code>{DEMO_PASSWORD}</code>
+            </p>
+            <ul className="demo-accounts-list">
+              {USERS.map((user) => (
+                <li key={user.id}>
+                  <span className="demo-account-name">{user.name}</span>
+                  <span className="demo-account-role">{user.role === 'patient' ? 'Patient' : 'Doctor'}</span>
+                  <span className="demo-account-email">{user.email}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
         </div>
       </div>
     </main>

@@ -119,7 +119,8 @@ export function PatientDashboardPage() {
               <div>
                 <dt>Network</dt>
                 <dd className="text-success fw-semibold">
-                  <span className="pulse-dot" aria-hidden="true" /> Active
+                  <span className="pulse-dot" aria-hidden="true" /> Active{' '}
+                  <span className="text-body-secondary fw-normal">(this device only)</span>
                 </dd>
               </div>
             </dl>

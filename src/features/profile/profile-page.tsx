@@ -69,7 +69,7 @@ export function ProfilePage() {
           </SectionCard>
         </Col>
         <Col lg={6}>
-          <StorageCard />
+          <StorageCard role={user.role} />
         </Col>
       </Row>
     </>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
+import type { Role } from '../../../workers/core/types';
 import { keepStorage, readStorageStatus, type StorageStatus } from '../../components/browser-storage';
 import { DetailList } from '../../components/detail-list';
 import { formatBytes } from '../../components/format';
@@ -18,8 +19,13 @@ async function readStorage(): Promise<Reading> {
   }
 }
 
+// A doctor keeps no records of their own and has no backup on screen: what they can do instead.
+const DOCTOR_BACKUP =
+  "Your patients' records live with your patients, who can each download a backup of them from their Medical Records screen. A backup of your own account is not offered on screen yet.";
+
 // The browser's storage for MedLedger: used, available, and whether the browser may evict it (docs/decisions/offline-app.md).
-export function StorageCard() {
+export function StorageCard({ role = 'patient' }: { role?: Role }) {
+  const doctor = role === 'doctor';
   const [reading, setReading] = useState<Reading>({ state: 'loading' });
   const [declined, setDeclined] = useState(false);
   const [asking, setAsking] = useState(false);
@@ -45,8 +51,8 @@ export function StorageCard() {
       {reading.state === 'loading' ? <p className="mb-0">Checking the browser's storage...</p> : null}
       {reading.state === 'unsupported' || reading.state === 'failed' ? (
         <p className="mb-0">
-          This browser does not say how much storage MedLedger uses or whether it is kept. Make a backup of your records to be
-          safe.
+          This browser does not say how much storage MedLedger uses or whether it is kept.{' '}
+          {doctor ? DOCTOR_BACKUP : 'Make a backup of your records to be safe.'}
         </p>
       ) : null}
       {reading.state === 'read' ? (
@@ -65,11 +71,19 @@ export function StorageCard() {
           />
           {reading.status.persisted ? null : (
             <Alert variant="warning" className="mb-0 mt-3">
-              <p>
-                Your records are stored only in this browser, and it may delete them without asking when the device runs low on
-                space. To keep them, install MedLedger (Install in the browser's menu) and ask the browser to keep its data, and
-                make a backup of your records.
-              </p>
+              {doctor ? (
+                <p>
+                  MedLedger's data is stored only in this browser, and it may delete it without asking when the device runs low on
+                  space. To keep it, install MedLedger (Install in the browser's menu) and ask the browser to keep its data.{' '}
+                  {DOCTOR_BACKUP}
+                </p>
+              ) : (
+                <p>
+                  Your records are stored only in this browser, and it may delete them without asking when the device runs low on
+                  space. To keep them, install MedLedger (Install in the browser's menu) and ask the browser to keep its data, and
+                  make a backup of your records.
+                </p>
+              )}
               <Button variant="outline-dark" size="sm" disabled={asking} onClick={() => void askToKeep()}>
                 {asking ? 'Asking...' : 'Ask the browser to keep the data'}
               </Button>

@@ -24,9 +24,16 @@ const LEVELS: Record<AccessHistoryEntry['accessLevel'], string> = {
 
 const END_TERMS: Record<AccessHistoryEntry['status'], string> = { active: 'Expires', ended: 'Ended', expired: 'Expired' };
 
+// A closed session whose start and end read the same on screen: one "Started and ended" row, not two equal times.
+function closedWithinAMinute(entry: AccessHistoryEntry): boolean {
+  return entry.status !== 'active' && formatDateTime(entry.startedAt) === formatDateTime(entry.endedAt ?? entry.expiresAt);
+}
+
 // How the session closed and how long it was open, in the patient's words.
 function sessionOutcome(entry: AccessHistoryEntry): string {
-  const lasted = formatDuration(Date.parse(entry.endedAt ?? entry.expiresAt) - Date.parse(entry.startedAt));
+  const lasted = closedWithinAMinute(entry)
+    ? 'less than a minute'
+    : formatDuration(Date.parse(entry.endedAt ?? entry.expiresAt) - Date.parse(entry.startedAt));
   if (entry.status === 'ended') return `Ended by ${entry.doctorName} after ${lasted}`;
   if (entry.status === 'expired') return `Expired on its own after ${lasted}`;
   return `Open now, for up to ${lasted}`; // an open session has no end yet: lasted runs to its expiry
@@ -82,18 +89,29 @@ export function AccessHistory() {
                       <dt>Access Level</dt>
                       <dd>{LEVELS[entry.accessLevel]}</dd>
                     </div>
-                    <div>
-                      <dt>Started</dt>
-                      <dd>
-                        <time dateTime={entry.startedAt}>{formatDateTime(entry.startedAt)}</time>
-                      </dd>
-                    </div>
-                    <div>
-                      <dt>{END_TERMS[entry.status]}</dt>
-                      <dd>
-                        <time dateTime={end}>{formatDateTime(end)}</time>
-                      </dd>
-                    </div>
+                    {closedWithinAMinute(entry) ? (
+                      <div>
+                        <dt>Started and ended</dt>
+                        <dd>
+                          <time dateTime={entry.startedAt}>{formatDateTime(entry.startedAt)}</time>
+                        </dd>
+                      </div>
+                    ) : (
+                      <>
+                        <div>
+                          <dt>Started</dt>
+                          <dd>
+                            <time dateTime={entry.startedAt}>{formatDateTime(entry.startedAt)}</time>
+                          </dd>
+                        </div>
+                        <div>
+                          <dt>{END_TERMS[entry.status]}</dt>
+                          <dd>
+                            <time dateTime={end}>{formatDateTime(end)}</time>
+                          </dd>
+                        </div>
+                      </>
+                    )}
                     <div>
                       <dt>Session</dt>
                       <dd className="access-entry-outcome">{sessionOutcome(entry)}</dd>

@@ -57,9 +57,7 @@ export function FileDropZone({ disabled, onFiles }: FileDropZoneProps) {
       <div className="drop-zone-text">
         {dragging ? 'Drop the files to add them' : 'Drag and drop files here, or choose them below'}
       </div>
-      <Form.Label htmlFor={inputId} className="visually-hidden">
-        Add files
-      </Form.Label>
+      {/* the native input reads "No file chosen" even with files added below: it stays hidden, its label is the button */}
       <Form.Control
         id={inputId}
         type="file"
@@ -67,7 +65,7 @@ export function FileDropZone({ disabled, onFiles }: FileDropZoneProps) {
         accept={ACCEPT_ATTRIBUTE}
         disabled={disabled}
         aria-describedby={hintId}
-        className="drop-zone-input"
+        className="drop-zone-input visually-hidden"
         onChange={(event) => {
           const input = event.target as HTMLInputElement;
           const files = Array.from(input.files ?? []);
@@ -75,6 +73,9 @@ export function FileDropZone({ disabled, onFiles }: FileDropZoneProps) {
           if (files.length > 0) onFiles(files);
         }}
       />
+      <Form.Label htmlFor={inputId} className={`btn btn-outline-primary drop-zone-button${disabled ? ' disabled' : ''}`}>
+        <Icon name="upload" size={16} /> Add files
+      </Form.Label>
       <div id={hintId} className="form-text">
         PDF, JPG, JPEG, PNG, DOC or DOCX, maximum 10MB each
       </div>
