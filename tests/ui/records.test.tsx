@@ -199,7 +199,7 @@ describe('Emergency access history', () => {
     expect(detail('Access Level')).toHaveTextContent(/^Basic/);
     expect(within(detail('Started') as HTMLElement).getByRole('time')).toHaveAttribute('dateTime', grant.createdAt);
     expect(within(detail('Ended') as HTMLElement).getByRole('time')).toHaveAttribute('dateTime', ended.endedAt);
-    expect(within(item).getByText('profile, health overview and 5 most recent records')).toBeInTheDocument();
+    expect(within(item).getByText('profile, health overview and 1 record: "Initial health assessment"')).toBeInTheDocument();
   });
 
   it("the dashboard alert's link opens Medical Records scrolled to the access history", async () => {
