@@ -105,4 +105,15 @@ describe('the patient ends an emergency session', () => {
     await signInAs(service, WILSON);
     expect(await service.activeGrants()).toHaveLength(1);
   });
+
+  it('keeps a session that is still open on the alert when she dismisses it, until it has ended', async () => {
+    const { service } = await setup(0);
+    const grant = await service.requestEmergencyAccess(request());
+    await signInAs(service, SARAH);
+    await service.acknowledgeEmergencyAccesses();
+    expect((await service.patientOverview()).newEmergencyAccesses.map((entry) => entry.grantId)).toEqual([grant.id]);
+    await service.endEmergencyAccessAsPatient(grant.id);
+    await service.acknowledgeEmergencyAccesses();
+    expect((await service.patientOverview()).newEmergencyAccesses).toEqual([]);
+  });
 });

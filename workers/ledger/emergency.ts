@@ -167,7 +167,11 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
       const signedIn = await enter();
       requireRole(signedIn, 'patient');
       await store.write('The acknowledgement was not saved', ({ verified: { state } }, at) => {
-        const fresh = (state.patientGrants.get(signedIn.id) ?? []).filter((id) => !state.grants.get(id)?.acknowledged);
+        // a session still open stays on the alert: dismissing it must not hide access that can still read
+        const fresh = (state.patientGrants.get(signedIn.id) ?? []).filter((id) => {
+          const known = state.grants.get(id);
+          return known && !known.acknowledged && !isGrantActive(known.grant, at);
+        });
         if (fresh.length === 0) return { result: () => undefined };
         return { records: [acknowledgementRecord(deps.randomId(), signedIn.id, fresh, iso(at))], result: () => undefined };
       });
