@@ -165,7 +165,8 @@ export interface AccessHistoryEntry {
   accessLevel: AccessLevel;
   startedAt: string;
   expiresAt: string;
-  endedAt?: string; // ended by the doctor or at expiry
+  endedAt?: string; // ended by the doctor or the patient, or at expiry
+  endedBy?: string; // the name of who ended it, when it was ended
   status: 'active' | 'ended' | 'expired';
   reads: { at: string; what: string }[];
 }
@@ -334,6 +335,7 @@ export interface LedgerService {
   searchPatients(query: string): Promise<Patient[]>; // local filter on name or id, as the records search compares
   requestEmergencyAccess(request: EmergencyRequest): Promise<EmergencyGrant>;
   endEmergencyAccess(grantId: string): Promise<EmergencyGrant>;
+  endEmergencyAccessAsPatient(grantId: string): Promise<EmergencyGrant>; // the patient ends a session open on them
   activeGrants(): Promise<EmergencyGrant[]>;
   emergencyView(grantId: string): Promise<EmergencyView>;
 

@@ -1,8 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
+import type { EmergencyGrant } from '../../workers/core/types';
 import { useSession } from '../auth/use-session';
+import { useLedger } from '../ledger/use-ledger';
 import { ChainBanner } from './chain-banner';
 import { focusHeadingWhenShown } from './focus-heading';
+import { LogoutPrompt } from './logout-prompt';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 
@@ -15,7 +18,9 @@ function routeTitle(handle: unknown): string | undefined {
 // The shell of every screen but login: top bar, side menu, main content.
 export function AppLayout() {
   const session = useSession();
+  const service = useLedger();
   const navigate = useNavigate();
+  const [openGrants, setOpenGrants] = useState<EmergencyGrant[] | null>(null); // asking what to do with them
   const [menuOpen, setMenuOpen] = useState(false);
   const { pathname, hash } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
@@ -47,8 +52,16 @@ export function AppLayout() {
   if (!session.user) return null;
 
   const logout = async () => {
+    setOpenGrants(null);
     await session.signOut();
     await navigate('/', { replace: true });
+  };
+
+  // A doctor with an emergency session open is asked first; asked fresh, since another tab may have ended it.
+  const requestLogout = async () => {
+    const open = session.user?.role === 'doctor' ? await service.activeGrants().catch(() => []) : [];
+    if (open.length > 0) setOpenGrants(open);
+    else await logout();
   };
 
   return (
@@ -56,7 +69,15 @@ export function AppLayout() {
       <a className="skip-link" href="#main-content">
         Skip to main content
       </a>
-      <TopBar user={session.user} menuOpen={menuOpen} onOpenMenu={() => setMenuOpen(true)} onLogout={() => void logout()} />
+      <TopBar
+        user={session.user}
+        menuOpen={menuOpen}
+        onOpenMenu={() => setMenuOpen(true)}
+        onLogout={() => void requestLogout()}
+      />
+      {openGrants ? (
+        <LogoutPrompt grants={openGrants} onLogout={() => void logout()} onCancel={() => setOpenGrants(null)} />
+      ) : null}
       <div className="app-body">
         <SideMenu user={session.user} show={menuOpen} onHide={() => setMenuOpen(false)} />
         <main id="main-content" className="app-main" tabIndex={-1} ref={mainRef}>

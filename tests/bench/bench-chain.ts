@@ -144,7 +144,7 @@ export function benchRecords(
     };
     push(emergencyRecord(uuid(ids++), grant, 'granted', grant.createdAt));
     const scope = accessScope(accessLevel);
-    for (let i = 0; i <= episode % 3; i++) push(emergencyRecord(uuid(ids++), grant, 'read', next(), { what: scope.read }));
+    for (let i = 0; i <= episode % 3; i++) push(emergencyRecord(uuid(ids++), grant, 'read', next(), { what: scope.legacyRead }));
     const documents = live.get(patient.id) ?? [];
     if (scope.documents && documents.length > 0) {
       const document = documents[episode % documents.length];

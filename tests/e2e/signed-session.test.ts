@@ -173,7 +173,7 @@ describe('a long signed chain', () => {
         const record =
           index === 1
             ? emergencyRecord(crypto.randomUUID(), grant, 'granted', iso(at))
-            : emergencyRecord(crypto.randomUUID(), grant, 'read', iso(at + index), { what: accessScope('basic').read });
+            : emergencyRecord(crypto.randomUUID(), grant, 'read', iso(at + index), { what: accessScope('basic').legacyRead });
         blocks.push(mineBlock(blocks[index - 1], record, record.timestamp));
       }
       const signed = [genesis, ...(await Promise.all(blocks.slice(1).map((block) => signBlock(block, key))))];

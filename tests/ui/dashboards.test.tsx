@@ -119,15 +119,16 @@ describe('Doctor dashboard', () => {
 });
 
 describe('Emergency access notice on the patient dashboard', () => {
-  it('tells the patient who opened their records in an emergency until they dismiss it', async () => {
+  it('tells the patient who opened their records in an emergency until they dismiss it once it has ended', async () => {
     const ledger = openLedger();
     await signInById(ledger.service, 'doctor-1');
-    await ledger.service.requestEmergencyAccess({
+    const grant = await ledger.service.requestEmergencyAccess({
       patientId: 'patient-1',
       reason: 'Unconscious in the ER',
       accessLevel: 'full',
       durationMinutes: 15,
     });
+    await ledger.service.endEmergencyAccess(grant.id);
     const { user } = renderApp('/patient/dashboard', { ledger, signedInAs: 'patient-1' });
     const notice = await screen.findByRole('alert', { name: 'Emergency access to your records' });
     expect(notice).toHaveTextContent('Dr. Emily Carter');

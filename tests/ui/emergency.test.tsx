@@ -102,7 +102,7 @@ describe('SOS Emergency Access', () => {
     act(() => vi.advanceTimersByTime(1000));
     await waitFor(() => expect(timer).toHaveTextContent('59:58'));
     act(() => vi.advanceTimersByTime(60 * 60_000));
-    expect(await screen.findByText('Emergency access to Sarah Johnson has expired.')).toBeInTheDocument();
+    expect(await screen.findByText(/^Emergency access to Sarah Johnson ended at .+ \(expired\)$/)).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Emergency Access Active' })).not.toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('timer')).not.toBeInTheDocument()); // the session bar goes once it reloads the grants
     expect(screen.getByLabelText('Search patients by name or ID')).toBeInTheDocument();

@@ -189,7 +189,9 @@ describe('Sharing (patient)', () => {
     await openSharing({ ledger });
     const entry = await waitFor(() => entryOf(screen.getByRole('region', { name: 'Active Shares' }), 'Dr. James Wilson'));
     expect(within(entry).getByRole('heading', { name: 'Access log' })).toBeInTheDocument();
-    expect(within(entry).getByRole('listitem')).toHaveTextContent('profile, health overview and 5 most recent records');
+    expect(within(entry).getByRole('listitem')).toHaveTextContent(
+      'profile, health overview and 1 record: "Initial health assessment"',
+    );
     expect(within(entry).queryByText('Not read yet')).not.toBeInTheDocument();
     expect(detail(entry, 'Expires')?.querySelector('time')).toHaveAttribute('dateTime', share.expiresAt);
   });
@@ -244,7 +246,7 @@ describe('Shared with me (doctor)', () => {
 
     await signInById(ledger.service, 'patient-1');
     expect((await ledger.service.myShares())[0].reads.map((read) => read.what)).toEqual([
-      'profile, health overview and complete history',
+      'profile, health overview and the complete history (2 records)',
       'document "echocardiogram.pdf"',
     ]);
   });

@@ -25,8 +25,15 @@ async function scene() {
     accessLevel: 'full',
     durationMinutes: 60,
   });
+  // a session open on Sarah: hers to end
+  const onSarah = await setup.requestEmergencyAccess({
+    patientId: SARAH.id,
+    reason: 'Collapsed at the clinic',
+    accessLevel: 'basic',
+    durationMinutes: 60,
+  });
   await setup.signOut();
-  return { storage, documentId: record.documentIds[0], shareId: share.id, grantId: grant.id };
+  return { storage, documentId: record.documentIds[0], shareId: share.id, grantId: grant.id, sarahGrantId: onSarah.id };
 }
 type Scene = Awaited<ReturnType<typeof scene>>;
 
@@ -52,6 +59,7 @@ const ARGS: Record<Method, (caller: Caller, s: Scene) => unknown[]> = {
   searchPatients: () => ['Sarah'],
   requestEmergencyAccess: () => [{ patientId: SARAH.id, reason: 'Chest pain', accessLevel: 'basic', durationMinutes: 15 }],
   endEmergencyAccess: (_c, s) => [s.grantId],
+  endEmergencyAccessAsPatient: (_c, s) => [s.sarahGrantId],
   activeGrants: () => [],
   emergencyView: (_c, s) => [s.grantId],
   shareRecords: () => [{ doctorId: WILSON.id, accessLevel: 'basic', durationDays: 1 }],
@@ -128,6 +136,7 @@ describe('relations the table names are checked by the modules', () => {
     ['deleteDocument', 'patient', 'self'],
     ['emergencyView', 'doctor', 'active grant'],
     ['endEmergencyAccess', 'doctor', 'active grant'],
+    ['endEmergencyAccessAsPatient', 'patient', 'self'],
     ['sharedView', 'doctor', 'active share'],
     ['revokeShare', 'patient', 'self'],
   ];

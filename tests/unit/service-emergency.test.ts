@@ -182,9 +182,9 @@ describe('reading under a grant', () => {
     expect(reads).toHaveLength(3);
     const details = await Promise.all(reads.reverse().map(async (b) => emergencyOf((await service.block(b.index)).data)));
     expect(details.map((d) => [d?.event, d?.read])).toEqual([
-      ['read', 'profile, health overview and complete history'],
+      ['read', 'profile, health overview and the complete history (8 records)'],
       ['read', 'document "report-3.pdf"'],
-      ['read', 'profile, health overview and complete history'],
+      ['read', 'profile, health overview and the complete history (8 records)'],
     ]);
   });
 
@@ -312,11 +312,12 @@ describe("the patient's access history", () => {
         startedAt: first.createdAt,
         expiresAt: first.expiresAt,
         endedAt: ended.endedAt,
+        endedBy: 'Dr. James Wilson',
         status: 'ended',
         reads: [
           {
             at: new Date(Date.parse(first.createdAt) + MINUTE).toISOString(),
-            what: 'profile, health overview and complete history',
+            what: 'profile, health overview and the complete history (8 records)',
           },
           { at: new Date(Date.parse(first.createdAt) + 2 * MINUTE).toISOString(), what: 'document "report-1.pdf"' },
         ],
@@ -344,6 +345,7 @@ describe("the patient's access history", () => {
   it('alerts the patient to new accesses until acknowledged, and the acknowledgement is stored', async () => {
     const { service, storage, clock } = await emergencySetup();
     const grant = await service.requestEmergencyAccess(request());
+    await service.endEmergencyAccess(grant.id); // an open session stays on the alert
     await signInAs(service, SARAH);
     expect((await service.patientOverview()).newEmergencyAccesses.map((e) => e.grantId)).toEqual([grant.id]);
     await service.acknowledgeEmergencyAccesses();

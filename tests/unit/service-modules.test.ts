@@ -60,6 +60,7 @@ describe('the capability modules', () => {
       searchPatients: true,
       requestEmergencyAccess: true,
       endEmergencyAccess: true,
+      endEmergencyAccessAsPatient: true,
       activeGrants: true,
       emergencyView: true,
       shareRecords: true,

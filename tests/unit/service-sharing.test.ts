@@ -74,7 +74,7 @@ describe('a patient sharing with a doctor', () => {
     const [entry] = await service.myShares();
     expect(entry).toMatchObject({ doctorName: WILSON.name, status: 'active' });
     expect(entry.reads.map((read) => read.what)).toEqual([
-      'profile, health overview and complete history',
+      'profile, health overview and the complete history (8 records)',
       'document "report-1.pdf"',
     ]);
     expect(await service.chainStatus()).toMatchObject({ valid: true });

@@ -251,7 +251,7 @@ async function buildLongChain(): Promise<Block[]> {
   const start = Date.parse(blocks[blocks.length - 1].timestamp);
   while (blocks.length < LONG_HEIGHT) {
     const at = iso(start + blocks.length);
-    const record = emergencyRecord(crypto.randomUUID(), known.grant, 'read', at, { what: accessScope('basic').read });
+    const record = emergencyRecord(crypto.randomUUID(), known.grant, 'read', at, { what: accessScope('basic').legacyRead });
     blocks.push(await signBlock(mineBlock(blocks[blocks.length - 1], record, at), key));
   }
   return blocks;

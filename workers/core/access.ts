@@ -2,6 +2,7 @@
 // Pure: the clock comes in as `now` (ms).
 import { EMERGENCY_BASIC_RECORDS, EMERGENCY_DURATIONS, SHARE_DURATIONS_DAYS } from './constants';
 import { MESSAGES, ledgerError } from './errors';
+import type { LedgerState, RecordEntry } from './ledger-state';
 import { checkText } from './text-input';
 import type { AccessLevel, ChainRecord, DocumentInfo, EmergencyGrant, Patient, Share, User } from './types';
 
@@ -106,17 +107,33 @@ export function assertGrantUsable(actor: User, grant: EmergencyGrant | undefined
 export interface AccessScope {
   records: number; // newest records readable (Infinity = complete history)
   documents: boolean;
-  read: string; // what a view under a grant or a share reads, as recorded on the chain
+  legacyRead: string; // the fixed text reads were recorded with before they named what was sent: old chains keep it
 }
 
 export function accessScope(level: AccessLevel): AccessScope {
   return level === 'full'
-    ? { records: Infinity, documents: true, read: 'profile, health overview and complete history' }
+    ? { records: Infinity, documents: true, legacyRead: 'profile, health overview and complete history' }
     : {
         records: EMERGENCY_BASIC_RECORDS,
         documents: false,
-        read: `profile, health overview and ${EMERGENCY_BASIC_RECORDS} most recent records`,
+        legacyRead: `profile, health overview and ${EMERGENCY_BASIC_RECORDS} most recent records`,
       };
+}
+
+// The records a view under a grant or a share of `level` sends at `state`: the patient's medical records, newest first.
+export function sentRecords(state: LedgerState, patientId: string, level: AccessLevel): RecordEntry[] {
+  return [...(state.records.get(patientId) ?? [])]
+    .reverse()
+    .filter((entry) => entry.record.type !== 'emergency_access')
+    .slice(0, accessScope(level).records);
+}
+
+// What such a view read, as recorded on the chain and shown to the patient: basic names each record, full counts them.
+export function readText(level: AccessLevel, sent: readonly RecordEntry[]): string {
+  if (sent.length === 0) return 'profile and health overview (no records)';
+  const count = sent.length === 1 ? '1 record' : `${sent.length} records`;
+  if (level === 'full') return `profile, health overview and the complete history (${count})`;
+  return `profile, health overview and ${count}: ${sent.map((entry) => `"${entry.record.title}"`).join(', ')}`;
 }
 
 export interface EmergencyRequestInput {

@@ -1,6 +1,6 @@
 // The chain's rules: whether a block may follow the blocks before it, given the state they fold to
 // (semantic verification). The first block that breaks one is named with it, like a block whose hash does not match.
-import { accessScope, isShareActive } from './access';
+import { accessScope, isShareActive, readText, sentRecords } from './access';
 import {
   ACCEPTED_EXTENSIONS,
   EMERGENCY_DURATIONS,
@@ -72,6 +72,7 @@ function emergencyProblem(state: LedgerState, record: EmergencyRecord, at: numbe
   const details = record.emergency;
   if (!DOCTORS.some((doctor) => doctor.id === record.doctorId)) return 'an emergency access names no listed doctor';
   if (!PATIENTS.some((patient) => patient.id === record.patientId)) return 'an emergency access names no listed patient';
+  if (details.endedBy !== undefined && details.event !== 'ended') return `${details.event} names who ended the grant`;
   const known = state.grants.get(details.grantId);
   if (details.event === 'granted') {
     if (known) return `grant ${details.grantId} was already granted`;
@@ -120,7 +121,13 @@ function readProblem(
 ): string | null {
   if (typeof read.read !== 'string') return 'a read does not say what was read';
   const scope = accessScope(access.accessLevel);
-  if (read.documentId === undefined) return read.read === scope.read ? null : 'a read names more than its level covers';
+  if (read.documentId === undefined) {
+    // the fixed text of chains written before reads named what was sent, or exactly what this state sent
+    const legal =
+      read.read === scope.legacyRead ||
+      read.read === readText(access.accessLevel, sentRecords(state, access.patientId, access.accessLevel));
+    return legal ? null : 'a read names more than its level covers';
+  }
   if (!scope.documents) return 'a document read lies outside basic access';
   const document = state.documents.get(read.documentId);
   if (!document || document.patientId !== access.patientId || document.deletedAt) {

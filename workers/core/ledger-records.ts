@@ -35,14 +35,14 @@ export function genesisRecord(id: string, timestamp: string, enrolment: KeyEnrol
   };
 }
 
-function emergencyTitle(event: EmergencyEvent, grant: EmergencyGrant, doctorName: string): string {
+function emergencyTitle(event: EmergencyEvent, grant: EmergencyGrant, doctorName: string, byPatient: boolean): string {
   switch (event) {
     case 'granted':
       return `Emergency access (${grant.accessLevel}) granted to ${doctorName}`;
     case 'read':
       return `Emergency read by ${doctorName}`;
     case 'ended':
-      return `Emergency access ended by ${doctorName}`;
+      return `Emergency access ended by ${byPatient ? (findUser(grant.patientId)?.name ?? grant.patientId) : doctorName}`;
     case 'expired':
       return `Emergency access of ${doctorName} expired`;
   }
@@ -59,13 +59,14 @@ export function emergencyRecord(
   event: EmergencyEvent,
   timestamp: string,
   read?: AccessRead,
+  endedByPatient = false, // the patient ended the session (their block), not the doctor
 ): EmergencyRecord {
   return {
     id,
     patientId: grant.patientId,
     doctorId: grant.doctorId,
     type: 'emergency_access',
-    title: emergencyTitle(event, grant, findUser(grant.doctorId)?.name ?? grant.doctorId),
+    title: emergencyTitle(event, grant, findUser(grant.doctorId)?.name ?? grant.doctorId, endedByPatient),
     description: event === 'granted' ? grant.reason : (read?.what ?? ''),
     timestamp,
     isEmergencyAccess: true,
@@ -78,6 +79,7 @@ export function emergencyRecord(
       durationMinutes: grant.durationMinutes,
       ...(read ? { read: read.what } : {}),
       ...(read?.documentId ? { documentId: read.documentId } : {}),
+      ...(endedByPatient ? { endedBy: 'patient' as const } : {}),
     },
   };
 }

@@ -18,6 +18,7 @@ export interface GrantState {
   grant: EmergencyGrant;
   reads: GrantRead[]; // oldest first
   closedBy?: 'ended' | 'expired';
+  endedBy?: string; // the user id of who ended it (the doctor, or the patient)
   acknowledged: boolean; // the patient dismissed the alert about it
 }
 

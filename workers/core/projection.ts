@@ -149,6 +149,7 @@ function applyEmergency(state: LedgerState, record: EmergencyRecord, entry: Reco
     return;
   }
   known.closedBy = details.event;
+  if (details.event === 'ended') known.endedBy = details.endedBy === 'patient' ? record.patientId : record.doctorId;
   known.grant = { ...known.grant, isActive: false, ...(details.event === 'ended' ? { endedAt: record.timestamp } : {}) };
 }
 

@@ -45,6 +45,7 @@ const EMERGENCY: Shape = {
   durationMinutes: count,
   read: optional(text),
   documentId: optional(nonEmpty),
+  endedBy: optional(oneOf('patient')),
 };
 
 const SHARE: Shape = {

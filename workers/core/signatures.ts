@@ -159,14 +159,15 @@ export function enrolledKey(enrolment: KeyEnrolment, author: string): string | u
 }
 
 // The one author who may write `record`: the patient for their uploads, deletions, acknowledgements, shares
-// and revokes; the doctor for their grants, reads and ends, and for reads under a share; the ledger for the
-// genesis and expiries.
+// and revokes, and the ends they make of grants on them; the doctor for their grants, reads and ends, and for
+// reads under a share; the ledger for the genesis and expiries.
 export function authorOf(record: ChainRecord): string {
   switch (record.type) {
     case 'diagnosis':
       return LEDGER_AUTHOR;
     case 'emergency_access':
-      return record.emergency?.event === 'expired' ? LEDGER_AUTHOR : record.doctorId;
+      if (record.emergency?.event === 'expired') return LEDGER_AUTHOR;
+      return record.emergency?.endedBy === 'patient' ? record.patientId : record.doctorId;
     case 'access_shared':
       return record.share?.event === 'read' ? record.doctorId : record.patientId;
     default:

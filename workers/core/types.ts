@@ -80,6 +80,7 @@ export interface EmergencyDetails {
   durationMinutes: number;
   read?: string; // for 'read' events: what was read, e.g. 'health overview and 5 recent records'
   documentId?: string; // for a read of one document
+  endedBy?: 'patient'; // on an 'ended' event the patient wrote; absent when the doctor ended it
 }
 
 export interface EmergencyRecord extends RecordBase {

@@ -6,7 +6,9 @@ import {
   accessScope,
   findActiveGrant,
   isGrantActive,
+  readText,
   requireRole,
+  sentRecords,
   validateEmergencyRequest,
 } from '../core/access';
 import { DOCTOR_KEPT_RECORDS } from '../core/constants';
@@ -16,7 +18,7 @@ import { checkText, foldForSearch } from '../core/text-input';
 import type { EmergencyGrant, User } from '../core/types';
 import { fail, sleep, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
-import { accessHistoryOf, grantsOf, isClinical, newestRecords, patientById, readJustLogged, recordView } from './views';
+import { accessHistoryOf, grantsOf, newestRecords, patientById, readJustLogged, recordView } from './views';
 
 export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>) {
   // Break-the-glass reads are recorded before the data is handed out: no record, no read.
@@ -34,6 +36,7 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
     | 'searchPatients'
     | 'requestEmergencyAccess'
     | 'endEmergencyAccess'
+    | 'endEmergencyAccessAsPatient'
     | 'activeGrants'
     | 'emergencyView'
     | 'accessHistory'
@@ -112,6 +115,21 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
       });
     },
 
+    async endEmergencyAccessAsPatient(grantId) {
+      const signedIn = await enter();
+      requireRole(signedIn, 'patient');
+      return store.write('Ending the emergency access was not saved', ({ verified: { state } }, at) => {
+        const known = typeof grantId === 'string' ? state.grants.get(grantId) : undefined;
+        // another patient's grant reads as none at all, as a share does
+        if (!known || known.grant.patientId !== signedIn.id) fail('NotFoundError', 'This emergency access no longer exists.');
+        if (known.closedBy) return { result: () => ({ ...known.grant }) }; // already ended, or expired just now
+        return {
+          records: [emergencyRecord(deps.randomId(), known.grant, 'ended', iso(at), undefined, true)],
+          result: () => ({ ...(store.state().grants.get(known.grant.id)?.grant ?? known.grant) }),
+        };
+      });
+    },
+
     async activeGrants() {
       const signedIn = await enter();
       const at = store.clock();
@@ -126,12 +144,15 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
       const signedIn = await enter();
       const grant = assertGrantUsable(signedIn, store.state().grants.get(grantId)?.grant, store.clock());
       const scope = accessScope(grant.accessLevel);
-      await logRead(signedIn, grant.id, { what: scope.read });
-      const state = store.state();
-      const records = newestRecords(state, grant.patientId)
-        .filter(isClinical)
-        .slice(0, scope.records)
-        .map((entry) => recordView(state, entry, scope.documents));
+      // the records are taken from the state the read is recorded on: the patient is told exactly what was sent
+      const records = await store.write('The emergency read could not be recorded', ({ verified: { state } }, at) => {
+        assertGrantUsable(signedIn, state.grants.get(grant.id)?.grant, at);
+        const sent = sentRecords(state, grant.patientId, grant.accessLevel);
+        const views = sent.map((entry) => recordView(state, entry, scope.documents));
+        const read = { what: readText(grant.accessLevel, sent) };
+        if (readJustLogged(state.grants.get(grant.id)?.reads.at(-1), read, deps.now())) return { result: () => views };
+        return { records: [emergencyRecord(deps.randomId(), grant, 'read', iso(at), read)], result: () => views };
+      });
       return {
         grant: { ...grant },
         patient: structuredClone(patientById(grant.patientId)),
@@ -150,7 +171,11 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
       const signedIn = await enter();
       requireRole(signedIn, 'patient');
       await store.write('The acknowledgement was not saved', ({ verified: { state } }, at) => {
-        const fresh = (state.patientGrants.get(signedIn.id) ?? []).filter((id) => !state.grants.get(id)?.acknowledged);
+        // a session still open stays on the alert: dismissing it must not hide access that can still read
+        const fresh = (state.patientGrants.get(signedIn.id) ?? []).filter((id) => {
+          const known = state.grants.get(id);
+          return known && !known.acknowledged && !isGrantActive(known.grant, at);
+        });
         if (fresh.length === 0) return { result: () => undefined };
         return { records: [acknowledgementRecord(deps.randomId(), signedIn.id, fresh, iso(at))], result: () => undefined };
       });

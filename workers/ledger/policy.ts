@@ -58,6 +58,7 @@ export const POLICY: Readonly<Record<keyof LedgerService, Permission>> = {
   },
   accessHistory: { callers: PATIENT, relations: ['self'], why: 'who read the patient’s records' },
   acknowledgeEmergencyAccesses: { callers: PATIENT, relations: ['self'], why: 'the patient dismisses their own alert' },
+  endEmergencyAccessAsPatient: { callers: PATIENT, relations: ['self'], why: 'the patient ends a session open on them' },
   // doctor
   doctorOverview: { callers: DOCTOR, relations: ['own patient'], why: "the doctor's own dashboard" },
   searchPatients: { callers: DOCTOR, why: 'names and ids of listed patients, to ask for emergency access' },

@@ -1,7 +1,15 @@
 // Patient sharing: a patient shares their records with a listed doctor for a while, and revokes it; the doctor
 // reads under the share as under an emergency grant of the same level, every read logged on the chain.
 import type { LedgerService, ShareEntry, ShareRequest } from '../api';
-import { accessDenied, accessScope, isShareActive, requireRole, validateShareRequest } from '../core/access';
+import {
+  accessDenied,
+  accessScope,
+  isShareActive,
+  readText,
+  requireRole,
+  sentRecords,
+  validateShareRequest,
+} from '../core/access';
 import { DOCTORS, findUser } from '../core/directory';
 import { checkText } from '../core/text-input';
 import { type AccessRead, iso, shareExpiresAt, shareRecord } from '../core/ledger-records';
@@ -9,7 +17,7 @@ import type { LedgerState } from '../core/projection';
 import type { Share, User } from '../core/types';
 import { fail, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
-import { isClinical, newestRecords, patientById, readJustLogged, recordView } from './views';
+import { patientById, readJustLogged, recordView } from './views';
 
 function sharesOf(state: LedgerState, ids: readonly string[] | undefined): Share[] {
   return (ids ?? []).flatMap((id) => state.shares.get(id)?.share ?? []).reverse(); // newest first
@@ -95,12 +103,15 @@ export function createSharing(deps: LedgerDeps, store: LedgerStore, enter: () =>
       const signedIn = await enter();
       const share = usableShare(signedIn, store.state(), shareId, store.clock());
       const scope = accessScope(share.accessLevel);
-      await logShareRead(signedIn, share.id, { what: scope.read });
-      const state = store.state();
-      const records = newestRecords(state, share.patientId)
-        .filter(isClinical)
-        .slice(0, scope.records)
-        .map((entry) => recordView(state, entry, scope.documents));
+      // the records are taken from the state the read is recorded on: the patient is told exactly what was sent
+      const records = await store.write('The shared read could not be recorded', ({ verified: { state } }, at) => {
+        usableShare(signedIn, state, share.id, at);
+        const sent = sentRecords(state, share.patientId, share.accessLevel);
+        const views = sent.map((entry) => recordView(state, entry, scope.documents));
+        const read = { what: readText(share.accessLevel, sent) };
+        if (readJustLogged(state.shares.get(share.id)?.reads.at(-1), read, deps.now())) return { result: () => views };
+        return { records: [shareRecord(deps.randomId(), share, 'read', iso(at), read)], result: () => views };
+      });
       return {
         share: { ...share },
         patient: structuredClone(patientById(share.patientId)),

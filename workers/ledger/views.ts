@@ -150,7 +150,7 @@ export function accessHistoryOf(
     .flatMap((id) => state.grants.get(id) ?? [])
     .filter(which) // before building entries: a long history is mostly acknowledged
     .reverse()
-    .map(({ grant, reads, closedBy }) => {
+    .map(({ grant, reads, closedBy, endedBy }) => {
       const expired = closedBy === 'expired' || (!closedBy && at >= Date.parse(grant.expiresAt));
       return {
         grantId: grant.id,
@@ -161,7 +161,11 @@ export function accessHistoryOf(
         startedAt: grant.createdAt,
         expiresAt: grant.expiresAt,
         status: closedBy === 'ended' ? 'ended' : expired ? 'expired' : 'active',
-        ...(closedBy === 'ended' ? { endedAt: grant.endedAt } : expired ? { endedAt: grant.expiresAt } : {}),
+        ...(closedBy === 'ended'
+          ? { endedAt: grant.endedAt, endedBy: findUser(endedBy ?? grant.doctorId)?.name ?? grant.doctorId }
+          : expired
+            ? { endedAt: grant.expiresAt }
+            : {}),
         reads: reads.map(({ at: readAt, what }) => ({ at: readAt, what })),
       };
     });

@@ -7,6 +7,7 @@ import { useActiveGrants } from '../../ledger/use-active-grants';
 import { ActiveGrantPanel } from './active-grant-panel';
 import { GrantForm } from './grant-form';
 import { userName } from '../../components/user-name';
+import { expiredText } from '../../components/grant-expiry';
 
 export function EmergencyPage() {
   const grants = useActiveGrants(); // newest first
@@ -55,7 +56,7 @@ export function EmergencyPage() {
           key={active.id}
           grant={active}
           onEnded={() => close(active, `Emergency session for ${userName(active.patientId)} ended.`)}
-          onExpired={() => close(active, `Emergency access to ${userName(active.patientId)} has expired.`)}
+          onExpired={() => close(active, expiredText(active))}
         />
       ) : (
         <GrantForm

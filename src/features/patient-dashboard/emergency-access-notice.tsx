@@ -3,31 +3,36 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router-dom';
 import type { AccessHistoryEntry } from '../../../workers/api';
+import { useSession } from '../../auth/use-session';
 import { formatDateTime } from '../../components/format';
 import { Icon } from '../../components/icon';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 
-const STATUS_LABELS: Record<AccessHistoryEntry['status'], string> = {
-  active: 'active now',
-  ended: 'ended',
-  expired: 'expired',
-};
+function statusLabel(entry: AccessHistoryEntry, patientName: string | undefined): string {
+  if (entry.status === 'active') return 'active now';
+  if (entry.status === 'expired') return 'expired';
+  return entry.endedBy === patientName ? 'ended by you' : 'ended';
+}
 
-// The patient sees every emergency access to their records until they dismiss it (docs/decisions/enforced-emergency-access.md).
+// The patient sees every emergency access to their records until they dismiss it, and may end one still open;
+// Dismiss waits until none is open, so the alert never hides a session that can still read
+// (docs/decisions/enforced-emergency-access.md).
 export function EmergencyAccessNotice({ entries }: { entries: readonly AccessHistoryEntry[] }) {
   const service = useLedger();
+  const patientName = useSession().user?.name;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   if (entries.length === 0) return null;
+  const open = entries.some((entry) => entry.status === 'active');
 
-  const dismiss = async () => {
+  const run = async (action: () => Promise<unknown>, failure: string) => {
     setBusy(true);
     setError(null);
     try {
-      await service.acknowledgeEmergencyAccesses(); // the change notification refreshes the dashboard
+      await action(); // the change notification refreshes the dashboard
     } catch (caught) {
-      setError(userMessage(caught, 'Could not dismiss the notice. Please try again.'));
+      setError(userMessage(caught, failure));
     } finally {
       setBusy(false);
     }
@@ -45,7 +50,27 @@ export function EmergencyAccessNotice({ entries }: { entries: readonly AccessHis
             {entries.map((entry) => (
               <li key={entry.grantId}>
                 <strong>{entry.doctorName}</strong>, {entry.accessLevel} access, {formatDateTime(entry.startedAt)} (
-                {STATUS_LABELS[entry.status]}). Reason: {entry.reason}
+                {statusLabel(entry, patientName)}). Reason: {entry.reason}
+                {entry.status === 'active' ? (
+                  <>
+                    {' '}
+                    <Button
+                      variant="danger"
+                      size="sm"
+                      className="ms-1"
+                      aria-label={`End the emergency session of ${entry.doctorName}`}
+                      onClick={() =>
+                        void run(
+                          () => service.endEmergencyAccessAsPatient(entry.grantId),
+                          'Could not end the emergency session. Please try again.',
+                        )
+                      }
+                      disabled={busy}
+                    >
+                      End session
+                    </Button>
+                  </>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -55,9 +80,18 @@ export function EmergencyAccessNotice({ entries }: { entries: readonly AccessHis
             </div>
           ) : null}
           <div className="d-flex flex-wrap align-items-center gap-2">
-            <Button variant="outline-dark" size="sm" onClick={() => void dismiss()} disabled={busy}>
-              Dismiss
-            </Button>
+            {open ? null : (
+              <Button
+                variant="outline-dark"
+                size="sm"
+                onClick={() =>
+                  void run(() => service.acknowledgeEmergencyAccesses(), 'Could not dismiss the notice. Please try again.')
+                }
+                disabled={busy}
+              >
+                Dismiss
+              </Button>
+            )}
             <Link to="/patient/records#access-history" className="alert-link small">
               See the access history
             </Link>

@@ -1,7 +1,9 @@
 import { useEffect, useRef } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import { useLocation } from 'react-router-dom';
+import { useSession } from '../../auth/use-session';
 import type { AccessHistoryEntry } from '../../../workers/api';
+import { accessLevelText } from '../../components/access-levels';
 import { formatDateTime, formatDuration } from '../../components/format';
 import { LoadError } from '../../components/load-error';
 import { PageSpinner } from '../../components/page-spinner';
@@ -17,11 +19,6 @@ const STATUS: Record<AccessHistoryEntry['status'], { label: string; bg: string; 
   expired: { label: 'Expired', bg: 'secondary' },
 };
 
-const LEVELS: Record<AccessHistoryEntry['accessLevel'], string> = {
-  basic: 'Basic (profile, health overview, recent records)',
-  full: 'Full (complete history and documents)',
-};
-
 const END_TERMS: Record<AccessHistoryEntry['status'], string> = { active: 'Expires', ended: 'Ended', expired: 'Expired' };
 
 // A closed session whose start and end read the same on screen: one "Started and ended" row, not two equal times.
@@ -30,11 +27,12 @@ function closedWithinAMinute(entry: AccessHistoryEntry): boolean {
 }
 
 // How the session closed and how long it was open, in the patient's words.
-function sessionOutcome(entry: AccessHistoryEntry): string {
+function sessionOutcome(entry: AccessHistoryEntry, patientName: string | undefined): string {
   const lasted = closedWithinAMinute(entry)
     ? 'less than a minute'
     : formatDuration(Date.parse(entry.endedAt ?? entry.expiresAt) - Date.parse(entry.startedAt));
-  if (entry.status === 'ended') return `Ended by ${entry.doctorName} after ${lasted}`;
+  const by = entry.endedBy ?? entry.doctorName;
+  if (entry.status === 'ended') return `Ended by ${by === patientName ? 'you' : by} after ${lasted}`;
   if (entry.status === 'expired') return `Expired on its own after ${lasted}`;
   return `Open now, for up to ${lasted}`; // an open session has no end yet: lasted runs to its expiry
 }
@@ -44,6 +42,7 @@ const loadHistory = (service: LedgerRemote) => service.accessHistory(); // modul
 // Every break-the-glass access to the patient's records, built from the chain by the worker (docs/decisions/enforced-emergency-access.md).
 export function AccessHistory() {
   const query = useLedgerQuery(loadHistory, ['grants', 'access']);
+  const patientName = useSession().user?.name;
   const { hash } = useLocation();
   const anchorRef = useRef<HTMLDivElement>(null);
   const scrolled = useRef(false);
@@ -87,7 +86,7 @@ export function AccessHistory() {
                     </div>
                     <div>
                       <dt>Access Level</dt>
-                      <dd>{LEVELS[entry.accessLevel]}</dd>
+                      <dd>{accessLevelText(entry.accessLevel)}</dd>
                     </div>
                     {closedWithinAMinute(entry) ? (
                       <div>
@@ -114,7 +113,7 @@ export function AccessHistory() {
                     )}
                     <div>
                       <dt>Session</dt>
-                      <dd className="access-entry-outcome">{sessionOutcome(entry)}</dd>
+                      <dd className="access-entry-outcome">{sessionOutcome(entry, patientName)}</dd>
                     </div>
                   </dl>
                   <h4 className="access-reads-title">What was read</h4>

@@ -23,10 +23,15 @@ export async function login(page: Page, role: Role, email: string = DEMO_ACCOUNT
   await page.waitForURL(`**/${role}/dashboard`);
 }
 
-// Logs out through the top bar and waits for the login screen.
+// Logs out through the top bar and waits for the login screen; a doctor asked about an open emergency session
+// keeps it running, as before the question was asked.
 export async function logout(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Logout' }).click();
-  await page.getByRole('button', { name: 'Sign In' }).waitFor();
+  const signIn = page.getByRole('button', { name: 'Sign In' });
+  const keep = page.getByRole('button', { name: 'Log out and keep it' });
+  await signIn.or(keep).first().waitFor();
+  if (await keep.isVisible()) await keep.click();
+  await signIn.waitFor();
 }
 
 // The path of the page's URL, e.g. '/patient/dashboard'.
