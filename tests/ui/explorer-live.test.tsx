@@ -218,6 +218,13 @@ describe('the explorer, small things', () => {
     expect(await screen.findByText('All three peers agree: 1 block with the same tip hash.')).toBeInTheDocument();
   });
 
+  it('counts a chain of one block as "1 block" above the records chain and the sandbox chain', async () => {
+    const { user } = openExplorer();
+    expect(await screen.findByText(/^1 block, newest first\./)).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Tamper demo' }));
+    await waitFor(() => expect(document.querySelector('.tab-pane.active')).toHaveTextContent('1 block, newest first.'));
+  });
+
   it('opens the tab named in the address, and names the tab chosen there', async () => {
     const ledger = openLedger({ now: createClock().now });
     const { user, router } = renderApp('/patient/blockchain?tab=anchor', { ledger, signedInAs: 'patient-1' });

@@ -79,8 +79,8 @@ export function ExplorerPage() {
                 onShowInvalid={(index) => setScrollTo((previous) => ({ index, request: (previous?.request ?? 0) + 1 }))}
               />
               <p className="small text-body-secondary">
-                {status.data.height} blocks, newest first. Each block's hash covers its index, time, record and the previous
-                block's hash, and starts with {status.data.difficulty} zeros.
+                {status.data.height} {status.data.height === 1 ? 'block' : 'blocks'}, newest first. Each block's hash covers its
+                index, time, record and the previous block's hash, and starts with {status.data.difficulty} zeros.
               </p>
               <BlockTable
                 caption="Records chain, newest block first"

@@ -388,8 +388,8 @@ export function LiveChain({ peer, caption, prepare, chain, onChainChange, onChan
             />
           )}
           <p className="small text-body-secondary">
-            {height.toLocaleString('en-US')} blocks, newest first. Open a block and edit it: its hash is recomputed as you type,
-            and it and every later block are checked again.
+            {height.toLocaleString('en-US')} {height === 1 ? 'block' : 'blocks'}, newest first. Open a block and edit it: its hash
+            is recomputed as you type, and it and every later block are checked again.
           </p>
           <BlockTable
             caption={`${caption}, newest block first`}
