@@ -161,6 +161,7 @@ export function LiveChain({ peer, caption, prepare, chain, onChainChange, onChan
   const build = async (blocks: number) => {
     setBusy('reset');
     setBuilt(blocks > 0 ? { done: 0, total: blocks } : null);
+    setNote(''); // the last re-mine's result is not about the chain being built
     setError('');
     setOpen(null);
     setLastRun(null);
