@@ -370,7 +370,7 @@ export interface LedgerService {
   cancelTransfer(jobId: string): Promise<boolean>;
 
   // sandbox (explorer and mining lab): three peers' copies of the chain, never the real records; peer A when none is named
-  sandboxReset(blocks: number): Promise<BlocksPage>;
+  sandboxReset(blocks: number, onProgress?: ProgressListener): Promise<BlocksPage>; // a demo chain reports the blocks built
   sandboxPage(offset: number, limit: number, peer?: PeerName): Promise<BlocksPage & { status: ChainStatus }>;
   sandboxBlock(index: number, peer?: PeerName): Promise<SandboxBlock>;
   sandboxEdit(edit: SandboxEdit): Promise<SandboxEditResult>; // recomputes the block's data hash and hash with its nonce

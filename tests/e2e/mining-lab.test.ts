@@ -109,4 +109,38 @@ describe('Mining Lab', () => {
     await page.locator('tr[data-place="parallel"][data-cancelled="true"]').waitFor();
     await settled(() => status(page).textContent()).toMatch(/^Cancelled after [0-2] of 3 blocks in parallel workers/);
   });
+
+  test('at 390 px the limit under Blocks reads on one line, Cancel stays beside Start mining, and no runs header takes three lines', async ({
+    page,
+  }) => {
+    await openLabAsPatient(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(
+      await page.getByRole('heading', { level: 1, name: 'Mining Lab' }).evaluate((h) => getComputedStyle(h).fontWeight),
+    ).toBe('700');
+    await page.getByLabel('Blocks', { exact: true }).fill('500');
+    const limit = page.getByText('From 1 to 100');
+    await limit.waitFor();
+    const lineHeight = await limit.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
+    expect((await limit.boundingBox())!.height).toBeLessThan(lineHeight * 1.5);
+    const start = (await page.getByRole('button', { name: 'Start mining' }).boundingBox())!;
+    const cancel = (await page.getByRole('button', { name: 'Cancel' }).boundingBox())!;
+    expect(Math.abs(cancel.y - start.y)).toBeLessThan(2);
+    const box = (await page.getByLabel('Blocks', { exact: true }).boundingBox())!;
+    expect(Math.abs(start.y + start.height - (box.y + box.height))).toBeLessThan(2); // level with the box
+
+    await setUp(page, 1, 1, false);
+    await page.getByRole('button', { name: 'Start mining' }).click();
+    await runRow(page, 'worker');
+    const heights = await page
+      .locator('table.table thead th')
+      .evaluateAll((cells) =>
+        cells.filter((cell) => (cell as HTMLElement).offsetParent !== null).map((cell) => cell.getBoundingClientRect().height),
+      );
+    const one = await page
+      .locator('table.table thead th')
+      .first()
+      .evaluate((cell) => parseFloat(getComputedStyle(cell).lineHeight));
+    expect(Math.max(...heights)).toBeLessThan(one * 2.5 + 10); // two lines at most, and the padding
+  });
 });

@@ -23,8 +23,7 @@ const checkOf = (index: number) => row(index).querySelector('td.explorer-check')
 
 async function demoChainOf20(user: UserEvent, tab: 'Tamper demo' | 'Peers') {
   await user.click(await screen.findByRole('tab', { name: tab }));
-  await user.selectOptions(await screen.findByLabelText('Sandbox chain'), 'Demo chain, 20 blocks');
-  await user.click(screen.getByRole('button', { name: 'Reset sandbox' }));
+  await user.selectOptions(await screen.findByLabelText('Sandbox chain'), 'Demo chain, 20 blocks'); // choosing builds it
   await screen.findByText(/The sandbox is a demo chain of 20 blocks/);
 }
 
@@ -155,5 +154,101 @@ describe('the anchor', () => {
     await user.paste('{"format": "medledger-anchor", "version": 1}');
     await user.click(screen.getByRole('button', { name: 'Check anchor' }));
     expect(await screen.findByText('The anchor\'s "height" must be a whole number of blocks, 1 or more.')).toBeInTheDocument();
+  });
+});
+
+describe('what the tamper demo says', () => {
+  it('on the copy of the records chain, says re-mining an edited signed block cannot forge its signature, and the chain stays invalid', async () => {
+    const ledger = openLedger({ now: createClock().now });
+    await seedRecords(ledger.service, 'patient-1', [{ title: 'Blood test' }]);
+    const { user } = renderApp('/patient/blockchain', { ledger, signedInAs: 'patient-1' });
+    await user.click(await screen.findByRole('tab', { name: 'Tamper demo' }));
+    const intro = screen.getByText(/^This works on a sandbox copy/);
+    expect(intro).toHaveTextContent('re-mining cannot forge a signature');
+    expect(intro).not.toHaveTextContent(/to make the chain valid again\.$/);
+    await user.click(await screen.findByRole('button', { name: 'Open block 1' }));
+    const card = (await screen.findByRole('heading', { name: 'Sandbox chain: block #1' })).closest<HTMLElement>('.card')!;
+    await user.type(within(card).getByLabelText('Title'), ' changed');
+    await waitFor(() => expect(row(1)).toHaveAttribute('data-valid', 'false'));
+    await user.click(within(card).getByRole('button', { name: 'Re-mine from here' }));
+    const note = await screen.findByText(/^Re-mined 1 block/);
+    expect(note).toHaveTextContent("re-mining cannot forge its author's signature, so the chain stays invalid at block #1");
+    expect(screen.getByText('Chain invalid at block #1:')).toBeInTheDocument();
+  });
+
+  it('sums up a valid demo chain as unsigned demo blocks, not as signed by their authors', async () => {
+    const { user } = openExplorer();
+    await demoChainOf20(user, 'Tamper demo');
+    const summary = document.querySelector<HTMLElement>('.tab-pane.active [data-chain-valid="true"]')!;
+    expect(summary).toHaveTextContent('unsigned demo blocks');
+    expect(summary).not.toHaveTextContent('Every block is signed by its author');
+  });
+
+  it('gives a re-mine under a second its time in milliseconds, never "0.00 s"', async () => {
+    const { user } = openExplorer();
+    await demoChainOf20(user, 'Tamper demo');
+    await user.click(await screen.findByRole('button', { name: 'Open block 18' }));
+    const card = (await screen.findByRole('heading', { name: 'Sandbox chain: block #18' })).closest<HTMLElement>('.card')!;
+    await user.click(within(card).getByRole('button', { name: 'Re-mine from here' }));
+    expect(await screen.findByText(/^Re-mined 2 blocks/)).toHaveTextContent(/ in (under 1|[1-9]\d*) ms at /);
+  });
+});
+
+describe('choosing a sandbox chain', () => {
+  it('builds the chosen chain at once, and offers to rebuild it by a name that says so', async () => {
+    const { user } = openExplorer();
+    await user.click(await screen.findByRole('tab', { name: 'Tamper demo' }));
+    await user.selectOptions(await screen.findByLabelText('Sandbox chain'), 'Demo chain, 20 blocks');
+    expect(await screen.findByText(/The sandbox is a demo chain of 20 blocks/)).toBeInTheDocument();
+    await waitFor(() => expect(row(19)).toBeInTheDocument());
+    expect(screen.queryByRole('button', { name: 'Reset sandbox' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Rebuild this chain' }));
+    expect(await screen.findByText(/The sandbox is a demo chain of 20 blocks/)).toBeInTheDocument();
+  });
+
+  it('keeps the chain chosen in one sandbox tab when the other tab is opened', async () => {
+    const { user } = openExplorer();
+    await demoChainOf20(user, 'Tamper demo');
+    await user.click(screen.getByRole('tab', { name: 'Peers' }));
+    expect(await screen.findByText('All three peers agree: 20 blocks with the same tip hash.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Sandbox chain')).toHaveValue('20');
+  });
+});
+
+describe('the explorer, small things', () => {
+  it('says "1 block" when all three peers agree on a chain of one block', async () => {
+    const { user } = openExplorer();
+    await user.click(await screen.findByRole('tab', { name: 'Peers' }));
+    expect(await screen.findByText('All three peers agree: 1 block with the same tip hash.')).toBeInTheDocument();
+  });
+
+  it('counts a chain of one block as "1 block" above the records chain and the sandbox chain', async () => {
+    const { user } = openExplorer();
+    expect(await screen.findByText(/^1 block, newest first\./)).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Tamper demo' }));
+    await waitFor(() => expect(document.querySelector('.tab-pane.active')).toHaveTextContent('1 block, newest first.'));
+  });
+
+  it('opens the tab named in the address, and names the tab chosen there', async () => {
+    const ledger = openLedger({ now: createClock().now });
+    const { user, router } = renderApp('/patient/blockchain?tab=anchor', { ledger, signedInAs: 'patient-1' });
+    expect(await screen.findByRole('tab', { name: 'Anchor', selected: true })).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Peers' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?tab=peers'));
+  });
+
+  it('lights up only rows that open a block, and a click anywhere on a sandbox row opens it', async () => {
+    const { user } = openExplorer();
+    await waitFor(() => expect(row(0)).toBeInTheDocument());
+    expect(row(0).closest('table')).not.toHaveClass('table-hover');
+    await demoChainOf20(user, 'Tamper demo');
+    expect(row(4).closest('table')).toHaveClass('table-hover');
+    await user.click(row(4).querySelector('td.explorer-title')!);
+    expect(await screen.findByRole('heading', { name: 'Sandbox chain: block #4' })).toBeInTheDocument();
+  });
+
+  it('titles the explorer like every other page', async () => {
+    openExplorer();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Blockchain Explorer' })).toHaveClass('page-title');
   });
 });

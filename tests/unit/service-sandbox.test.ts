@@ -32,6 +32,17 @@ describe('the sandbox', () => {
     expect(status).toMatchObject({ height: 30, valid: true, difficulty: 2, readOnly: false });
   });
 
+  it('reports the blocks built so far while it builds a demo chain', async () => {
+    const service = await sarahWithRecords(0);
+    const seen: MiningProgress[] = [];
+    await service.sandboxReset(
+      1000,
+      proxy((progress: MiningProgress) => void seen.push(progress)),
+    );
+    expect(seen.map((progress) => progress.blocksMined)).toEqual([250, 500, 750]);
+    expect(seen.every((progress) => progress.blocksTotal === 1000 && progress.attempts >= progress.blocksMined)).toBe(true);
+  });
+
   it('names an edited block by its own check, and the real chain stays valid and unchanged', async () => {
     const service = await sarahWithRecords();
     await service.sandboxReset(0);

@@ -53,6 +53,18 @@ function report(onProgress: ProgressListener, progress: MiningProgress): void {
   }
 }
 
+// hashes/s: 0 before any time has passed
+const progressOf = (
+  jobId: string,
+  blocksMined: number,
+  blocksTotal: number,
+  attempts: number,
+  elapsedMs: number,
+): MiningProgress => ({
+  ...{ jobId, blocksMined, blocksTotal, attempts, elapsedMs },
+  hashRate: elapsedMs > 0 ? (attempts / elapsedMs) * 1000 : 0,
+});
+
 export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>) {
   const { difficulty } = deps;
   let sandbox: Sandbox | null = null;
@@ -102,12 +114,17 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
   }
 
   // null when a newer reset started meanwhile: the latest request wins.
-  async function demoSandbox(count: number, superseded: () => boolean): Promise<Sandbox | null> {
-    const timestamp = iso(deps.now());
+  async function demoSandbox(count: number, superseded: () => boolean, onProgress?: ProgressListener): Promise<Sandbox | null> {
+    const [timestamp, started] = [iso(deps.now()), performance.now()];
     const blocks = [createGenesisBlock(sandboxRecord(0, timestamp, false), timestamp, difficulty)];
+    let attempts = 0;
     for (let index = 1; index < count; index++) {
       blocks.push(mineBlock(blocks[index - 1], sandboxRecord(index, timestamp, false), timestamp, difficulty));
-      if (index % 250 === 0) await sleep(1); // a macrotask now and then, so a cancel or another call gets in
+      attempts += blocks[index].nonce + 1; // the nonce search starts at 0
+      if (index % 250 === 0) {
+        if (onProgress) report(onProgress, progressOf('sandbox-reset', index, count, attempts, performance.now() - started));
+        await sleep(1); // a macrotask now and then, so a cancel or another call gets in
+      }
       if (superseded()) return null;
     }
     return superseded() ? null : sandboxOf(blocks, new Map(), difficulty); // just mined: no problems
@@ -183,7 +200,7 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
     | 'mineSandbox'
     | 'cancelJob'
   > = {
-    async sandboxReset(blocks) {
+    async sandboxReset(blocks, onProgress) {
       const signedIn = await enter();
       if (!Number.isInteger(blocks) || blocks < 0 || blocks > MAX_SANDBOX_BLOCKS) {
         fail('ValidationError', `Choose between 0 and ${MAX_SANDBOX_BLOCKS} blocks.`);
@@ -191,7 +208,7 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       for (const job of jobs.values()) job.cancelled = true;
       const request = ++resets;
       const run = (async () => {
-        const box = blocks === 0 ? sandboxCopy(signedIn) : await demoSandbox(blocks, () => request !== resets);
+        const box = blocks === 0 ? sandboxCopy(signedIn) : await demoSandbox(blocks, () => request !== resets, onProgress);
         if (!box) return null;
         [sandbox, reader] = [box, signedIn.id];
         return rowsPage(box.peers.A.blocks.length, 0, SANDBOX_FIRST_PAGE, (index) => summaryOf(box.peers.A, index));
@@ -272,15 +289,8 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       const from = blockIndexOf(chain, index);
       const job = startJob(jobId);
       const to = chain.blocks.length;
-      const total = to - from;
-      const progress = (blocksMined: number, attempts: number, elapsedMs: number): MiningProgress => ({
-        jobId,
-        blocksMined,
-        blocksTotal: total,
-        attempts,
-        elapsedMs,
-        hashRate: elapsedMs > 0 ? (attempts / elapsedMs) * 1000 : 0,
-      });
+      const progress = (blocksMined: number, attempts: number, elapsedMs: number) =>
+        progressOf(jobId, blocksMined, to - from, attempts, elapsedMs);
       const started = performance.now();
       try {
         const outcome = await remine(box, chain, from, to, {
@@ -330,18 +340,7 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       let attempts = 0;
       let mined = 0;
       let lastReport = -Infinity;
-      const progress = (inBlock: number): MiningProgress => {
-        const elapsedMs = performance.now() - started;
-        const total = attempts + inBlock;
-        return {
-          jobId,
-          blocksMined: mined,
-          blocksTotal: blocks,
-          attempts: total,
-          elapsedMs,
-          hashRate: elapsedMs > 0 ? (total / elapsedMs) * 1000 : 0,
-        };
-      };
+      const progress = (inBlock: number) => progressOf(jobId, mined, blocks, attempts + inBlock, performance.now() - started);
       const throttled = (inBlock: number) => {
         const at = performance.now();
         if (at - lastReport < PROGRESS_INTERVAL_MS) return;

@@ -69,7 +69,11 @@ export const BlockRow = memo(function BlockRow({
     <tr
       aria-rowindex={position + 2}
       style={{ height: ROW_PX }}
-      className={broken ? 'table-danger' : open ? 'table-active' : undefined}
+      className={
+        [broken ? 'table-danger' : open ? 'table-active' : '', onOpen ? 'explorer-row-open' : ''].join(' ').trim() || undefined
+      }
+      // a click anywhere on the row opens it; its number stays the keyboard's way in
+      onClick={onOpen && ((event) => (event.target as HTMLElement).closest('button') === null && onOpen(block.index))}
       data-block-index={block.index}
       data-valid={checks ? String(!broken) : undefined}
     >

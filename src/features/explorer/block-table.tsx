@@ -94,7 +94,8 @@ export function BlockTable({
           role="region"
           aria-label={`${caption}: scroll to see older blocks`}
         >
-          <table className="table table-sm table-hover mb-0 explorer-table" aria-rowcount={total + 1}>
+          {/* rows light up only where a click opens them */}
+          <table className={`table table-sm mb-0 explorer-table${onOpen ? ' table-hover' : ''}`} aria-rowcount={total + 1}>
             <caption className="visually-hidden">{caption}</caption>
             <thead className="sticky-top">
               <tr aria-rowindex={1} style={{ height: ROW_PX }}>

@@ -3,7 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Spinner from 'react-bootstrap/Spinner';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { useChainStatus } from '../../ledger/use-chain-status';
 import { useLedger, useLedgerVersion } from '../../ledger/use-ledger';
 import { AnchorPanel } from './anchor-panel';
@@ -12,6 +12,10 @@ import { PeersPanel } from './peers-panel';
 import { TamperDemo } from './tamper-demo';
 import { VerificationSummary } from './verification-summary';
 import './explorer.css';
+
+const TABS = ['chain', 'anchor', 'tamper', 'peers'] as const;
+type ExplorerTab = (typeof TABS)[number];
+const isTab = (key: string | null): key is ExplorerTab => TABS.includes(key as ExplorerTab);
 
 // The records chain as it is, newest block first, with the verification result and its anchor; the sandbox's
 // live chain (tamper demo) and its three peers beside it.
@@ -35,16 +39,32 @@ export function ExplorerPage() {
   const [scrollTo, setScrollTo] = useState<{ index: number; request: number } | null>(null);
   const miningLabPath = useLocation().pathname.replace(/\/blockchain$/, '/mining-lab'); // the lab of this role
   const loadBlocks = useCallback((offset: number, limit: number) => service.blocksPage(offset, limit), [service]);
+  // the open tab lives in the address, so a reload or a shared link shows the same tab
+  const [params, setParams] = useSearchParams();
+  const wanted = params.get('tab');
+  const tab: ExplorerTab = isTab(wanted) ? wanted : 'chain';
+  const selectTab = (key: string | null) =>
+    setParams(
+      (previous) => {
+        const next = new URLSearchParams(previous);
+        if (key && key !== 'chain') next.set('tab', key);
+        else next.delete('tab');
+        return next;
+      },
+      { replace: true },
+    );
+  // the chain both sandbox tabs show: they share one sandbox, so they share its choice
+  const [sandboxChain, setSandboxChain] = useState(0);
 
   return (
     <>
-      <h1 className="h3 mb-2">Blockchain Explorer</h1>
+      <h1 className="page-title">Blockchain Explorer</h1>
       <p className="explorer-intro">
         Every change in MedLedger (an upload, a deletion, an emergency access) is a block on this chain. Each block&apos;s hash is
         a fingerprint of its contents and of the block before it, so changing any block breaks every block after it. To see how
         blocks are found, open the <Link to={miningLabPath}>Mining Lab</Link>.
       </p>
-      <Tabs defaultActiveKey="chain" id="explorer-tabs" className="mb-3" mountOnEnter>
+      <Tabs activeKey={tab} onSelect={selectTab} id="explorer-tabs" className="mb-3" mountOnEnter>
         <Tab eventKey="chain" title="Records chain">
           {status.error && <Alert variant="danger">Could not read the chain: {status.error.message}</Alert>}
           {status.loading && (
@@ -59,8 +79,8 @@ export function ExplorerPage() {
                 onShowInvalid={(index) => setScrollTo((previous) => ({ index, request: (previous?.request ?? 0) + 1 }))}
               />
               <p className="small text-body-secondary">
-                {status.data.height} blocks, newest first. Each block's hash covers its index, time, record and the previous
-                block's hash, and starts with {status.data.difficulty} zeros.
+                {status.data.height} {status.data.height === 1 ? 'block' : 'blocks'}, newest first. Each block's hash covers its
+                index, time, record and the previous block's hash, and starts with {status.data.difficulty} zeros.
               </p>
               <BlockTable
                 caption="Records chain, newest block first"
@@ -77,10 +97,10 @@ export function ExplorerPage() {
           <AnchorPanel />
         </Tab>
         <Tab eventKey="tamper" title="Tamper demo" unmountOnExit>
-          <TamperDemo prepare={prepareSandbox} />
+          <TamperDemo prepare={prepareSandbox} chain={sandboxChain} onChainChange={setSandboxChain} />
         </Tab>
         <Tab eventKey="peers" title="Peers" unmountOnExit>
-          <PeersPanel prepare={prepareSandbox} />
+          <PeersPanel prepare={prepareSandbox} chain={sandboxChain} onChainChange={setSandboxChain} />
         </Tab>
       </Tabs>
     </>

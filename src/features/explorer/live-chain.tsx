@@ -4,6 +4,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
+import ProgressBar from 'react-bootstrap/ProgressBar';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
 import type { BlockSummary, ChainStatus, MiningProgress, PeerName, RemineResult, SandboxBlock } from '../../../workers/api';
@@ -11,7 +12,7 @@ import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 import { BlockEditor, type BlockFields } from './block-editor';
 import { BlockTable } from './block-table';
-import { formatHashRate } from './remine-progress';
+import { formatDuration, formatHashRate } from './remine-progress';
 import { useLiveEdit, type LiveAnswer } from './use-live-edit';
 import { VerificationSummary } from './verification-summary';
 
@@ -35,22 +36,33 @@ interface TableView {
   overrides: ReadonlyMap<number, BlockSummary>; // blocks the live edits changed since the pages were fetched
 }
 
+const isUnsigned = (block: BlockSummary | undefined) =>
+  block !== undefined && !block.restricted && block.signature === 'unsigned';
+
+// A re-mined block whose signature still fails, where verification stops: only its author's key could sign it again.
+const unforgeable = (block: SandboxBlock, status: ChainStatus) =>
+  !block.restricted && block.signature === 'fails' && status.firstInvalid?.index === block.index;
+const signatureStays = (index: number) =>
+  ` Block #${index}'s signature still fails: re-mining cannot forge its author's signature, so the chain stays invalid at block #${index}.`;
+
 let jobCounter = 0;
 function newJobId(): string {
   jobCounter += 1;
   return `remine-${Date.now().toString(36)}-${jobCounter}`;
 }
 
-interface LiveChainProps {
+export interface LiveChainProps {
   peer: PeerName;
   caption: string; // names the chain in the table's caption and the editor's heading
   prepare: () => Promise<void>; // resolves once the sandbox to show exists
+  chain: number; // the chain chosen (0: the copy of the records chain, else a demo chain's blocks)
+  onChainChange: (blocks: number) => void;
   onChanged?: () => void; // after an edit, a re-mine or a reset
 }
 
 // A peer's sandbox chain in the worker, live: open a block and type, and its hash, and the validity of it and
 // of every later block, follow each keystroke; re-mine one block or every block from it to the tip.
-export function LiveChain({ peer, caption, prepare, onChanged }: LiveChainProps) {
+export function LiveChain({ peer, caption, prepare, chain, onChainChange, onChanged }: LiveChainProps) {
   const service = useLedger();
   const id = useId();
   const [status, setStatus] = useState<ChainStatus | null>(null);
@@ -65,7 +77,8 @@ export function LiveChain({ peer, caption, prepare, onChanged }: LiveChainProps)
   // a block whose text changed and whose new hash the worker has not answered yet (see `shownInvalid` below)
   const [pending, setPending] = useState<number | null>(null);
   const [scrollTo, setScrollTo] = useState<{ index: number; request: number } | null>(null);
-  const [source, setSource] = useState('0');
+  const [built, setBuilt] = useState<{ done: number; total: number } | null>(null); // a demo chain being built
+  const [unsigned, setUnsigned] = useState(false); // its newest block is an unsigned demo block
   const [target, setTarget] = useState('');
   const running = useRef<string | null>(null);
   const changed = useRef(onChanged);
@@ -77,8 +90,9 @@ export function LiveChain({ peer, caption, prepare, onChanged }: LiveChainProps)
   const loadBlocks = useCallback((offset: number, limit: number) => service.sandboxPage(offset, limit, peer), [service, peer]);
 
   const reload = useCallback(async () => {
-    const { status: next } = await service.sandboxPage(0, 1, peer);
+    const { status: next, blocks } = await service.sandboxPage(0, 1, peer);
     setStatus(next);
+    setUnsigned(isUnsigned(blocks[0]));
     setView((previous) => ({ generation: previous.generation + 1, overrides: new Map() }));
     return next;
   }, [service, peer]);
@@ -88,7 +102,11 @@ export function LiveChain({ peer, caption, prepare, onChanged }: LiveChainProps)
     prepare()
       .then(() => service.sandboxPage(0, 1, peer))
       .then(
-        (page) => current && setStatus(page.status),
+        (page) => {
+          if (!current) return;
+          setStatus(page.status);
+          setUnsigned(isUnsigned(page.blocks[0]));
+        },
         (caught: unknown) => current && setError(userMessage(caught, 'The sandbox could not be prepared.')),
       );
     return () => {
@@ -140,14 +158,18 @@ export function LiveChain({ peer, caption, prepare, onChanged }: LiveChainProps)
   );
   const openFromTable = useCallback((index: number) => void openBlock(index), [openBlock]);
 
-  const reset = async () => {
-    const blocks = Number(source);
+  const build = async (blocks: number) => {
     setBusy('reset');
+    setBuilt(blocks > 0 ? { done: 0, total: blocks } : null);
+    setNote(''); // the last re-mine's result is not about the chain being built
     setError('');
     setOpen(null);
     setLastRun(null);
     try {
-      await service.sandboxReset(blocks);
+      await service.sandboxReset(
+        blocks,
+        proxy((progress: MiningProgress) => setBuilt({ done: progress.blocksMined, total: progress.blocksTotal })),
+      );
       const next = await reload();
       setNote(
         blocks === 0
@@ -156,8 +178,9 @@ export function LiveChain({ peer, caption, prepare, onChanged }: LiveChainProps)
       );
       changed.current?.();
     } catch (caught) {
-      setError(userMessage(caught, 'The sandbox could not be reset. Try again.'));
+      setError(userMessage(caught, 'The sandbox could not be built. Try again.'));
     } finally {
+      setBuilt(null);
       setBusy(null);
     }
   };
@@ -170,10 +193,13 @@ export function LiveChain({ peer, caption, prepare, onChanged }: LiveChainProps)
     sendEdit({ peer, index: open.index, ...fields });
   };
 
+  // The re-mined block, as the worker now has it.
   const afterRemine = async (index: number) => {
     await reload();
-    setOpen(await service.sandboxBlock(index, peer));
+    const block = await service.sandboxBlock(index, peer);
+    setOpen(block);
     changed.current?.();
+    return block;
   };
 
   const remine = async () => {
@@ -184,10 +210,14 @@ export function LiveChain({ peer, caption, prepare, onChanged }: LiveChainProps)
     setLastRun(null);
     try {
       const next = await service.sandboxRemine(index, peer);
-      await afterRemine(index);
+      const block = await afterRemine(index);
       setNote(
         `Block #${index} was re-mined: a new nonce makes its hash meet the difficulty again.` +
-          (next.firstInvalid ? ` Verification now stops at block #${next.firstInvalid.index}.` : ' The chain is valid.'),
+          (unforgeable(block, next)
+            ? signatureStays(index)
+            : next.firstInvalid
+              ? ` Verification now stops at block #${next.firstInvalid.index}.`
+              : ' The chain is valid.'),
       );
     } catch (caught) {
       setError(userMessage(caught, 'The block could not be re-mined.'));
@@ -214,13 +244,14 @@ export function LiveChain({ peer, caption, prepare, onChanged }: LiveChainProps)
       );
       const last = from + result.blocksMined - 1;
       setLastRun(result);
+      const block = await afterRemine(from);
       setNote(
         result.cancelled
           ? `Cancelled after ${result.blocksMined} of ${result.blocksTotal} blocks: the blocks from #${from + result.blocksMined} on still need re-mining.`
           : `Re-mined ${result.blocksMined.toLocaleString('en-US')} ${result.blocksMined === 1 ? 'block' : 'blocks'} (#${from} to #${last}) ` +
-              `in ${(result.elapsedMs / 1000).toFixed(2)} s at ${formatHashRate(result.hashRate)}.`,
+              `in ${formatDuration(result.elapsedMs)} at ${formatHashRate(result.hashRate)}.` +
+              (unforgeable(block, result.status) ? signatureStays(from) : ''),
       );
-      await afterRemine(from);
     } catch (caught) {
       setError(userMessage(caught, 'The blocks could not be re-mined.'));
     } finally {
@@ -258,7 +289,15 @@ export function LiveChain({ peer, caption, prepare, onChanged }: LiveChainProps)
         <Col xs={12} md="auto">
           <Form.Group controlId={`${id}-source`}>
             <Form.Label>Sandbox chain</Form.Label>
-            <Form.Select value={source} onChange={(event) => setSource(event.target.value)} disabled={locked}>
+            <Form.Select
+              value={chain}
+              onChange={(event) => {
+                const blocks = Number(event.target.value);
+                onChainChange(blocks);
+                void build(blocks); // choosing a chain builds it
+              }}
+              disabled={locked}
+            >
               {SOURCES.map((option) => (
                 <option key={option.blocks} value={option.blocks}>
                   {option.label}
@@ -268,8 +307,8 @@ export function LiveChain({ peer, caption, prepare, onChanged }: LiveChainProps)
           </Form.Group>
         </Col>
         <Col xs="auto">
-          <Button variant="secondary" disabled={locked} onClick={() => void reset()}>
-            Reset sandbox
+          <Button variant="secondary" disabled={locked} onClick={() => void build(chain)}>
+            Rebuild this chain
           </Button>
         </Col>
         <Col xs="auto" className="ms-md-auto">
@@ -299,6 +338,22 @@ export function LiveChain({ peer, caption, prepare, onChanged }: LiveChainProps)
           </Col>
         )}
       </Row>
+      {built && (
+        <div className="mb-3" data-building="true">
+          {/* stacked form: only then does react-bootstrap put the label on the element with role progressbar */}
+          <ProgressBar>
+            <ProgressBar
+              now={(built.done / built.total) * 100}
+              label={`${built.done} of ${built.total}`}
+              visuallyHidden
+              aria-label="Demo blocks built"
+            />
+          </ProgressBar>
+          <p className="small mt-1 mb-0">
+            Building the demo chain: {built.done.toLocaleString('en-US')} of {built.total.toLocaleString('en-US')} blocks
+          </p>
+        </div>
+      )}
       {error && (
         <Alert variant="danger" role="alert">
           {error}
@@ -315,7 +370,7 @@ export function LiveChain({ peer, caption, prepare, onChanged }: LiveChainProps)
       </p>
       {status && (
         <>
-          <VerificationSummary status={status} onShowInvalid={(index) => void openBlock(index)} />
+          <VerificationSummary status={status} unsigned={unsigned} onShowInvalid={(index) => void openBlock(index)} />
           {open && (
             <BlockEditor
               key={`${peer}:${open.index}`}
@@ -334,8 +389,8 @@ export function LiveChain({ peer, caption, prepare, onChanged }: LiveChainProps)
             />
           )}
           <p className="small text-body-secondary">
-            {height.toLocaleString('en-US')} blocks, newest first. Open a block and edit it: its hash is recomputed as you type,
-            and it and every later block are checked again.
+            {height.toLocaleString('en-US')} {height === 1 ? 'block' : 'blocks'}, newest first. Open a block and edit it: its hash
+            is recomputed as you type, and it and every later block are checked again.
           </p>
           <BlockTable
             caption={`${caption}, newest block first`}

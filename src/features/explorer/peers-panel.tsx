@@ -8,7 +8,7 @@ import { SANDBOX_PEERS } from '../../../workers/core/constants';
 import { HashBadge } from '../../components/hash-badge';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
-import { LiveChain } from './live-chain';
+import { LiveChain, type LiveChainProps } from './live-chain';
 
 // What the three copies say together: all agree, or which one disagrees and from which block.
 function verdict(report: PeersReport): { variant: 'success' | 'danger'; text: string } {
@@ -24,7 +24,7 @@ function verdict(report: PeersReport): { variant: 'success' | 'danger'; text: st
     const [first] = peers;
     return {
       variant: 'success',
-      text: `All three peers agree: ${first.status.height.toLocaleString('en-US')} blocks with the same tip hash.`,
+      text: `All three peers agree: ${first.status.height.toLocaleString('en-US')} ${first.status.height === 1 ? 'block' : 'blocks'} with the same tip hash.`,
     };
   }
   const sentences = odd.map((peer) => {
@@ -43,9 +43,9 @@ function agreement(peer: PeerReport, report: PeersReport): string {
     : `Differs from #${peer.differsFrom}`;
 }
 
-// Three peers keep a copy of the sandbox chain each. Rewrite one (edit, then re-mine to the tip) and it verifies
-// on its own, yet its tip no longer matches the others': the majority names the copy and the block.
-export function PeersPanel({ prepare }: { prepare: () => Promise<void> }) {
+// Three peers keep a copy of the sandbox chain each. Rewrite one (edit, then re-mine to the tip) and a demo copy
+// verifies on its own, yet its tip no longer matches the others': the majority names the copy and the block.
+export function PeersPanel({ prepare, chain, onChainChange }: Pick<LiveChainProps, 'prepare' | 'chain' | 'onChainChange'>) {
   const service = useLedger();
   const id = useId();
   const [report, setReport] = useState<PeersReport | null>(null);
@@ -87,8 +87,9 @@ export function PeersPanel({ prepare }: { prepare: () => Promise<void> }) {
       </h2>
       <p className="text-body-secondary">
         Three peers, A, B and C, each keep a copy of the sandbox chain. Rewrite one copy: change a block and re-mine it to the
-        tip. That copy verifies by itself, as a consistent rewrite on one device does, but its tip no longer matches the other
-        two, and the majority shows which copy changed and from which block.
+        tip. On a demo chain that copy verifies by itself, as a consistent rewrite on one device would, but its tip no longer
+        matches the other two, and the majority shows which copy changed and from which block. On the copy of the records chain
+        the rewritten copy fails even by itself: re-mining cannot forge its authors' signatures.
       </p>
       {error && (
         <Alert variant="danger" role="alert">
@@ -143,7 +144,15 @@ export function PeersPanel({ prepare }: { prepare: () => Promise<void> }) {
           ))}
         </Form.Select>
       </Form.Group>
-      <LiveChain key={peer} peer={peer} caption={`Peer ${peer}'s chain`} prepare={prepare} onChanged={onChanged} />
+      <LiveChain
+        key={peer}
+        peer={peer}
+        caption={`Peer ${peer}'s chain`}
+        prepare={prepare}
+        chain={chain}
+        onChainChange={onChainChange}
+        onChanged={onChanged}
+      />
     </section>
   );
 }

@@ -8,6 +8,12 @@ export function formatHashRate(perSecond: number): string {
   return `${Math.round(perSecond)} hashes/s`;
 }
 
+// Below a second in whole milliseconds, so a fast run never reads "0.00 s".
+export function formatDuration(ms: number): string {
+  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
+  return ms < 0.5 ? 'under 1 ms' : `${Math.round(ms)} ms`;
+}
+
 interface RemineProgressProps {
   from: number;
   progress: MiningProgress | null;
@@ -35,7 +41,7 @@ export function RemineProgress({ from, progress, cancelling, onCancel }: RemineP
           Re-mining from block #{from}: {done.toLocaleString('en-US')} of {total.toLocaleString('en-US')} blocks
         </span>
         <span className="font-monospace">{progress ? formatHashRate(progress.hashRate) : '–'}</span>
-        <span className="font-monospace">{progress ? `${(progress.elapsedMs / 1000).toFixed(2)} s` : '–'}</span>
+        <span className="font-monospace">{progress ? formatDuration(progress.elapsedMs) : '–'}</span>
         <Button variant="outline-danger" size="sm" onClick={onCancel} disabled={cancelling}>
           {cancelling ? 'Cancelling…' : 'Cancel'}
         </Button>

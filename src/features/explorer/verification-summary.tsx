@@ -6,10 +6,11 @@ import { SignatureProgress } from '../../components/signature-progress';
 interface VerificationSummaryProps {
   status: ChainStatus;
   onShowInvalid?: (index: number) => void;
+  unsigned?: boolean; // the chain holds unsigned demo blocks: there are no signatures to speak of
 }
 
 // The verification result: valid, or the first invalid block and the check it failed (docs/decisions/chain-verification.md).
-export function VerificationSummary({ status, onShowInvalid }: VerificationSummaryProps) {
+export function VerificationSummary({ status, onShowInvalid, unsigned = false }: VerificationSummaryProps) {
   const blocks = `${status.height} ${status.height === 1 ? 'block' : 'blocks'}`;
   if (status.valid || !status.firstInvalid) {
     const checking = status.signaturesChecked < status.signaturesToCheck;
@@ -17,7 +18,9 @@ export function VerificationSummary({ status, onShowInvalid }: VerificationSumma
       <Alert variant="success" className="mb-3" data-chain-valid="true">
         <strong>Chain valid.</strong> All {blocks} verified: every hash, link and record matches, at difficulty{' '}
         {status.difficulty}.{' '}
-        {checking ? (
+        {unsigned ? (
+          'These are unsigned demo blocks: hashes and links are checked, there are no signatures.'
+        ) : checking ? (
           <SignatureProgress status={status} />
         ) : (
           'Every block is signed by its author, checked against the keys the genesis block enrolled.'

@@ -177,7 +177,7 @@ export function MiningLabPage() {
 
   return (
     <>
-      <h1 className="h3 mb-2">Mining Lab</h1>
+      <h1 className="page-title">Mining Lab</h1>
       <p className="text-body-secondary">
         Mine proof-of-work blocks into the sandbox chain in the worker and watch the heartbeat keep ticking. Switch to the main
         thread to see the freeze the worker avoids, or split the nonce search across several workers.
@@ -190,7 +190,8 @@ export function MiningLabPage() {
                 Mine blocks
               </Card.Title>
               <Form onSubmit={(event) => void start(event)}>
-                <Row className="g-2 align-items-end mb-2">
+                {/* tops aligned: the limit under the Blocks box does not push the buttons down */}
+                <Row className="g-2 align-items-start mb-2">
                   <Col xs={12}>
                     <Form.Group controlId="lab-difficulty">
                       <Form.Label>Difficulty (leading zeros)</Form.Label>
@@ -207,8 +208,8 @@ export function MiningLabPage() {
                       </Form.Select>
                     </Form.Group>
                   </Col>
-                  <Col xs={5} md={2}>
-                    <Form.Group controlId="lab-blocks">
+                  <Col xs="auto">
+                    <Form.Group controlId="lab-blocks" className="lab-blocks">
                       <Form.Label>Blocks</Form.Label>
                       <Form.Control
                         type="number"
@@ -219,15 +220,16 @@ export function MiningLabPage() {
                         isInvalid={!blocksValid}
                         disabled={active !== null}
                       />
-                      <Form.Control.Feedback type="invalid">From 1 to {MAX_BLOCKS}</Form.Control.Feedback>
+                      <Form.Control.Feedback type="invalid" className="text-nowrap">
+                        From 1 to {MAX_BLOCKS}
+                      </Form.Control.Feedback>
                     </Form.Group>
                   </Col>
-                  <Col xs="auto">
+                  {/* Start and Cancel stay side by side: they wrap together, never apart */}
+                  <Col xs="auto" className="lab-actions d-flex gap-2">
                     <Button type="submit" disabled={active !== null || !blocksValid}>
                       Start mining
                     </Button>
-                  </Col>
-                  <Col xs="auto">
                     {/* red only while there is something to stop */}
                     <Button
                       variant={active === null ? 'outline-secondary' : 'danger'}

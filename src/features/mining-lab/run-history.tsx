@@ -12,7 +12,7 @@ export const RunHistory = memo(function RunHistory({ runs }: { runs: readonly La
   return (
     // on a phone the secondary columns are left out; on the narrowest the rest scrolls, and says so
     <SideScrollBox label="Mining runs">
-      <Table size="sm" className="mb-0 align-middle small">
+      <Table size="sm" className="mb-0 align-middle small lab-runs">
         <caption className="visually-hidden">Mining runs, newest first</caption>
         <thead>
           <tr>
@@ -29,7 +29,10 @@ export const RunHistory = memo(function RunHistory({ runs }: { runs: readonly La
               Blocks/s
             </th>
             <th scope="col">Hash rate</th>
-            <th scope="col">Longest frame gap</th>
+            <th scope="col" className="lab-runs-gap">
+              {/* at most two lines on a phone, so the table fits its card */}
+              Longest <span className="text-nowrap">frame gap</span>
+            </th>
             <th scope="col" className="d-none d-md-table-cell">
               Long tasks
             </th>
