@@ -393,6 +393,8 @@ describe('a single edit of any stored item', () => {
           [[{ kind: 'upload', user: 0, files: 1 }], { item: 'meta', key: REVISION_KEY, value: NaN }],
           [[{ kind: 'upload', user: 0, files: 1 }], { item: 'meta', key: REVISION_KEY, value: Infinity }],
           [[{ kind: 'upload', user: 0, files: 1 }], { item: 'stored keys', path: 9, value: 1e9 }],
+          // a wrapped key's field emptied: a reset must not enrol it (found by this property after the reset rules changed)
+          [[{ kind: 'grant', user: 0, patient: 0, level: 'basic', duration: 15 }], { item: 'stored keys', path: 22, value: '' }],
           [[{ kind: 'upload', user: 0, files: 1 }], { item: 'session', change: 'user', pick: 1, value: null }],
           [[{ kind: 'upload', user: 0, files: 1 }], { item: 'reforged block', index: 1, path: 5, value: 'Forged' }], // the tip: legitimate
           [

@@ -1,10 +1,20 @@
 // Changes that replace everything stored in one write: a reset starts a fresh chain, a restore puts a checked
 // backup's ledger in place (workers/ledger/portability.ts decides when either is allowed).
 import { createGenesisBlock } from '../core/chain';
+import { verifyLedger } from '../core/projection';
+import type { Block } from '../core/types';
 import { DEMO_PASSWORD } from '../core/constants';
 import { USERS } from '../core/directory';
 import { genesisRecord, iso } from '../core/ledger-records';
-import { SIGNATURE_ALGORITHM, createStoredKeys, enrolmentOf, keyMatches, signBlock, type StoredKeys } from '../core/signatures';
+import {
+  SIGNATURE_ALGORITHM,
+  createStoredKeys,
+  enrolmentOf,
+  firstSignatureFailure,
+  keyMatches,
+  signBlock,
+  type StoredKeys,
+} from '../core/signatures';
 import {
   FORMAT_KEY,
   KEYS_KEY,
@@ -61,17 +71,36 @@ export function newKeys(deps: LedgerDeps): Promise<StoredKeys> {
   );
 }
 
+// A genesis that enrols `keys` and is signed by their ledger key, or null when it would not verify (keys edited at rest).
+async function genesisOf(deps: LedgerDeps, keys: StoredKeys): Promise<Block | null> {
+  try {
+    const timestamp = iso(deps.now());
+    const record = genesisRecord(deps.randomId(), timestamp, enrolmentOf(keys));
+    const genesis = await signBlock(createGenesisBlock(record, timestamp, deps.difficulty), keys.ledger.privateKey);
+    const { firstInvalid, state } = verifyLedger([genesis], deps.difficulty);
+    if (firstInvalid || !state.enrolment) return null;
+    return (await firstSignatureFailure([genesis], state.enrolment, new Map())) ? null : genesis;
+  } catch {
+    return null;
+  }
+}
+
 // A new chain: its genesis enrols the public keys and is signed by the ledger key. The keys (and the
-// session) are kept across a reset, so a signed-in user stays signed in and signs with the same key.
+// session) are kept across a reset, so a signed-in user stays signed in and signs with the same key; keys a
+// genesis cannot enrol are replaced by new ones.
 export async function freshWrite(
   deps: LedgerDeps,
   expectedRevision: number,
-  keys: StoredKeys,
+  stored: StoredKeys,
   session: unknown,
 ): Promise<StorageWrite> {
-  const timestamp = iso(deps.now());
-  const record = genesisRecord(deps.randomId(), timestamp, enrolmentOf(keys));
-  const genesis = await signBlock(createGenesisBlock(record, timestamp, deps.difficulty), keys.ledger.privateKey);
+  let keys = stored;
+  let genesis = await genesisOf(deps, keys);
+  if (!genesis) {
+    keys = await newKeys(deps);
+    genesis = await genesisOf(deps, keys);
+    if (!genesis) throw new Error('A new genesis block did not verify.');
+  }
   return {
     expectedRevision,
     clear: true,
