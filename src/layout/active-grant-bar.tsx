@@ -41,21 +41,18 @@ export function ActiveGrantBar() {
               <div key={grant.id} className="active-grant-bar-row">
                 <span className="active-grant-bar-text">
                   <span className="pulse-dot pulse-dot-danger me-2" aria-hidden="true" />
-                  <strong>Emergency access active:</strong> <bdi>{userName(grant.patientId)}</bdi>
+                  <strong className="active-grant-bar-label">Emergency access active:</strong>{' '}
+                  <bdi>{userName(grant.patientId)}</bdi>
                   <span className="active-grant-bar-level">{level} access</span>
                 </span>
                 <span className="active-grant-bar-time">
                   <Icon name="clock" size={14} />
-                  <Countdown
-                    expiresAt={grant.expiresAt}
-                    onExpire={() => expire(grant)}
-                    className="active-grant-bar-countdown"
-                  />{' '}
-                  left
+                  <Countdown expiresAt={grant.expiresAt} onExpire={() => expire(grant)} className="active-grant-bar-countdown" />
+                  <span className="active-grant-bar-narrow-hidden"> left</span>
                 </span>
                 {pathname === EMERGENCY_PATH ? null : (
                   <Link to={EMERGENCY_PATH} className="active-grant-bar-link">
-                    Open SOS panel
+                    <span className="active-grant-bar-narrow-hidden">Open </span>SOS panel
                   </Link>
                 )}
               </div>

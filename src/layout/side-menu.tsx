@@ -24,7 +24,7 @@ export function SideMenu({ user, show, onHide }: SideMenuProps) {
         <Offcanvas.Title id="side-menu-title">Menu</Offcanvas.Title>
       </Offcanvas.Header>
       <Offcanvas.Body className="side-menu-body">
-        <div className="side-user d-sm-none">
+        <div className="side-user d-md-none">
           <InitialsAvatar name={user.name} />
           <span className="user-meta min-w-0">
             <span className="user-name">{user.name}</span>

@@ -142,4 +142,14 @@ describe('the fit check', () => {
       expect.stringMatching(/^select "5 \(about 1,048,576 attempts a block\)" is cut/),
     ]);
   });
+
+  test('finds the avatar covering Logout in the top bar', async ({ page }) => {
+    await page.setViewportSize({ width: 320, height: 600 });
+    await page.setContent(`
+      <header class="top-bar" style="position: relative; height: 56px">
+        <span class="avatar" style="position: absolute; left: 240px; width: 36px; height: 36px">EC</span>
+        <button class="logout-button" style="position: absolute; left: 260px; width: 40px; height: 32px">Out</button>
+      </header>`);
+    expect(await fitProblems(page)).toEqual(['span.avatar overlaps button.logout-button']);
+  });
 });

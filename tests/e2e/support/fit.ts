@@ -83,6 +83,23 @@ export function fitProblems(page: Page): Promise<string[]> {
       if (!scrolls(element) || element.scrollWidth <= element.clientWidth + 1 || hidden(element)) continue;
       if (!element.parentElement?.matches('.side-scroll')) problems.push(`${name(element)} scrolls sideways with no cue`);
     }
+    // the top bar's pieces and the session bar's never cover one another (a name folds into the menu first)
+    const pieces = [
+      ...document.querySelectorAll(
+        '.top-bar .menu-toggle, .top-bar .brand, .top-bar .secured-pill, .top-bar .avatar, .top-bar .user-meta, .top-bar .logout-button, .active-grant-bar-row > *',
+      ),
+    ].filter((piece) => !hidden(piece) && getComputedStyle(piece).display !== 'none');
+    pieces.forEach((piece, i) => {
+      const box = piece.getBoundingClientRect();
+      for (const other of pieces.slice(i + 1)) {
+        if (piece.contains(other) || other.contains(piece)) continue;
+        const them = other.getBoundingClientRect();
+        const overlap =
+          Math.min(box.right, them.right) - Math.max(box.left, them.left) > 1 &&
+          Math.min(box.bottom, them.bottom) - Math.max(box.top, them.top) > 1;
+        if (overlap) problems.push(`${name(piece)} overlaps ${name(other)}`);
+      }
+    });
     // a select's chosen option must fit beside its arrow
     const canvas = document.createElement('canvas').getContext('2d');
     for (const select of document.querySelectorAll('select')) {
