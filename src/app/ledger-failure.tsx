@@ -56,7 +56,7 @@ export function LedgerFailure({ error, restart }: LedgerFailureProps) {
           Reload the page
         </Button>
         {reset === 'idle' ? (
-          <Button variant="outline-danger" onClick={() => setReset('confirming')}>
+          <Button variant="outline-dark" onClick={() => setReset('confirming')}>
             Reset local data
           </Button>
         ) : null}

@@ -54,7 +54,7 @@ export function ResetLocalData({ onReset }: { onReset: () => void }) {
           </Button>
         </div>
       ) : (
-        <Button size="sm" variant="outline-danger" onClick={() => setConfirming(true)}>
+        <Button size="sm" variant="outline-dark" onClick={() => setConfirming(true)}>
           Reset local data
         </Button>
       )}
