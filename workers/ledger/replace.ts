@@ -11,7 +11,6 @@ import {
   createStoredKeys,
   enrolmentOf,
   firstSignatureFailure,
-  keyMatches,
   signBlock,
   type StoredKeys,
 } from '../core/signatures';
@@ -25,9 +24,7 @@ import {
   type StorageWrite,
 } from '../storage/ledger-storage';
 import type { LedgerDeps } from './deps';
-import { isConflict, storageError } from './writes';
-
-const WRITE_ATTEMPTS = 4;
+import { WRITE_ATTEMPTS, isConflict, storageError } from './writes';
 
 function isWrappedKey(value: unknown): boolean {
   const key = value as Partial<Record<string, unknown>> | null;
@@ -55,11 +52,9 @@ export function usableKeys(value: unknown): StoredKeys | undefined {
   return wellFormed ? (keys as StoredKeys) : undefined;
 }
 
-// The stored keys when a new genesis can enrol and sign with them (its ledger key pair matches), else new ones.
+// The stored keys when they are well-formed, else new ones.
 export async function keysToKeep(deps: LedgerDeps, value: unknown): Promise<StoredKeys> {
-  const keys = usableKeys(value);
-  if (keys && (await keyMatches(keys.ledger.privateKey, keys.ledger.publicKey))) return keys;
-  return newKeys(deps);
+  return usableKeys(value) ?? newKeys(deps); // freshWrite also checks the genesis they sign
 }
 
 // Every listed user's key pair, made once per browser (one PBKDF2 derivation per user) and kept across resets.
@@ -134,8 +129,7 @@ export async function replaceAll(
         await storage.commit(await replacement(expected, keys, session));
         return reload();
       } catch (error) {
-        if (!isConflict(error)) throw storageError(failure, error);
-        if (tries >= WRITE_ATTEMPTS) throw storageError(failure, error);
+        if (!isConflict(error) || tries >= WRITE_ATTEMPTS) throw storageError(failure, error);
       }
     }
   });

@@ -1,11 +1,9 @@
 // The one owner of the loaded ledger: loads and verifies the stored chain (workers/ledger/snapshot.ts), publishes
 // each verified state as an immutable snapshot, keeps the check of signatures running behind it
 // (signature-scheduler.ts), and hands every change to the write pipeline (writes.ts) or a replacement (replace.ts).
-import type { ChainStatus, SignatureState } from '../api';
+import type { ChainStatus, ChangeKind, SignatureState } from '../api';
 import { ledgerError } from '../core/errors';
-import { project } from '../core/projection';
-import { verifyLedger } from '../core/projection';
-import type { ChainRecord } from '../core/types';
+import { project, verifyLedger } from '../core/projection';
 import {
   KEYS_KEY,
   REVISION_KEY,
@@ -26,20 +24,16 @@ import {
   isConflict,
   kindsOf,
   storageError,
+  WRITE_ATTEMPTS,
   type WriterHooks,
 } from './writes';
-import type { ChangeKind } from '../api';
-import type { LedgerState } from '../core/projection';
 
 export type { Snapshot } from './snapshot';
 export type { Draft, WriteOptions } from './writes';
 export { kindsOf, ALL_KINDS } from './writes';
 export { offChainProblem } from './snapshot';
 
-const LOAD_ATTEMPTS = 4;
-
 export interface StoreHooks extends WriterHooks {
-  dueRecords: (state: LedgerState, at: number) => ChainRecord[];
   checked: (change: { revision: number; kinds: ChangeKind[] }) => void; // this tab's screens only: signature progress
 }
 
@@ -123,7 +117,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
         const keys = await keysToKeep(deps, stored.meta[KEYS_KEY]);
         await storage.commit(await freshWrite(deps, storedRevision(stored.meta[REVISION_KEY]), keys, stored.meta[SESSION_KEY]));
       } catch (error) {
-        if (!isConflict(error) || attempt >= LOAD_ATTEMPTS) throw error; // another tab made the genesis first
+        if (!isConflict(error) || attempt >= WRITE_ATTEMPTS) throw error; // another tab made the genesis first
       }
     }
   }

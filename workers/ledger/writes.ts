@@ -17,7 +17,7 @@ import type { Snapshot } from './snapshot';
 // A full disk in plain words, with what to do (My Profile shows the space used and left).
 const QUOTA_FULL =
   'this device has no room left for MedLedger. Free some space (or delete files you no longer need), then try again.';
-const WRITE_ATTEMPTS = 4; // another tab writing first makes a write start over on fresh state
+export const WRITE_ATTEMPTS = 4; // another tab writing first makes a write start over on fresh state
 export const STALE_KEY =
   'Your session’s key is not the one these records enrol for you (they were restored or reset meanwhile), so nothing was saved. Sign in again.';
 
