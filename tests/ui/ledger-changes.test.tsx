@@ -1,5 +1,5 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChangeKind, ChangeListener, LedgerChange } from '../../workers/api';
 import type { LedgerRemote } from '../../src/ledger/ledger-context';
@@ -154,12 +154,12 @@ describe('Renders on ledger changes', () => {
     const renders = { service: 0, records: 0 };
     function ServiceOnly() {
       useLedger();
-      useEffect(() => void (renders.service += 1)); // after every render of this component
+      useLayoutEffect(() => void (renders.service += 1)); // in the commit of every render: counted before its text shows
       return <p>service only</p>;
     }
     function Records() {
       const query = useLedgerQuery(ledger.loadRecords, ['records']);
-      useEffect(() => void (renders.records += 1));
+      useLayoutEffect(() => void (renders.records += 1));
       return <p>{`records: ${query.data ?? 'loading'}`}</p>;
     }
     // shows that each notice has reached the screens before the counts are read
