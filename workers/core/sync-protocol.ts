@@ -1,0 +1,108 @@
+// What devices and the sync server exchange through Automerge-repo (docs/decisions/one-ledger-across-devices.md).
+// Plain shapes only: the worker's sync module and the server both read and write them.
+import type { Block } from './types';
+
+export const SYNC_PROTOCOL_VERSION = 1;
+export const DEFAULT_SYNC_PORT = 3030; // `npm start` runs the sync server on 127.0.0.1 here
+export const MAX_SYNC_MESSAGE_BYTES = 16 * 1024 * 1024; // the server drops a larger WebSocket message
+export const MAX_SYNC_FILE_BYTES = 10 * 1024 * 1024 + 64 * 1024; // a file's encrypted bytes: 10 MB + IV and tag, with room
+
+// Blocks travel as UTF-8 JSON bytes (a scalar in Automerge: never collaborative text), keyed by their hash.
+export type EncodedBlocks = Record<string, Uint8Array>;
+
+// One stored file's encrypted bytes, in a document of its own so the ledger document stays small.
+export interface FileDoc {
+  kind: 'medledger-file';
+  cid: string; // IPFS content id of `bytes`, checked on arrival
+  bytes: Uint8Array;
+}
+
+export interface FileEntry {
+  cid: string;
+  url: string; // the Automerge URL of its FileDoc
+  size: number; // bytes of the encrypted file
+}
+
+// Written only by its device.
+export interface DeviceDoc {
+  kind: 'medledger-device';
+  version: number;
+  deviceId: string;
+  name: string;
+  genesis: string; // hash of block 0: the ledger this device holds
+  blocks: EncodedBlocks;
+  files: Record<string, FileEntry>; // by document id
+  keys?: Uint8Array; // UTF-8 JSON of SyncedKeys: only the device that seeds a new server sends them
+  tip: string; // hash of its newest block in the order
+  height: number;
+  seenAt: string; // ISO 8601, updated while connected
+  refused: Record<string, string>; // written by the server: block hash -> why it was refused
+}
+
+export interface DeviceSummary {
+  name: string;
+  tip: string;
+  height: number;
+  seenAt: string;
+}
+
+export interface RefusedBlock {
+  reason: string;
+  deviceId: string;
+  at: string; // ISO 8601
+}
+
+// Written only by the server: what it verified.
+export interface LedgerDoc {
+  kind: 'medledger-ledger';
+  version: number;
+  genesis: string;
+  blocks: EncodedBlocks;
+  files: Record<string, FileEntry>;
+  keys: Uint8Array; // UTF-8 JSON of SyncedKeys
+  devices: Record<string, DeviceSummary>;
+  refused: Record<string, RefusedBlock>;
+}
+
+// The users' keys as they travel: public keys and private keys wrapped under each user's password (as a
+// backup carries them). The ledger's private key never travels.
+export interface SyncedKeys {
+  algorithm: 'Ed25519';
+  users: Record<string, unknown>; // user id -> WrappedUserKey (core/signatures.ts)
+  ledger: { publicKey: string };
+}
+
+// GET /api/ledger
+export interface LedgerInfo {
+  protocol: number;
+  ledgerUrl: string | null; // null until the first device joins
+  genesis: string | null;
+  height: number;
+}
+
+// POST /api/join
+export interface JoinRequest {
+  protocol: number;
+  deviceId: string;
+  name: string;
+  deviceUrl: string; // the device's DeviceDoc
+  genesis: string;
+}
+export type JoinAnswer = { ok: true; ledgerUrl: string; genesis: string } | { ok: false; reason: string };
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+export function encodeBlock(block: Block): Uint8Array {
+  return encoder.encode(JSON.stringify(block));
+}
+
+// Whatever a peer sent, as a value the verifier can check (never throws): undefined when it is not JSON.
+export function decodeBlock(bytes: unknown): unknown {
+  if (!(bytes instanceof Uint8Array)) return undefined;
+  try {
+    return JSON.parse(decoder.decode(bytes)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
