@@ -271,6 +271,33 @@ export interface AnchorCheck {
   unverified?: boolean; // block firstDifferent still has the anchor's hash but fails verification: it proves nothing
 }
 
+// This device's link to a sync server (docs/decisions/one-ledger-across-devices.md).
+export type SyncState = 'off' | 'connecting' | 'in-step' | 'syncing' | 'offline' | 'refused';
+
+export interface SyncDevice {
+  name: string;
+  tip: string; // hash of the device's newest block
+  height: number;
+  seenAt: string; // ISO 8601
+  thisDevice: boolean;
+}
+
+export interface SyncStatus {
+  state: SyncState;
+  serverUrl: string; // '' when never connected
+  deviceName: string;
+  since?: string; // ISO 8601: when it went offline
+  pendingBlocks: number; // blocks still to travel, either way
+  reason?: string; // why it was refused
+  devices: SyncDevice[]; // the devices the server knows, this one first
+  serverHeight?: number; // blocks the server verified
+}
+
+export interface SyncRequest {
+  serverUrl: string; // ws:// or wss://
+  deviceName: string;
+}
+
 // Records that leave with the patient: the FHIR export and import, the backup and its restore.
 export type {
   BackupScope,
@@ -299,6 +326,7 @@ export type ChangeKind =
   | 'grants' // emergency access granted, ended or expired
   | 'access' // emergency reads and the patient's acknowledgements: the access history and alerts
   | 'signatures' // more signatures of the loaded chain were checked: only the chain status
+  | 'sync' // the link to the sync server changed: its state, pending blocks, the devices
   | 'reset'; // the whole ledger was replaced (reset, or another tab's reset): everything
 export interface LedgerChange {
   revision: number; // the stored revision after the change
@@ -350,6 +378,11 @@ export interface LedgerService {
   resetAllowed(): Promise<{ allowed: boolean; reason?: string }>; // what the Reset dialog offers
   resetDemoData(): Promise<void>; // also without a session when the stored ledger cannot be loaded or verified
   onChange(listener: ChangeListener): Promise<Unsubscribe>; // called after any change, from this tab or another
+
+  // sync: this device as one of the ledger's witnesses; off until the user connects it
+  connectSync(request: SyncRequest): Promise<SyncStatus>; // resolves with the state after the join (refused: why)
+  disconnectSync(): Promise<SyncStatus>;
+  syncStatus(): Promise<SyncStatus>;
 
   // anchor: the records chain's tip, kept elsewhere by the user and compared later (only reads the chain)
   saveAnchor(): Promise<ChainAnchor>;

@@ -17,19 +17,27 @@ import { guarded } from './ledger/policy';
 import { createPortability } from './ledger/portability';
 import { createBackupRestore } from './ledger/backup-restore';
 import { createTransferJobs } from './ledger/transfer-jobs';
+import { createSync } from './sync/sync-service';
 
 export function createLedgerService(deps: LedgerDeps): LedgerService {
   const changes = createChanges(deps);
   const expiry = createExpiry(deps, () => store);
   const store = createLedgerStore(deps, {
     dueRecords: (state, at) => dueExpiryRecords(state, at, deps.randomId),
-    committed: changes.announce,
+    committed: (change) => {
+      changes.announce(change);
+      sync.localChanged(); // what this device wrote or took leaves at once
+    },
     stateChanged: expiry.reschedule,
     signingKey: (author) => session.signingKey(author),
     keyRefused: () => void session.api.signOut().catch(() => undefined), // a stale key signs nothing more
     checked: changes.notifyLocal,
   });
-  changes.followOthers(store.refresh);
+  changes.followOthers(async () => {
+    const reloaded = await store.refresh();
+    if (reloaded) sync.localChanged(); // another tab wrote: its blocks leave through this tab's link too
+    return reloaded;
+  });
   const session = createSession(deps, store, expiry.recordDue, () => {
     sandbox.stopAll();
     transfers.cancelAll();
@@ -41,6 +49,9 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
   const transfers = createTransferJobs(deps, session.enter);
   const portability = createPortability(deps, store, session.enter, transfers);
   const backupRestore = createBackupRestore(deps, store, session.enter, session.api.signOut, transfers);
+  const sync = createSync(deps, store, session.enter, session.api.signOut, () =>
+    changes.notifyLocal({ revision: store.loaded() ? store.current().revision : 0, kinds: ['sync'] }),
+  );
 
   const service: LedgerService = {
     ...session.api,
@@ -54,7 +65,9 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
     ...portability,
     ...backupRestore.api,
     ...transfers.api,
+    ...sync.api,
   };
   void store.ready().catch(() => undefined); // start loading now; a failure is reported by the first call
+  void sync.resume().catch(() => undefined); // a device that was connected before the reload connects again
   return guarded(service, session.actor); // every call passes the table of who may call what first
 }

@@ -1,13 +1,12 @@
 import type { ChangeKind } from '../../workers/api';
 
-// Signature progress is left out: it arrives about every quarter second on a long chain and only the chain's
-// status and the explorer show it, so they name it.
+// Signature progress and sync state are left out: they arrive often and only the screens that show them name them.
 export const ALL_CHANGE_KINDS: readonly ChangeKind[] = ['chain', 'records', 'grants', 'access', 'reset'];
 
 // How many changes of each kind the screens have been told about; a query refetches when one it reads moves.
 export type LedgerVersions = Readonly<Record<ChangeKind, number>>;
 
-const INITIAL_VERSIONS: LedgerVersions = { chain: 0, records: 0, grants: 0, access: 0, signatures: 0, reset: 0 };
+const INITIAL_VERSIONS: LedgerVersions = { chain: 0, records: 0, grants: 0, access: 0, signatures: 0, sync: 0, reset: 0 };
 
 // One number that moves whenever any of `kinds` does; a reset always counts, since it replaces everything.
 export function versionOf(versions: LedgerVersions, kinds: readonly ChangeKind[]): number {

@@ -70,6 +70,9 @@ const ARGS: Record<Method, (caller: Caller, s: Scene) => unknown[]> = {
   resetAllowed: () => [],
   resetDemoData: () => [],
   onChange: () => [noop],
+  connectSync: () => [{ serverUrl: 'not a server address', deviceName: 'Test device' }], // refused before any server is called
+  disconnectSync: () => [],
+  syncStatus: () => [],
   saveAnchor: () => [],
   checkAnchor: () => ['{}'],
   exportFhir: () => ['job-1', { withFiles: false }],

@@ -13,6 +13,7 @@ import type { createSandbox } from '../../workers/ledger/sandbox';
 import type { createSession } from '../../workers/ledger/session';
 import type { createSharing } from '../../workers/ledger/sharing';
 import type { createTransferJobs } from '../../workers/ledger/transfer-jobs';
+import type { createSync } from '../../workers/sync/sync-service';
 import { createTestLedgerService } from '../support/test-ledger';
 
 interface Modules {
@@ -27,6 +28,7 @@ interface Modules {
   portability: ReturnType<typeof createPortability>;
   backupRestore: ReturnType<typeof createBackupRestore>['api'];
   transfers: ReturnType<typeof createTransferJobs>['api'];
+  sync: ReturnType<typeof createSync>['api'];
 }
 type MethodsOf<M extends keyof Modules> = keyof Modules[M];
 type Covered = { [M in keyof Modules]: MethodsOf<M> }[keyof Modules];
@@ -70,6 +72,9 @@ describe('the capability modules', () => {
       sharedView: true,
       resetDemoData: true,
       onChange: true,
+      connectSync: true,
+      disconnectSync: true,
+      syncStatus: true,
       saveAnchor: true,
       checkAnchor: true,
       sandboxReset: true,

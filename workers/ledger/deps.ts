@@ -4,6 +4,7 @@ import type { ChangeKind } from '../api';
 import { ledgerError, type LedgerErrorName } from '../core/errors';
 import type { SignatureChecker } from '../core/signatures';
 import type { LedgerStorage } from '../storage/ledger-storage';
+import type { SyncTransport } from '../sync/sync-ports';
 
 // What one tab tells the others after it changed the stored ledger (BroadcastChannel in the worker).
 export interface LedgerBroadcast {
@@ -28,6 +29,7 @@ export interface LedgerDeps {
   expiryTimer?: boolean; // record expiries on time with a timer (the worker); otherwise on the next call
   // checks signatures elsewhere (the worker: a pool of checker workers, one per core); otherwise in this thread
   signatureChecker?: SignatureChecker;
+  syncTransport?: SyncTransport; // HTTP and the document repo of a sync server: Automerge-repo over WebSocket unless a test fakes it
 }
 
 export function fail(name: LedgerErrorName, message: string): never {

@@ -84,6 +84,10 @@ export const POLICY: Readonly<Record<keyof LedgerService, Permission>> = {
   },
   resetAllowed: { callers: ANYONE, why: 'the Reset dialog says what a reset would do' },
   onChange: { callers: ANYONE, why: 'a notice carries no data' },
+  // sync: the device's link to a sync server; what travels is verified by every device and the server
+  connectSync: { callers: SIGNED_IN, why: 'this device joins the ledger it holds; every block it takes is verified' },
+  disconnectSync: { callers: SIGNED_IN, why: 'this device works alone again; nothing is dropped' },
+  syncStatus: { callers: SIGNED_IN, why: 'the link, block counts and the devices’ tips: no record data' },
   // anchor
   saveAnchor: { callers: SIGNED_IN, why: 'hashes of the chain, no record data' },
   checkAnchor: { callers: SIGNED_IN, why: 'hashes of the chain, no record data' },

@@ -1,0 +1,233 @@
+// One connection of this device to a sync server: join (or seed, or adopt the server's ledger), then mirror both
+// ways. IndexedDB stays the device's truth: blocks and bytes arrive only through the store, which verifies them.
+import type { SyncStatus } from '../api';
+import { contentId } from '../core/documents';
+import {
+  SYNC_PROTOCOL_VERSION,
+  decodeBlock,
+  encodeBlock,
+  type DeviceDoc,
+  type FileDoc,
+  type JoinAnswer,
+  type JoinRequest,
+  type LedgerDoc,
+  type LedgerInfo,
+  type SyncedKeys,
+} from '../core/sync-protocol';
+import { blocksToPush, blocksToTake, deviceRows, filesToTake, httpOrigin, joinPlan, newDeviceDoc, pendingBlocks } from './sync-plan';
+import type { DocHandleLike, RepoLike, SyncStore, SyncTransport } from './sync-ports';
+
+export interface SyncOptions {
+  serverUrl: string;
+  deviceName: string;
+  deviceId: string;
+  deviceUrl?: string; // this device's document from an earlier connection
+  store: SyncStore;
+  transport: SyncTransport;
+  now: () => number;
+  changed: () => void; // the status changed: the screens hear of it
+}
+
+export interface SyncClient {
+  deviceUrl: string;
+  status(): Omit<SyncStatus, 'serverUrl' | 'deviceName'>;
+  localChanged(): void; // blocks or files were written here: push them at once
+  close(): Promise<void>;
+}
+
+export class SyncRefused extends Error {
+  override name = 'SyncRefused';
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function isLedgerInfo(value: unknown): value is LedgerInfo {
+  const info = value as Partial<LedgerInfo> | null;
+  return typeof info === 'object' && info !== null && typeof info.protocol === 'number';
+}
+
+async function readJson(answer: { ok: boolean; status: number; json(): Promise<unknown> }, what: string): Promise<unknown> {
+  if (!answer.ok) throw new Error(`The sync server answered ${answer.status} to ${what}.`);
+  return answer.json();
+}
+
+function decodeKeys(bytes: unknown): SyncedKeys | undefined {
+  const keys = decodeBlock(bytes) as Partial<SyncedKeys> | undefined; // the same UTF-8 JSON as a block
+  return keys?.algorithm === 'Ed25519' && typeof keys.users === 'object' && typeof keys.ledger?.publicKey === 'string'
+    ? (keys as SyncedKeys)
+    : undefined;
+}
+
+// Joins the server's ledger; rejects with SyncRefused (nothing changed) or a network error (try again later).
+export async function startSync(options: SyncOptions): Promise<SyncClient> {
+  const { store, transport } = options;
+  const origin = httpOrigin(options.serverUrl);
+  if (!origin) throw new SyncRefused('The server address must start with ws:// or wss://.');
+  const info = await readJson(await transport.fetch(`${origin}/api/ledger`), 'GET /api/ledger');
+  if (!isLedgerInfo(info)) throw new SyncRefused('The address answers, but not as a MedLedger sync server.');
+  const local = store.blocks();
+  const plan = joinPlan({ genesis: local[0]?.hash ?? '', untouched: store.untouched() }, info);
+  if (plan.action === 'refuse') throw new SyncRefused(plan.reason);
+
+  const repo = await transport.openRepo(options.serverUrl);
+  try {
+    if (plan.action === 'adopt') await adopt(repo, store, info);
+    const genesis = store.blocks()[0].hash;
+    const device = await deviceDoc(repo, options, genesis, plan.action === 'seed');
+    const request: JoinRequest = {
+      protocol: SYNC_PROTOCOL_VERSION,
+      deviceId: options.deviceId,
+      name: options.deviceName,
+      deviceUrl: device.url,
+      genesis,
+    };
+    const joinInit = { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) };
+    const answer = (await readJson(await transport.fetch(`${origin}/api/join`, joinInit), 'POST /api/join')) as JoinAnswer;
+    if (!answer?.ok) throw new SyncRefused(answer?.reason || 'The sync server refused this device.');
+    const ledger = await repo.find<LedgerDoc>(answer.ledgerUrl);
+    return mirror(repo, device, ledger, options);
+  } catch (error) {
+    await repo.shutdown().catch(() => undefined);
+    throw error;
+  }
+}
+
+// The server's ledger replaces this device's untouched demo ledger: its blocks and the users' wrapped keys.
+async function adopt(repo: RepoLike, store: SyncStore, info: LedgerInfo): Promise<void> {
+  const handle = await repo.find<LedgerDoc>(info.ledgerUrl ?? '');
+  const doc = handle.doc();
+  const keys = decodeKeys(doc?.keys);
+  if (!doc || doc.genesis !== info.genesis || !keys) throw new SyncRefused("The server's ledger document is incomplete: try again.");
+  const blocks = Object.values(doc.blocks)
+    .map(decodeBlock)
+    .filter((block) => block !== undefined);
+  await store.adopt(doc.genesis, blocks, keys);
+}
+
+// This device's document: the one of an earlier connection to this ledger, or a new one.
+async function deviceDoc(repo: RepoLike, options: SyncOptions, genesis: string, seed: boolean): Promise<DocHandleLike<DeviceDoc>> {
+  if (options.deviceUrl) {
+    const earlier = await repo.find<DeviceDoc>(options.deviceUrl).catch(() => null);
+    const doc = earlier?.doc();
+    if (earlier && doc?.deviceId === options.deviceId && doc.genesis === genesis) {
+      if (doc.name !== options.deviceName) earlier.change((d) => void (d.name = options.deviceName));
+      return earlier;
+    }
+  }
+  const handle = repo.create<DeviceDoc>(newDeviceDoc(options.deviceId, options.deviceName, genesis, iso(options.now())));
+  const keys = seed ? options.store.syncedKeys() : undefined;
+  if (keys) handle.change((d) => void (d.keys = new TextEncoder().encode(JSON.stringify(keys))));
+  return handle;
+}
+
+function mirror(
+  repo: RepoLike,
+  device: DocHandleLike<DeviceDoc>,
+  ledger: DocHandleLike<LedgerDoc>,
+  options: SyncOptions,
+): SyncClient {
+  const { store, now, changed } = options;
+  const heldFiles = new Set<string>(); // document ids whose bytes this device holds (read to push, or stored on arrival)
+  const refusedHere = new Map<string, string>(); // block hash -> why this device's store refused it
+  let online = true;
+  let offlineSince: number | undefined;
+  let closed = false;
+  let queue: Promise<void> = Promise.resolve();
+  let again = false;
+
+  // one pass at a time; changes during a pass ask for one more
+  function schedule(): void {
+    if (closed) return;
+    if (again) return;
+    again = true;
+    queue = queue.then(async () => {
+      again = false;
+      if (closed) return;
+      try {
+        await pull();
+        await push();
+      } catch (error) {
+        console.warn('MedLedger: a sync pass failed', error);
+      }
+      changed();
+    });
+  }
+
+  async function push(): Promise<void> {
+    const blocks = store.blocks();
+    const sent = device.doc();
+    if (!sent || blocks.length === 0 || blocks[0].hash !== sent.genesis) return;
+    const missing = blocksToPush(blocks, sent.blocks, ledger.doc()?.blocks);
+    const tip = blocks[blocks.length - 1];
+    device.change((d) => {
+      for (const block of missing) d.blocks[block.hash] = encodeBlock(block);
+      d.tip = tip.hash;
+      d.height = blocks.length;
+      d.seenAt = iso(now());
+    });
+    for (const file of store.liveFiles()) {
+      if (Object.hasOwn(device.doc()?.files ?? {}, file.id) || Object.hasOwn(ledger.doc()?.files ?? {}, file.id)) continue;
+      const bytes = await store.readContent(file.id);
+      if (!bytes) continue; // not arrived yet on this device either
+      heldFiles.add(file.id);
+      const fileDoc = repo.create<FileDoc>({ kind: 'medledger-file', cid: file.cid, bytes: new Uint8Array(bytes) });
+      device.change((d) => void (d.files[file.id] = { cid: file.cid, url: fileDoc.url, size: bytes.byteLength }));
+    }
+  }
+
+  async function pull(): Promise<void> {
+    const doc = ledger.doc();
+    const local = store.blocks();
+    if (!doc || doc.genesis !== local[0]?.hash) return;
+    const held = new Set(local.map((block) => block.hash));
+    const incoming = blocksToTake(doc, held, new Set(refusedHere.keys()));
+    if (incoming.length > 0) {
+      const outcome = await store.mergeRemote(incoming);
+      for (const { hash, reason } of outcome.refused) refusedHere.set(hash, reason);
+    }
+    const known = new Map(store.liveFiles().map((file) => [file.id, file.cid]));
+    for (const [documentId, entry] of filesToTake(doc.files, heldFiles)) {
+      if (known.get(documentId) !== entry.cid) continue; // its block has not arrived, or it names other bytes
+      if (await store.readContent(documentId)) {
+        heldFiles.add(documentId);
+        continue;
+      }
+      const file = (await repo.find<FileDoc>(entry.url)).doc();
+      if (file?.kind !== 'medledger-file' || file.cid !== entry.cid || !(file.bytes instanceof Uint8Array)) continue;
+      if ((await contentId(file.bytes)) !== entry.cid) continue; // bytes that are not what the chain names
+      await store.addRemoteContent(documentId, entry.cid, file.bytes);
+      heldFiles.add(documentId);
+    }
+  }
+
+  ledger.on('change', schedule);
+  repo.onConnection((open) => {
+    online = open;
+    offlineSince = open ? undefined : (offlineSince ?? now());
+    if (open) schedule();
+    changed();
+  });
+  schedule();
+
+  return {
+    deviceUrl: device.url,
+    status() {
+      const doc = ledger.doc();
+      const pending = pendingBlocks(store.blocks(), doc, new Set(refusedHere.keys()));
+      const base = {
+        pendingBlocks: pending,
+        devices: deviceRows(doc, options.deviceId),
+        ...(doc ? { serverHeight: Object.keys(doc.blocks).length } : {}),
+      };
+      if (!online) return { ...base, state: 'offline', since: iso(offlineSince ?? now()) };
+      return { ...base, state: pending > 0 ? 'syncing' : 'in-step' };
+    },
+    localChanged: schedule,
+    async close() {
+      closed = true;
+      ledger.off('change', schedule);
+      await queue;
+      await repo.shutdown();
+    },
+  };
+}

@@ -1,0 +1,136 @@
+// What a device decides when it connects and on every change: pure, so the decisions are tested without a server
+// (docs/decisions/one-ledger-across-devices.md).
+import {
+  SYNC_PROTOCOL_VERSION,
+  decodeBlock,
+  type DeviceDoc,
+  type EncodedBlocks,
+  type FileEntry,
+  type LedgerDoc,
+  type LedgerInfo,
+} from '../core/sync-protocol';
+import type { Block } from '../core/types';
+
+export type JoinPlan =
+  | { action: 'join' } // the server holds this ledger
+  | { action: 'seed' } // the server holds no ledger yet: this device's becomes it
+  | { action: 'adopt' } // this device holds only the untouched demo ledger: it takes the server's
+  | { action: 'refuse'; reason: string };
+
+export interface LocalLedger {
+  genesis: string;
+  untouched: boolean; // the demo ledger as a reset left it: one block, no file, nobody's records
+}
+
+const short = (hash: string) => hash.slice(0, 8);
+
+export function joinPlan(local: LocalLedger, server: LedgerInfo): JoinPlan {
+  if (server.protocol !== SYNC_PROTOCOL_VERSION) {
+    return {
+      action: 'refuse',
+      reason: `The server speaks sync protocol ${String(server.protocol)} and this MedLedger speaks ${SYNC_PROTOCOL_VERSION}: update the one that is older.`,
+    };
+  }
+  if (!server.ledgerUrl || !server.genesis) return { action: 'seed' };
+  if (server.genesis === local.genesis) return { action: 'join' };
+  if (local.untouched) return { action: 'adopt' };
+  return {
+    action: 'refuse',
+    reason: `This device holds other records (ledger ${short(local.genesis)}) than the server (ledger ${short(server.genesis)}). Back up and export FHIR first, then reset it to join.`,
+  };
+}
+
+// This device's blocks that neither its device document nor the server's ledger carries yet, in the device's order:
+// what arrived from the ledger is not sent back.
+export function blocksToPush(
+  local: readonly Block[],
+  sent: Readonly<EncodedBlocks>,
+  ledger: Readonly<EncodedBlocks> = {},
+): Block[] {
+  return local.filter((block) => !Object.hasOwn(sent, block.hash) && !Object.hasOwn(ledger, block.hash));
+}
+
+// The ledger's blocks this device does not hold, as values the store verifies; undecodable bytes are left out
+// (they can never verify), and so are blocks this device already refused.
+export function blocksToTake(
+  ledger: Pick<LedgerDoc, 'blocks'>,
+  held: ReadonlySet<string>,
+  refusedHere: ReadonlySet<string>,
+): unknown[] {
+  const incoming: unknown[] = [];
+  for (const [hash, bytes] of Object.entries(ledger.blocks)) {
+    if (held.has(hash) || refusedHere.has(hash)) continue;
+    const block = decodeBlock(bytes);
+    if (block !== undefined) incoming.push(block);
+  }
+  return incoming;
+}
+
+// Files of the ledger whose bytes this device lacks, by document id.
+export function filesToTake(
+  files: Readonly<Record<string, FileEntry>>,
+  held: ReadonlySet<string>,
+): [string, FileEntry][] {
+  return Object.entries(files).filter(([documentId]) => !held.has(documentId));
+}
+
+// Blocks still to travel, either way: this device's the server has not verified yet, and the server's this device lacks.
+export function pendingBlocks(
+  local: readonly Block[],
+  ledger: Pick<LedgerDoc, 'blocks' | 'refused'> | undefined,
+  refusedHere: ReadonlySet<string>,
+): number {
+  if (!ledger) return local.length;
+  const held = new Set(local.map((block) => block.hash));
+  let pending = local.filter((block) => !Object.hasOwn(ledger.blocks, block.hash) && !Object.hasOwn(ledger.refused, block.hash)).length;
+  for (const hash of Object.keys(ledger.blocks)) if (!held.has(hash) && !refusedHere.has(hash)) pending++;
+  return pending;
+}
+
+export interface DeviceRow {
+  name: string;
+  tip: string;
+  height: number;
+  seenAt: string;
+  thisDevice: boolean;
+}
+
+// The devices the server knows, this one first, then by name.
+export function deviceRows(ledger: Pick<LedgerDoc, 'devices'> | undefined, deviceId: string): DeviceRow[] {
+  const rows = Object.entries(ledger?.devices ?? {}).map(([id, device]) => ({
+    name: String(device.name),
+    tip: String(device.tip),
+    height: Number(device.height),
+    seenAt: String(device.seenAt),
+    thisDevice: id === deviceId,
+  }));
+  return rows.sort((a, b) => Number(b.thisDevice) - Number(a.thisDevice) || a.name.localeCompare(b.name));
+}
+
+// A new device document: nothing sent yet.
+export function newDeviceDoc(deviceId: string, name: string, genesis: string, at: string): DeviceDoc {
+  return {
+    kind: 'medledger-device',
+    version: SYNC_PROTOCOL_VERSION,
+    deviceId,
+    name,
+    genesis,
+    blocks: {},
+    files: {},
+    tip: genesis,
+    height: 1,
+    seenAt: at,
+    refused: {},
+  };
+}
+
+// The server's HTTP origin for a ws:// or wss:// address (the same port serves both); null when it is neither.
+export function httpOrigin(serverUrl: string): string | null {
+  try {
+    const url = new URL(serverUrl);
+    if (url.protocol !== 'ws:' && url.protocol !== 'wss:') return null;
+    return `${url.protocol === 'wss:' ? 'https:' : 'http:'}//${url.host}`;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,48 @@
+// What the sync module needs from outside, as small interfaces: the device's store, a document repo and HTTP.
+// The worker passes Automerge-repo over WebSocket (automerge-repo.ts) and the ledger store (store-port.ts);
+// the unit tests pass fakes.
+import type { SyncedKeys } from '../core/sync-protocol';
+import type { Block } from '../core/types';
+
+export interface MergeOutcome {
+  added: number;
+  refused: { hash: string; reason: string }[];
+  waiting: unknown[]; // blocks whose heads have not arrived yet: offered again on the next change
+}
+
+export interface SyncStore {
+  blocks(): readonly Block[]; // the device's verified blocks, in the ledger's order
+  untouched(): boolean; // only the demo ledger as a reset left it (workers/ledger/backup-restore.ts decides the same)
+  syncedKeys(): SyncedKeys | undefined; // the stored keys as they travel: no ledger private key
+  liveFiles(): { id: string; cid: string }[]; // files the chain names and no block deleted
+  readContent(documentId: string): Promise<ArrayBuffer | undefined>;
+  mergeRemote(incoming: unknown[]): Promise<MergeOutcome>; // verifies each block with workers/core before it keeps it
+  addRemoteContent(documentId: string, cid: string, bytes: Uint8Array): Promise<void>;
+  adopt(genesis: string, blocks: unknown[], keys: SyncedKeys): Promise<void>; // the server's ledger replaces the untouched demo one
+}
+
+export interface DocHandleLike<T> {
+  readonly url: string;
+  doc(): T | undefined;
+  change(fn: (doc: T) => void): void;
+  on(event: 'change', listener: () => void): void;
+  off(event: 'change', listener: () => void): void;
+}
+
+export interface RepoLike {
+  create<T>(initial: T): DocHandleLike<T>;
+  find<T>(url: string): Promise<DocHandleLike<T>>;
+  onConnection(listener: (online: boolean) => void): void; // the WebSocket to the server opened or closed
+  shutdown(): Promise<void>;
+}
+
+export interface HttpAnswer {
+  ok: boolean;
+  status: number;
+  json(): Promise<unknown>;
+}
+
+export interface SyncTransport {
+  fetch(url: string, init?: { method: 'POST'; headers: Record<string, string>; body: string }): Promise<HttpAnswer>;
+  openRepo(serverUrl: string): Promise<RepoLike>;
+}

@@ -1,0 +1,172 @@
+// The sync capability: Connect, Disconnect and the state of this device's link to a sync server. Off by default:
+// nothing here calls a server until the user connects. The sync code itself (sync-client.ts, Automerge-repo and
+// its wasm) is imported only then.
+import type { LedgerService, SyncStatus } from '../api';
+import { fail, type LedgerDeps } from '../ledger/deps';
+import type { LedgerStore } from '../ledger/store';
+import type { User } from '../core/types';
+import type { SyncClient } from './sync-client';
+import type { SyncTransport } from './sync-ports';
+import { storePort, type RemoteMerge } from './store-port';
+
+export const SYNC_KEY = 'sync'; // storage meta: the link's settings, so a reload reconnects by itself
+const RETRY_MS = 5_000; // a server that does not answer is asked again this often
+const MAX_NAME = 60;
+
+interface SyncSettings {
+  on: boolean;
+  serverUrl: string;
+  deviceName: string;
+  deviceId: string;
+  deviceUrl?: string; // this device's document on the server
+}
+
+type Link =
+  | { state: 'off' }
+  | { state: 'connecting' }
+  | { state: 'refused'; reason: string }
+  | { state: 'offline'; since: number } // the server did not answer: asked again
+  | { state: 'connected'; client: SyncClient };
+
+function isSettings(value: unknown): value is SyncSettings {
+  const s = value as Partial<SyncSettings> | null;
+  return typeof s === 'object' && s !== null && typeof s.serverUrl === 'string' && typeof s.deviceId === 'string';
+}
+
+async function realTransport(): Promise<SyncTransport> {
+  const { openRepo } = await import('./automerge-repo');
+  return { fetch: (url, init) => fetch(url, init), openRepo };
+}
+
+export function createSync(
+  deps: LedgerDeps,
+  store: LedgerStore & Partial<RemoteMerge>,
+  enter: () => Promise<User>,
+  signOut: () => Promise<void>,
+  changed: () => void,
+) {
+  let settings: SyncSettings | null = null;
+  let link: Link = { state: 'off' };
+  let attempt = 0; // a newer Connect or a Disconnect makes an older attempt's answer moot
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  const port = storePort(deps, store, signOut);
+
+  function setLink(next: Link): void {
+    link = next;
+    changed();
+  }
+
+  async function save(next: SyncSettings): Promise<void> {
+    settings = next;
+    await deps.storage.commit({ meta: { [SYNC_KEY]: next } });
+  }
+
+  async function stop(): Promise<void> {
+    attempt++;
+    clearTimeout(retry);
+    retry = undefined;
+    const previous = link;
+    link = { state: 'off' };
+    if (previous.state === 'connected') await previous.client.close().catch(() => undefined);
+  }
+
+  // One attempt to join; a server that does not answer is asked again until Disconnect.
+  async function connect(mine: number): Promise<void> {
+    const current = settings;
+    if (!current) return;
+    try {
+      await store.ready();
+      const { startSync, SyncRefused } = await import('./sync-client');
+      const transport = deps.syncTransport ?? (await realTransport());
+      try {
+        const client = await startSync({
+          ...current,
+          store: port,
+          transport,
+          now: deps.now,
+          changed: () => mine === attempt && changed(),
+        });
+        if (mine !== attempt) return void (await client.close());
+        setLink({ state: 'connected', client });
+        if (client.deviceUrl !== current.deviceUrl) await save({ ...current, deviceUrl: client.deviceUrl });
+      } catch (error) {
+        if (mine !== attempt) return;
+        if (error instanceof SyncRefused) return setLink({ state: 'refused', reason: error.message });
+        throw error;
+      }
+    } catch (error) {
+      if (mine !== attempt) return;
+      console.warn('MedLedger: the sync server did not answer', error);
+      setLink({ state: 'offline', since: link.state === 'offline' ? link.since : deps.now() });
+      retry = setTimeout(() => void connect(mine), RETRY_MS);
+    }
+  }
+
+  function status(): SyncStatus {
+    const base = { serverUrl: settings?.serverUrl ?? '', deviceName: settings?.deviceName ?? '', pendingBlocks: 0, devices: [] };
+    switch (link.state) {
+      case 'connected':
+        return { ...base, ...link.client.status() };
+      case 'offline':
+        return { ...base, state: 'offline', since: new Date(link.since).toISOString() };
+      case 'refused':
+        return { ...base, state: 'refused', reason: link.reason };
+      default:
+        return { ...base, state: link.state };
+    }
+  }
+
+  const api: Pick<LedgerService, 'connectSync' | 'disconnectSync' | 'syncStatus'> = {
+    async connectSync(request) {
+      await enter();
+      const serverUrl = typeof request?.serverUrl === 'string' ? request.serverUrl.trim() : '';
+      const deviceName = typeof request?.deviceName === 'string' ? request.deviceName.trim() : '';
+      if (!/^wss?:\/\/[^\s/]+/.test(serverUrl)) fail('ValidationError', 'Enter the server address, starting with ws:// or wss://.');
+      if (deviceName === '' || [...deviceName].length > MAX_NAME)
+        fail('ValidationError', `Name this device in 1 to ${MAX_NAME} characters.`);
+      await stop();
+      const same = settings?.serverUrl === serverUrl;
+      await save({
+        on: true,
+        serverUrl,
+        deviceName,
+        deviceId: settings?.deviceId ?? deps.randomId(),
+        ...(same && settings?.deviceUrl ? { deviceUrl: settings.deviceUrl } : {}),
+      });
+      setLink({ state: 'connecting' });
+      await connect(attempt);
+      return status();
+    },
+
+    async disconnectSync() {
+      await enter();
+      await stop();
+      if (settings) await save({ ...settings, on: false });
+      changed();
+      return status();
+    },
+
+    async syncStatus() {
+      await enter();
+      return status();
+    },
+  };
+
+  // After a reload: a device that was connected connects again by itself.
+  async function resume(): Promise<void> {
+    await store.ready();
+    const stored = await deps.storage.readMeta(SYNC_KEY);
+    if (!isSettings(stored) || settings) return;
+    settings = stored;
+    if (!stored.on) return;
+    setLink({ state: 'connecting' });
+    await connect(attempt);
+  }
+
+  return {
+    api,
+    resume,
+    localChanged: () => (link.state === 'connected' ? link.client.localChanged() : undefined),
+    stop,
+  };
+}
