@@ -14,7 +14,16 @@ import {
   type LedgerInfo,
   type SyncedKeys,
 } from '../core/sync-protocol';
-import { blocksToPush, blocksToTake, deviceRows, filesToTake, httpOrigin, joinPlan, newDeviceDoc, pendingBlocks } from './sync-plan';
+import {
+  blocksToPush,
+  blocksToTake,
+  deviceRows,
+  filesToTake,
+  httpOrigin,
+  joinPlan,
+  newDeviceDoc,
+  pendingBlocks,
+} from './sync-plan';
 import type { DocHandleLike, RepoLike, SyncStore, SyncTransport } from './sync-ports';
 
 export interface SyncOptions {
@@ -97,7 +106,8 @@ async function adopt(repo: RepoLike, store: SyncStore, info: LedgerInfo): Promis
   const handle = await repo.find<LedgerDoc>(info.ledgerUrl ?? '');
   const doc = handle.doc();
   const keys = decodeKeys(doc?.keys);
-  if (!doc || doc.genesis !== info.genesis || !keys) throw new SyncRefused("The server's ledger document is incomplete: try again.");
+  if (!doc || doc.genesis !== info.genesis || !keys)
+    throw new SyncRefused("The server's ledger document is incomplete: try again.");
   const blocks = Object.values(doc.blocks)
     .map(decodeBlock)
     .filter((block) => block !== undefined);
@@ -105,7 +115,12 @@ async function adopt(repo: RepoLike, store: SyncStore, info: LedgerInfo): Promis
 }
 
 // This device's document: the one of an earlier connection to this ledger, or a new one.
-async function deviceDoc(repo: RepoLike, options: SyncOptions, genesis: string, seed: boolean): Promise<DocHandleLike<DeviceDoc>> {
+async function deviceDoc(
+  repo: RepoLike,
+  options: SyncOptions,
+  genesis: string,
+  seed: boolean,
+): Promise<DocHandleLike<DeviceDoc>> {
   if (options.deviceUrl) {
     const earlier = await repo.find<DeviceDoc>(options.deviceUrl).catch(() => null);
     const doc = earlier?.doc();

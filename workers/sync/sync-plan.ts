@@ -67,10 +67,7 @@ export function blocksToTake(
 }
 
 // Files of the ledger whose bytes this device lacks, by document id.
-export function filesToTake(
-  files: Readonly<Record<string, FileEntry>>,
-  held: ReadonlySet<string>,
-): [string, FileEntry][] {
+export function filesToTake(files: Readonly<Record<string, FileEntry>>, held: ReadonlySet<string>): [string, FileEntry][] {
   return Object.entries(files).filter(([documentId]) => !held.has(documentId));
 }
 
@@ -82,7 +79,9 @@ export function pendingBlocks(
 ): number {
   if (!ledger) return local.length;
   const held = new Set(local.map((block) => block.hash));
-  let pending = local.filter((block) => !Object.hasOwn(ledger.blocks, block.hash) && !Object.hasOwn(ledger.refused, block.hash)).length;
+  let pending = local.filter(
+    (block) => !Object.hasOwn(ledger.blocks, block.hash) && !Object.hasOwn(ledger.refused, block.hash),
+  ).length;
   for (const hash of Object.keys(ledger.blocks)) if (!held.has(hash) && !refusedHere.has(hash)) pending++;
   return pending;
 }

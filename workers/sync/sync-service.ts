@@ -121,7 +121,8 @@ export function createSync(
       await enter();
       const serverUrl = typeof request?.serverUrl === 'string' ? request.serverUrl.trim() : '';
       const deviceName = typeof request?.deviceName === 'string' ? request.deviceName.trim() : '';
-      if (!/^wss?:\/\/[^\s/]+/.test(serverUrl)) fail('ValidationError', 'Enter the server address, starting with ws:// or wss://.');
+      if (!/^wss?:\/\/[^\s/]+/.test(serverUrl))
+        fail('ValidationError', 'Enter the server address, starting with ws:// or wss://.');
       if (deviceName === '' || [...deviceName].length > MAX_NAME)
         fail('ValidationError', `Name this device in 1 to ${MAX_NAME} characters.`);
       await stop();

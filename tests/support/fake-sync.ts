@@ -1,0 +1,176 @@
+// A sync server in memory for the sync module's tests: one document repo shared by the device and the "server",
+// and the two HTTP endpoints of server/ (GET /api/ledger, POST /api/join). No WebSocket, no Automerge.
+import { vi } from 'vitest';
+import {
+  SYNC_PROTOCOL_VERSION,
+  encodeBlock,
+  type DeviceDoc,
+  type JoinRequest,
+  type LedgerDoc,
+  type SyncedKeys,
+} from '../../workers/core/sync-protocol';
+import type { Block } from '../../workers/core/types';
+import type { DocHandleLike, HttpAnswer, MergeOutcome, RepoLike, SyncStore, SyncTransport } from '../../workers/sync/sync-ports';
+
+export function fakeRepo() {
+  const docs = new Map<string, unknown>();
+  const listeners = new Map<string, Set<() => void>>();
+  const connection = new Set<(online: boolean) => void>();
+  let next = 0;
+
+  function handle<T>(url: string): DocHandleLike<T> {
+    return {
+      url,
+      doc: () => docs.get(url) as T | undefined,
+      change(fn) {
+        fn(docs.get(url) as T);
+        for (const listener of listeners.get(url) ?? []) queueMicrotask(listener); // a change arrives after the call, as over the network
+      },
+      on: (_event, listener) => void listeners.get(url)?.add(listener),
+      off: (_event, listener) => void listeners.get(url)?.delete(listener),
+    };
+  }
+
+  const repo: RepoLike & { shutdown: ReturnType<typeof vi.fn> } = {
+    create<T>(initial: T) {
+      const url = `automerge:doc${++next}`;
+      docs.set(url, structuredClone(initial));
+      listeners.set(url, new Set());
+      return handle<T>(url);
+    },
+    async find<T>(url: string) {
+      if (!docs.has(url)) throw new Error(`Document ${url} is unavailable`);
+      return handle<T>(url);
+    },
+    onConnection: (listener) => void connection.add(listener),
+    shutdown: vi.fn(async () => undefined),
+  };
+  return {
+    repo,
+    docs,
+    doc: <T>(url: string) => docs.get(url) as T,
+    handle,
+    setOnline: (online: boolean) => connection.forEach((listener) => listener(online)),
+  };
+}
+
+const json = (body: unknown, status = 200): HttpAnswer => ({ ok: status < 400, status, json: async () => body });
+
+// The server's side: its ledger document, and what a join records.
+export function fakeServer(options: { genesis?: Block; blocks?: Block[]; keys?: SyncedKeys } = {}) {
+  const repos = fakeRepo();
+  const joins: JoinRequest[] = [];
+  let ledgerUrl: string | null = null;
+  const blocks = options.blocks ?? (options.genesis ? [options.genesis] : []);
+  if (blocks.length > 0) {
+    const handle = repos.repo.create<LedgerDoc>({
+      kind: 'medledger-ledger',
+      version: SYNC_PROTOCOL_VERSION,
+      genesis: blocks[0].hash,
+      blocks: Object.fromEntries(blocks.map((block) => [block.hash, encodeBlock(block)])),
+      files: {},
+      keys: new TextEncoder().encode(JSON.stringify(options.keys ?? {})),
+      devices: {},
+      refused: {},
+    });
+    ledgerUrl = handle.url;
+  }
+
+  const ledger = () => (ledgerUrl ? repos.handle<LedgerDoc>(ledgerUrl) : null);
+  const fetch = vi.fn(async (url: string, init?: { body: string }): Promise<HttpAnswer> => {
+    const path = new URL(url).pathname;
+    if (path === '/api/ledger') {
+      const doc = ledger()?.doc();
+      return json({
+        protocol: SYNC_PROTOCOL_VERSION,
+        ledgerUrl,
+        genesis: doc?.genesis ?? null,
+        height: Object.keys(doc?.blocks ?? {}).length,
+      });
+    }
+    if (path === '/api/join' && init) {
+      const request = JSON.parse(init.body) as JoinRequest;
+      joins.push(request);
+      const device = repos.doc<DeviceDoc>(request.deviceUrl);
+      if (!ledgerUrl) {
+        // the first device seeds: the server takes its blocks and keys (it verifies them; this fake trusts them)
+        ledgerUrl = repos.repo.create<LedgerDoc>({
+          kind: 'medledger-ledger',
+          version: SYNC_PROTOCOL_VERSION,
+          genesis: request.genesis,
+          blocks: { ...device.blocks },
+          files: {},
+          keys: device.keys ?? new Uint8Array(),
+          devices: {},
+          refused: {},
+        }).url;
+      }
+      ledger()?.change((d) => {
+        d.devices[request.deviceId] = { name: request.name, tip: device.tip, height: device.height, seenAt: device.seenAt };
+      });
+      return json({ ok: true, ledgerUrl, genesis: request.genesis });
+    }
+    return json({ error: 'not found' }, 404);
+  });
+  const openRepo = vi.fn(async () => repos.repo);
+  const transport: SyncTransport = { fetch, openRepo };
+  return { transport, fetch, openRepo, repos, joins, ledger: () => ledger()?.doc(), ledgerHandle: ledger };
+}
+
+// A block as the sync module handles it: only its hash and place matter here; the real store verifies the rest.
+export function fakeBlock(hash: string, id = 0): Block {
+  return {
+    id: String(id),
+    hash,
+    previousHash: '0'.repeat(64),
+    timestamp: new Date(Date.UTC(2026, 0, 1, 0, id)).toISOString(),
+    dataHash: '',
+    data: { id: `r${id}` } as Block['data'],
+    nonce: 0,
+    author: 'ledger',
+    signature: '',
+  };
+}
+
+// The device's store: blocks in memory; mergeRemote keeps what it is given, except blocks whose hash starts 'bad'.
+export function fakeStore(
+  blocks: Block[],
+  options: { untouched?: boolean; files?: Record<string, { cid: string; bytes: Uint8Array }> } = {},
+) {
+  const held = [...blocks];
+  const contents = new Map(Object.entries(options.files ?? {}).map(([id, file]) => [id, file]));
+  const named = new Map(Object.entries(options.files ?? {}).map(([id, file]) => [id, file.cid]));
+  const keys: SyncedKeys = { algorithm: 'Ed25519', users: { 'patient-1': { publicKey: 'p1' } }, ledger: { publicKey: 'L' } };
+  const store: SyncStore & { held: Block[]; named: Map<string, string>; contents: typeof contents } = {
+    held,
+    named,
+    contents,
+    blocks: () => held,
+    untouched: () => options.untouched ?? false,
+    syncedKeys: () => keys,
+    liveFiles: () => [...named].map(([id, cid]) => ({ id, cid })),
+    readContent: async (id) => {
+      const bytes = contents.get(id)?.bytes;
+      return bytes ? (bytes.slice().buffer as ArrayBuffer) : undefined;
+    },
+    mergeRemote: vi.fn(async (incoming: unknown[]): Promise<MergeOutcome> => {
+      const outcome: MergeOutcome = { added: 0, refused: [], waiting: [] };
+      for (const block of incoming as Block[]) {
+        if (block.hash.startsWith('bad'))
+          outcome.refused.push({ hash: block.hash, reason: 'hash does not match the block header' });
+        else {
+          held.push(block);
+          outcome.added++;
+        }
+      }
+      return outcome;
+    }),
+    addRemoteContent: vi.fn(async (documentId: string, cid: string, bytes: Uint8Array) => {
+      contents.set(documentId, { cid, bytes });
+    }),
+    adopt: vi.fn(async (_genesis: string, incoming: unknown[]) => {
+      held.splice(0, held.length, ...(incoming as Block[]));
+    }),
+  };
+  return store;
+}

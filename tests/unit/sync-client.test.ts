@@ -1,0 +1,235 @@
+// The device side of one ledger across devices (workers/sync/): what a device decides when it connects, what it
+// sends and what it takes, against a sync server faked in memory (tests/support/fake-sync.ts).
+import { afterEach, describe, expect, it } from 'vitest';
+import { contentId } from '../../workers/core/documents';
+import { SYNC_PROTOCOL_VERSION, decodeBlock, encodeBlock, type DeviceDoc, type FileDoc } from '../../workers/core/sync-protocol';
+import { SyncRefused, startSync, type SyncClient } from '../../workers/sync/sync-client';
+import { blocksToPush, blocksToTake, httpOrigin, joinPlan, pendingBlocks } from '../../workers/sync/sync-plan';
+import { fakeBlock, fakeServer, fakeStore } from '../support/fake-sync';
+
+const GENESIS = fakeBlock('a'.repeat(64), 0);
+const OTHER_GENESIS = fakeBlock('b'.repeat(64), 0);
+const SERVER = 'ws://127.0.0.1:3030';
+const info = (genesis: string | null) => ({
+  protocol: SYNC_PROTOCOL_VERSION,
+  ledgerUrl: genesis && 'automerge:x',
+  genesis,
+  height: 1,
+});
+
+const clients: SyncClient[] = [];
+afterEach(async () => {
+  while (clients.length > 0) await clients.pop()?.close();
+});
+
+async function connect(server: ReturnType<typeof fakeServer>, store: ReturnType<typeof fakeStore>, deviceUrl?: string) {
+  const client = await startSync({
+    serverUrl: SERVER,
+    deviceName: 'Sarah’s laptop',
+    deviceId: 'device-1',
+    ...(deviceUrl ? { deviceUrl } : {}),
+    store,
+    transport: server.transport,
+    now: () => Date.UTC(2026, 10, 26, 10, 42),
+    changed: () => undefined,
+  });
+  clients.push(client);
+  return client;
+}
+
+const deviceDoc = (server: ReturnType<typeof fakeServer>, client: SyncClient) => server.repos.doc<DeviceDoc>(client.deviceUrl);
+
+describe('joining a sync server', () => {
+  it('joins a server that holds the same ledger, seeds one that holds none, and adopts when only the demo ledger is here', () => {
+    expect(joinPlan({ genesis: GENESIS.hash, untouched: false }, info(GENESIS.hash))).toEqual({ action: 'join' });
+    expect(joinPlan({ genesis: GENESIS.hash, untouched: false }, info(null))).toEqual({ action: 'seed' });
+    expect(joinPlan({ genesis: GENESIS.hash, untouched: true }, info(OTHER_GENESIS.hash))).toEqual({ action: 'adopt' });
+  });
+
+  it('refuses a server of another ledger when this device holds records, saying why and what to do', () => {
+    const plan = joinPlan({ genesis: GENESIS.hash, untouched: false }, info(OTHER_GENESIS.hash));
+    expect(plan).toEqual({
+      action: 'refuse',
+      reason:
+        'This device holds other records (ledger aaaaaaaa) than the server (ledger bbbbbbbb). Back up and export FHIR first, then reset it to join.',
+    });
+  });
+
+  it('refuses a server that speaks another protocol version', () => {
+    const plan = joinPlan({ genesis: GENESIS.hash, untouched: true }, { ...info(null), protocol: SYNC_PROTOCOL_VERSION + 1 });
+    expect(plan.action).toBe('refuse');
+  });
+
+  it('turns a ws:// or wss:// address into the HTTP origin of the same port, and nothing else', () => {
+    expect(httpOrigin('ws://127.0.0.1:3030')).toBe('http://127.0.0.1:3030');
+    expect(httpOrigin('wss://sync.example.test/')).toBe('https://sync.example.test');
+    expect(httpOrigin('http://127.0.0.1:3030')).toBeNull();
+    expect(httpOrigin('not an address')).toBeNull();
+  });
+
+  it('seeds an empty server: its device document carries every block, its tip and the keys without the ledger private key', async () => {
+    const server = fakeServer();
+    const store = fakeStore([GENESIS, fakeBlock('c'.repeat(64), 1)]);
+    const client = await connect(server, store);
+    const device = deviceDoc(server, client);
+    expect(server.joins).toEqual([
+      {
+        protocol: SYNC_PROTOCOL_VERSION,
+        deviceId: 'device-1',
+        name: 'Sarah’s laptop',
+        deviceUrl: client.deviceUrl,
+        genesis: GENESIS.hash,
+      },
+    ]);
+    await expect.poll(() => Object.keys(deviceDoc(server, client).blocks).sort()).toEqual([GENESIS.hash, 'c'.repeat(64)]);
+    expect(decodeBlock(device.blocks[GENESIS.hash])).toEqual(GENESIS);
+    expect(JSON.parse(new TextDecoder().decode(device.keys))).toEqual({
+      algorithm: 'Ed25519',
+      users: { 'patient-1': { publicKey: 'p1' } },
+      ledger: { publicKey: 'L' },
+    });
+    await expect.poll(() => deviceDoc(server, client).tip).toBe('c'.repeat(64));
+    expect(deviceDoc(server, client).height).toBe(2);
+  });
+
+  it('sends no keys when it joins a server that already holds its ledger', async () => {
+    const server = fakeServer({ genesis: GENESIS });
+    const client = await connect(server, fakeStore([GENESIS]));
+    expect(deviceDoc(server, client).keys).toBeUndefined();
+  });
+
+  it('refuses, opening no connection, when the server holds another ledger and this device holds records', async () => {
+    const server = fakeServer({ genesis: OTHER_GENESIS });
+    const store = fakeStore([GENESIS, fakeBlock('c'.repeat(64), 1)]);
+    const refusal = connect(server, store);
+    await expect(refusal).rejects.toThrow(SyncRefused);
+    await expect(refusal).rejects.toThrow(/Back up and export FHIR first, then reset it to join\./);
+    expect(server.openRepo).not.toHaveBeenCalled();
+    expect(store.held).toHaveLength(2);
+  });
+
+  it("adopts the server's ledger, blocks and keys, when this device holds only the untouched demo ledger", async () => {
+    const theirs = [OTHER_GENESIS, fakeBlock('d'.repeat(64), 1)];
+    const keys = { algorithm: 'Ed25519' as const, users: { 'patient-1': { publicKey: 'server' } }, ledger: { publicKey: 'S' } };
+    const server = fakeServer({ blocks: theirs, keys });
+    const store = fakeStore([GENESIS], { untouched: true });
+    const client = await connect(server, store);
+    expect(store.adopt).toHaveBeenCalledWith(OTHER_GENESIS.hash, expect.arrayContaining(theirs), keys);
+    expect(server.joins[0].genesis).toBe(OTHER_GENESIS.hash);
+    expect(deviceDoc(server, client).genesis).toBe(OTHER_GENESIS.hash);
+  });
+
+  it('comes back with the same device document after a reload', async () => {
+    const server = fakeServer({ genesis: GENESIS });
+    const first = await connect(server, fakeStore([GENESIS]));
+    await first.close();
+    const again = await connect(server, fakeStore([GENESIS]), first.deviceUrl);
+    expect(again.deviceUrl).toBe(first.deviceUrl);
+  });
+});
+
+describe('mirroring blocks and files', () => {
+  it("hands the ledger's blocks this device lacks to the store, and never offers a refused one again", async () => {
+    const server = fakeServer({ genesis: GENESIS });
+    const store = fakeStore([GENESIS]);
+    const client = await connect(server, store);
+    const good = fakeBlock('e'.repeat(64), 1);
+    const forged = fakeBlock(`bad${'0'.repeat(61)}`, 2);
+    server.ledgerHandle()?.change((d) => {
+      d.blocks[good.hash] = encodeBlock(good);
+      d.blocks[forged.hash] = encodeBlock(forged);
+    });
+    await expect.poll(() => store.held.map((block) => block.hash)).toEqual([GENESIS.hash, good.hash]);
+    expect(store.mergeRemote).toHaveBeenCalledWith(expect.arrayContaining([good, forged]));
+    const calls = store.mergeRemote.mock.calls.length;
+    server.ledgerHandle()?.change((d) => void (d.devices.other = { name: 'Clinic PC', tip: good.hash, height: 2, seenAt: '' }));
+    await expect
+      .poll(() => client.status().devices.map((device) => [device.name, device.thisDevice]))
+      .toEqual([
+        ['Sarah’s laptop', true],
+        ['Clinic PC', false],
+      ]);
+    expect(store.mergeRemote).toHaveBeenCalledTimes(calls); // nothing new to offer: the forged block is not offered again
+    expect(client.status()).toMatchObject({ state: 'in-step', pendingBlocks: 0 });
+  });
+
+  it('pushes a block written here at once, and does not send back what came from the server', async () => {
+    const fromServer = fakeBlock('f'.repeat(64), 1);
+    const server = fakeServer({ blocks: [GENESIS, fromServer] });
+    const store = fakeStore([GENESIS]);
+    const client = await connect(server, store);
+    await expect.poll(() => store.held.length).toBe(2);
+    const mine = fakeBlock('1'.repeat(64), 2);
+    store.held.push(mine);
+    client.localChanged();
+    await expect.poll(() => Object.keys(deviceDoc(server, client).blocks)).toEqual([mine.hash]);
+    expect(client.status()).toMatchObject({ state: 'syncing', pendingBlocks: 1 }); // the server has not verified it yet
+    server.ledgerHandle()?.change((d) => void (d.blocks[mine.hash] = encodeBlock(mine)));
+    await expect.poll(() => client.status().state).toBe('in-step');
+  });
+
+  it("sends each stored file's encrypted bytes as a file document, listed in the device document", async () => {
+    const bytes = new TextEncoder().encode('encrypted scan');
+    const cid = await contentId(bytes);
+    const server = fakeServer({ genesis: GENESIS });
+    const client = await connect(server, fakeStore([GENESIS], { files: { 'doc-1': { cid, bytes } } }));
+    await expect.poll(() => deviceDoc(server, client).files['doc-1']?.cid).toBe(cid);
+    const entry = deviceDoc(server, client).files['doc-1'];
+    expect(entry.size).toBe(bytes.byteLength);
+    expect(server.repos.doc<FileDoc>(entry.url)).toEqual({ kind: 'medledger-file', cid, bytes });
+  });
+
+  it('stores a file of the ledger whose bytes match its content id, and not one whose bytes do not', async () => {
+    const bytes = new TextEncoder().encode('encrypted report');
+    const cid = await contentId(bytes);
+    const server = fakeServer({ genesis: GENESIS });
+    const store = fakeStore([GENESIS]);
+    store.named.set('doc-good', cid);
+    store.named.set('doc-forged', cid);
+    await connect(server, store);
+    const good = server.repos.repo.create<FileDoc>({ kind: 'medledger-file', cid, bytes });
+    const forged = server.repos.repo.create<FileDoc>({
+      kind: 'medledger-file',
+      cid,
+      bytes: new TextEncoder().encode('other bytes'),
+    });
+    server.ledgerHandle()?.change((d) => {
+      d.files['doc-good'] = { cid, url: good.url, size: bytes.byteLength };
+      d.files['doc-forged'] = { cid, url: forged.url, size: 11 };
+    });
+    await expect.poll(() => store.addRemoteContent.mock.calls.length).toBe(1);
+    expect(store.addRemoteContent).toHaveBeenCalledWith('doc-good', cid, bytes);
+    expect(store.contents.has('doc-forged')).toBe(false);
+  });
+
+  it('says offline, and since when, while the server is away', async () => {
+    const server = fakeServer({ genesis: GENESIS });
+    const client = await connect(server, fakeStore([GENESIS]));
+    server.repos.setOnline(false);
+    expect(client.status()).toMatchObject({ state: 'offline', since: '2026-11-26T10:42:00.000Z' });
+    server.repos.setOnline(true);
+    expect(client.status().state).toBe('in-step');
+  });
+});
+
+describe('what travels, decided without a server', () => {
+  it('pushes only blocks neither the device document nor the ledger holds', () => {
+    const [a, b, c] = [fakeBlock('a'.repeat(64), 0), fakeBlock('b'.repeat(64), 1), fakeBlock('c'.repeat(64), 2)];
+    expect(blocksToPush([a, b, c], { [a.hash]: encodeBlock(a) }, { [b.hash]: encodeBlock(b) })).toEqual([c]);
+  });
+
+  it('takes only decodable blocks this device neither holds nor refused', () => {
+    const [a, b, c] = [fakeBlock('a'.repeat(64), 0), fakeBlock('b'.repeat(64), 1), fakeBlock('c'.repeat(64), 2)];
+    const blocks = { [a.hash]: encodeBlock(a), [b.hash]: encodeBlock(b), [c.hash]: encodeBlock(c), junk: new Uint8Array([0xff]) };
+    expect(blocksToTake({ blocks }, new Set([a.hash]), new Set([c.hash]))).toEqual([b]);
+  });
+
+  it('counts blocks still to travel either way, leaving out what the server or this device refused', () => {
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((x, i) => fakeBlock(x.repeat(64), i));
+    const ledger = { blocks: { [a.hash]: encodeBlock(a), [d.hash]: encodeBlock(d) }, refused: {} };
+    expect(pendingBlocks([a, b, c], ledger, new Set())).toBe(3); // b and c to send, d to take
+    expect(
+      pendingBlocks([a, b, c], { ...ledger, refused: { [c.hash]: { reason: 'x', deviceId: '', at: '' } } }, new Set([d.hash])),
+    ).toBe(1);
+  });
+});

@@ -1,0 +1,113 @@
+// Connect, Disconnect and the sync state through the LedgerService, with a sync server faked in memory: off until the
+// user connects, back by itself after a reload, and the state in the words the card shows.
+import { describe, expect, it, vi } from 'vitest';
+import { createMemoryStorage } from '../../workers/storage/memory-storage';
+import { SARAH, errorOf, signInAs, uploadOf } from '../support/ledger-fixtures';
+import { fakeServer } from '../support/fake-sync';
+import { createTestLedgerService } from '../support/test-ledger';
+import type { SyncTransport } from '../../workers/sync/sync-ports';
+
+const REQUEST = { serverUrl: 'ws://127.0.0.1:3030', deviceName: 'Sarah’s phone' };
+
+async function signedIn(transport: SyncTransport, storage = createMemoryStorage()) {
+  const service = createTestLedgerService({ storage, syncTransport: transport, now: () => Date.UTC(2026, 10, 26, 10, 42) });
+  await signInAs(service, SARAH);
+  return service;
+}
+
+describe('sync through the service', () => {
+  it('calls no server while sync is off', async () => {
+    const server = fakeServer();
+    const service = await signedIn(server.transport);
+    expect(await service.syncStatus()).toEqual({ state: 'off', serverUrl: '', deviceName: '', pendingBlocks: 0, devices: [] });
+    await service.chainStatus();
+    expect(server.fetch).not.toHaveBeenCalled();
+    expect(server.openRepo).not.toHaveBeenCalled();
+  });
+
+  it('joins a server of the same ledger and is in step, listing this device', async () => {
+    const storage = createMemoryStorage();
+    const setup = await signedIn(fakeServer().transport, storage);
+    const genesis = await setup.block(0);
+    const server = fakeServer({ genesis });
+    const service = await signedIn(server.transport, storage);
+    const status = await service.connectSync(REQUEST);
+    expect(status).toMatchObject({
+      state: 'in-step',
+      serverUrl: REQUEST.serverUrl,
+      deviceName: REQUEST.deviceName,
+      pendingBlocks: 0,
+    });
+    expect(status.devices).toEqual([expect.objectContaining({ name: 'Sarah’s phone', thisDevice: true, height: 1 })]);
+  });
+
+  it('connects again by itself after a reload, with the same device document', async () => {
+    const storage = createMemoryStorage();
+    const setup = await signedIn(fakeServer().transport, storage);
+    const server = fakeServer({ genesis: await setup.block(0) });
+    const first = await signedIn(server.transport, storage);
+    await first.connectSync(REQUEST);
+    const reloaded = await signedIn(server.transport, storage);
+    await expect.poll(async () => (await reloaded.syncStatus()).state).toBe('in-step');
+    expect(server.joins.map((join) => join.deviceUrl)).toEqual([server.joins[0].deviceUrl, server.joins[0].deviceUrl]);
+    expect(server.joins[1].deviceId).toBe(server.joins[0].deviceId);
+  });
+
+  it('stays off after Disconnect, also after a reload', async () => {
+    const storage = createMemoryStorage();
+    const setup = await signedIn(fakeServer().transport, storage);
+    const server = fakeServer({ genesis: await setup.block(0) });
+    const service = await signedIn(server.transport, storage);
+    await service.connectSync(REQUEST);
+    expect((await service.disconnectSync()).state).toBe('off');
+    expect(server.repos.repo.shutdown).toHaveBeenCalled();
+    const reloaded = await signedIn(server.transport, storage);
+    expect(await reloaded.syncStatus()).toMatchObject({ state: 'off', serverUrl: REQUEST.serverUrl });
+    expect(server.joins).toHaveLength(1);
+  });
+
+  it('is refused, with why, by a server of another ledger once this device holds records', async () => {
+    const storage = createMemoryStorage();
+    const other = await signedIn(fakeServer().transport);
+    const server = fakeServer({ genesis: await other.block(0) });
+    const service = await signedIn(server.transport, storage);
+    await service.upload(uploadOf('Blood panel'));
+    const status = await service.connectSync(REQUEST);
+    expect(status.state).toBe('refused');
+    expect(status.reason).toMatch(/^This device holds other records \(ledger [0-9a-f]{8}\) than the server/);
+    expect(server.openRepo).not.toHaveBeenCalled();
+  });
+
+  it('says offline since when while the server does not answer, and stops asking at Disconnect', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const fetch = vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      });
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+      const service = await signedIn({ fetch, openRepo: vi.fn() });
+      const status = await service.connectSync(REQUEST);
+      expect(status).toMatchObject({ state: 'offline', since: '2026-11-26T10:42:00.000Z' });
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(fetch).toHaveBeenCalledTimes(2);
+      await service.disconnectSync();
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(fetch).toHaveBeenCalledTimes(2);
+      warn.mockRestore();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('refuses an address that is not ws:// or wss://, and a device without a name, before calling anything', async () => {
+    const server = fakeServer();
+    const service = await signedIn(server.transport);
+    expect((await errorOf(service.connectSync({ ...REQUEST, serverUrl: 'http://127.0.0.1:3030' }))).message).toBe(
+      'Enter the server address, starting with ws:// or wss://.',
+    );
+    expect((await errorOf(service.connectSync({ ...REQUEST, deviceName: '  ' }))).message).toBe(
+      'Name this device in 1 to 60 characters.',
+    );
+    expect(server.fetch).not.toHaveBeenCalled();
+  });
+});
