@@ -16,12 +16,12 @@ import { chooseRole } from './support/session';
 
 const EXPECTED_POLICY = {
   'default-src': ["'self'"],
-  'script-src': ["'self'"],
+  'script-src': ["'self'", "'wasm-unsafe-eval'"], // the sync engine's WebAssembly, compiled only after Connect
   'worker-src': ["'self'"],
   'style-src': ["'self'"],
   'img-src': ["'self'", 'blob:', 'data:'],
   'frame-src': ['blob:'],
-  'connect-src': ["'self'"],
+  'connect-src': ["'self'", 'ws://127.0.0.1:*', 'http://127.0.0.1:*', 'ws://localhost:*', 'http://localhost:*'], // a sync server on this machine, only after Connect
   'font-src': ["'self'"],
   'object-src': ["'none'"],
   'base-uri': ["'self'"],
