@@ -57,7 +57,8 @@ export function fakeRepo() {
 const json = (body: unknown, status = 200): HttpAnswer => ({ ok: status < 400, status, json: async () => body });
 
 // The server's side: its ledger document, and what a join records.
-export function fakeServer(options: { genesis?: Block; blocks?: Block[]; keys?: SyncedKeys } = {}) {
+// With `relay`, the server takes every block a device document gains (all but those whose hash starts 'bad').
+export function fakeServer(options: { genesis?: Block; blocks?: Block[]; keys?: SyncedKeys; relay?: boolean } = {}) {
   const repos = fakeRepo();
   const joins: JoinRequest[] = [];
   let ledgerUrl: string | null = null;
@@ -105,9 +106,23 @@ export function fakeServer(options: { genesis?: Block; blocks?: Block[]; keys?: 
           refused: {},
         }).url;
       }
-      ledger()?.change((d) => {
-        d.devices[request.deviceId] = { name: request.name, tip: device.tip, height: device.height, seenAt: device.seenAt };
-      });
+      let seen = '';
+      const record = () => {
+        const now = repos.doc<DeviceDoc>(request.deviceUrl);
+        const state = JSON.stringify([now.tip, now.height, Object.keys(now.blocks)]);
+        if (state === seen) return; // nothing new: a change would only echo
+        seen = state;
+        ledger()?.change((d) => {
+          d.devices[request.deviceId] = { name: request.name, tip: now.tip, height: now.height, seenAt: now.seenAt };
+          if (!options.relay) return;
+          for (const [hash, bytes] of Object.entries(now.blocks)) {
+            if (hash.startsWith('bad')) d.refused[hash] = { reason: 'forged', deviceId: request.deviceId, at: now.seenAt };
+            else d.blocks[hash] = bytes;
+          }
+        });
+      };
+      record();
+      if (options.relay) repos.handle<DeviceDoc>(request.deviceUrl).on('change', record);
       return json({ ok: true, ledgerUrl, genesis: request.genesis });
     }
     return json({ error: 'not found' }, 404);
@@ -141,7 +156,7 @@ export function fakeStore(
   const contents = new Map(Object.entries(options.files ?? {}).map(([id, file]) => [id, file]));
   const named = new Map(Object.entries(options.files ?? {}).map(([id, file]) => [id, file.cid]));
   const keys: SyncedKeys = { algorithm: 'Ed25519', users: { 'patient-1': { publicKey: 'p1' } }, ledger: { publicKey: 'L' } };
-  const store: SyncStore & { held: Block[]; named: Map<string, string>; contents: typeof contents } = {
+  const store = {
     held,
     named,
     contents,
@@ -171,6 +186,6 @@ export function fakeStore(
     adopt: vi.fn(async (_genesis: string, incoming: unknown[]) => {
       held.splice(0, held.length, ...(incoming as Block[]));
     }),
-  };
+  } satisfies SyncStore & { held: Block[]; named: Map<string, string>; contents: typeof contents };
   return store;
 }

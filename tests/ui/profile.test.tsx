@@ -29,7 +29,10 @@ describe('My Profile', () => {
       'Emergency Contact': 'Mark Johnson (spouse) +1 555 0142',
       Doctor: 'Dr. Emily Carter',
     });
-    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+    // the profile's own fields cannot be typed in (the sync card's server address and device name are not profile fields)
+    for (const name of ['Account', 'Health Details']) {
+      expect(within(screen.getByRole('region', { name })).queryByRole('textbox')).not.toBeInTheDocument();
+    }
     expect(screen.queryByRole('button', { name: /save|edit/i })).not.toBeInTheDocument();
   });
 

@@ -174,12 +174,14 @@ function mirror(
     if (!sent || blocks.length === 0 || blocks[0].hash !== sent.genesis) return;
     const missing = blocksToPush(blocks, sent.blocks, ledger.doc()?.blocks);
     const tip = blocks[blocks.length - 1];
-    device.change((d) => {
-      for (const block of missing) d.blocks[block.hash] = encodeBlock(block);
-      d.tip = tip.hash;
-      d.height = blocks.length;
-      d.seenAt = iso(now());
-    });
+    const moved = missing.length > 0 || sent.tip !== tip.hash || sent.height !== blocks.length;
+    if (moved)
+      device.change((d) => {
+        for (const block of missing) d.blocks[block.hash] = encodeBlock(block);
+        d.tip = tip.hash;
+        d.height = blocks.length;
+        d.seenAt = iso(now());
+      });
     for (const file of store.liveFiles()) {
       if (Object.hasOwn(device.doc()?.files ?? {}, file.id) || Object.hasOwn(ledger.doc()?.files ?? {}, file.id)) continue;
       const bytes = await store.readContent(file.id);

@@ -6,6 +6,7 @@ import { birthDate, DetailList, healthOverviewFields, type DetailFields } from '
 import { formatDate } from '../../components/format';
 import { SectionCard } from '../../components/section-card';
 import { StorageCard } from './storage-card';
+import { SyncCard } from './sync-card';
 import { userName } from '../../components/user-name';
 
 function accountFields(user: User): DetailFields {
@@ -70,6 +71,9 @@ export function ProfilePage() {
         </Col>
         <Col lg={6}>
           <StorageCard role={user.role} />
+        </Col>
+        <Col lg={6}>
+          <SyncCard />
         </Col>
       </Row>
     </>

@@ -1,0 +1,143 @@
+import { useId, useState, type FormEvent } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Table from 'react-bootstrap/Table';
+import type { SyncStatus } from '../../../workers/api';
+import { formatDateTime } from '../../components/format';
+import { HashBadge } from '../../components/hash-badge';
+import { SectionCard } from '../../components/section-card';
+import { SideScrollBox } from '../../components/side-scroll-box';
+import { DEFAULT_SYNC_SERVER, defaultDeviceName, syncWords } from '../../components/sync-words';
+import { userMessage } from '../../ledger/error-message';
+import { useLedger } from '../../ledger/use-ledger';
+import { useSyncStatus } from '../../ledger/use-sync-status';
+
+const STATE_VARIANT: Record<SyncStatus['state'], string> = {
+  off: 'text-body-secondary',
+  connecting: 'text-body',
+  'in-step': 'text-success',
+  syncing: 'text-body',
+  offline: 'text-warning-emphasis',
+  refused: 'text-danger',
+};
+
+function DeviceTable({ devices }: { devices: SyncStatus['devices'] }) {
+  return (
+    <SideScrollBox label="Devices the server knows">
+      <Table size="sm" className="align-middle mb-0 mt-3">
+        <caption className="visually-hidden">Devices the server knows, with the newest block each holds</caption>
+        <thead>
+          <tr>
+            <th scope="col">Device</th>
+            <th scope="col" className="text-end">
+              Blocks
+            </th>
+            <th scope="col">Tip</th>
+            <th scope="col">Last seen</th>
+          </tr>
+        </thead>
+        <tbody>
+          {devices.map((device) => (
+            <tr key={`${device.name}-${device.seenAt}`} data-this-device={String(device.thisDevice)}>
+              <th scope="row">
+                {device.name}
+                {device.thisDevice ? ' (this device)' : ''}
+              </th>
+              <td className="text-end">{device.height.toLocaleString('en-US')}</td>
+              <td>{device.tip ? <HashBadge hash={device.tip} label={`tip hash of ${device.name}`} /> : '–'}</td>
+              <td>{device.seenAt ? <time dateTime={device.seenAt}>{formatDateTime(device.seenAt)}</time> : '–'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </SideScrollBox>
+  );
+}
+
+// This device as one of the ledger's witnesses (docs/decisions/one-ledger-across-devices.md): off until the user
+// connects it; with sync off nothing is called.
+export function SyncCard() {
+  const service = useLedger();
+  const id = useId();
+  const { data: status, error: loadError } = useSyncStatus();
+  const [serverUrl, setServerUrl] = useState<string | null>(null); // null: what the worker holds, or the default
+  const [deviceName, setDeviceName] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+
+  const state = status?.state ?? 'off';
+  const linked = state !== 'off' && state !== 'refused';
+  const shownServer = serverUrl ?? (status?.serverUrl || DEFAULT_SYNC_SERVER);
+  const shownName = deviceName ?? (status?.deviceName || defaultDeviceName(navigator.userAgent));
+
+  const run = async (call: () => Promise<unknown>, failure: string) => {
+    setBusy(true);
+    setError('');
+    try {
+      await call();
+    } catch (caught) {
+      setError(userMessage(caught, failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const connect = (event: FormEvent) => {
+    event.preventDefault();
+    void run(() => service.connectSync({ serverUrl: shownServer, deviceName: shownName }), 'The device could not connect.');
+  };
+
+  return (
+    <SectionCard title="Devices and sync" icon="share">
+      <p>
+        Connect this device to a sync server to keep the same records on your other devices and your doctors&apos;. Every block a
+        device takes is verified first. Until you connect, MedLedger calls no server.
+      </p>
+      <Form onSubmit={connect} aria-describedby={`${id}-state`}>
+        <Form.Group controlId={`${id}-server`} className="mb-2">
+          <Form.Label>Server address</Form.Label>
+          <Form.Control
+            value={shownServer}
+            onChange={(event) => setServerUrl(event.target.value)}
+            disabled={linked || busy}
+            spellCheck={false}
+            autoComplete="url"
+            inputMode="url"
+          />
+        </Form.Group>
+        <Form.Group controlId={`${id}-name`} className="mb-3">
+          <Form.Label>This device&apos;s name</Form.Label>
+          <Form.Control
+            value={shownName}
+            onChange={(event) => setDeviceName(event.target.value)}
+            disabled={linked || busy}
+            maxLength={60}
+          />
+        </Form.Group>
+        <p id={`${id}-state`} role="status" className={`fw-semibold ${STATE_VARIANT[state]}`} data-sync-state={state}>
+          {status ? syncWords(status) : 'Checking the link...'}
+        </p>
+        {linked ? (
+          <Button
+            variant="outline-dark"
+            disabled={busy}
+            onClick={() => void run(() => service.disconnectSync(), 'The device could not disconnect.')}
+          >
+            {busy ? 'Disconnecting...' : 'Disconnect'}
+          </Button>
+        ) : (
+          <Button type="submit" variant="primary" disabled={busy || !status}>
+            {busy ? 'Connecting...' : 'Connect'}
+          </Button>
+        )}
+      </Form>
+      {error || loadError ? (
+        <Alert variant="danger" className="mt-3 mb-0" role="alert">
+          {error || userMessage(loadError, 'The sync state could not be read.')}
+        </Alert>
+      ) : null}
+      {status && status.devices.length > 0 ? <DeviceTable devices={status.devices} /> : null}
+    </SectionCard>
+  );
+}

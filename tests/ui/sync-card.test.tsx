@@ -1,0 +1,76 @@
+// My Profile's "Devices and sync" card, fed the service over a MessageChannel with a sync server faked in memory.
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { SARAH, signInAs, uploadOf } from '../support/ledger-fixtures';
+import { fakeServer } from '../support/fake-sync';
+import { openLedger, renderApp } from './render-app';
+
+const card = () => screen.findByRole('region', { name: 'Devices and sync' });
+
+describe('Devices and sync on My Profile', () => {
+  it('is off, offers the local server and a name for this device, and calls no server', async () => {
+    const server = fakeServer();
+    renderApp('/patient/profile', { ledger: openLedger({ syncTransport: server.transport }), signedInAs: SARAH.id });
+    const section = await card();
+    expect(await within(section).findByText('Not connected: this device works alone.')).toHaveAttribute('role', 'status');
+    expect(within(section).getByLabelText('Server address')).toHaveValue('ws://127.0.0.1:3030');
+    expect(within(section).getByLabelText("This device's name")).not.toHaveValue('');
+    expect(within(section).getByRole('button', { name: 'Connect' })).toBeEnabled();
+    expect(server.fetch).not.toHaveBeenCalled();
+  });
+
+  it('connects under the typed name, says it is in step, lists the devices with their tips, and disconnects', async () => {
+    const server = fakeServer({ relay: true });
+    const { user } = renderApp('/patient/profile', {
+      ledger: openLedger({ syncTransport: server.transport }),
+      signedInAs: SARAH.id,
+    });
+    const section = await card();
+    const name = within(section).getByLabelText("This device's name");
+    await user.clear(name);
+    await user.type(name, 'Sarah’s phone');
+    await user.click(within(section).getByRole('button', { name: 'Connect' }));
+    expect(await within(section).findByText('In step with the server')).toHaveAttribute('role', 'status');
+    const row = within(section).getByRole('row', { name: /Sarah’s phone \(this device\)/ });
+    expect(within(row).getByRole('cell', { name: '1' })).toBeInTheDocument();
+    expect(within(row).getByLabelText(/^tip hash of Sarah’s phone [0-9a-f]{8}/)).toBeInTheDocument();
+    expect(name).toBeDisabled();
+    expect(server.joins).toEqual([expect.objectContaining({ name: 'Sarah’s phone' })]);
+    await user.click(within(section).getByRole('button', { name: 'Disconnect' }));
+    expect(await within(section).findByText('Not connected: this device works alone.')).toBeInTheDocument();
+    expect(within(section).getByLabelText('Server address')).toBeEnabled();
+  });
+
+  it('says why a server of another ledger refused this device, and what to do', async () => {
+    const other = openLedger();
+    await signInAs(other.service, SARAH);
+    const server = fakeServer({ genesis: await other.service.block(0) });
+    const ledger = openLedger({ syncTransport: server.transport });
+    await signInAs(ledger.service, SARAH);
+    await ledger.service.upload(uploadOf('Blood panel'));
+    const { user } = renderApp('/patient/profile', { ledger, signedInAs: SARAH.id });
+    const section = await card();
+    await user.click(await within(section).findByRole('button', { name: 'Connect' }));
+    expect(await within(section).findByText(/^Refused/)).toHaveTextContent(
+      /^Refused: This device holds other records \(ledger [0-9a-f]{8}\) than the server \(ledger [0-9a-f]{8}\)\. Back up and export FHIR first, then reset it to join\.$/,
+    );
+    expect(within(section).getByRole('button', { name: 'Connect' })).toBeEnabled(); // another address may be tried
+  });
+
+  it('names what is wrong with an address that is not a sync server address', async () => {
+    const server = fakeServer();
+    const { user } = renderApp('/patient/profile', {
+      ledger: openLedger({ syncTransport: server.transport }),
+      signedInAs: SARAH.id,
+    });
+    const section = await card();
+    const address = within(section).getByLabelText('Server address');
+    await user.clear(address);
+    await user.type(address, 'http://127.0.0.1:3030');
+    await user.click(within(section).getByRole('button', { name: 'Connect' }));
+    expect(await within(section).findByRole('alert')).toHaveTextContent(
+      'Enter the server address, starting with ws:// or wss://.',
+    );
+    expect(server.fetch).not.toHaveBeenCalled();
+  });
+});
