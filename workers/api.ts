@@ -291,6 +291,7 @@ export interface SyncStatus {
   reason?: string; // why it was refused
   devices: SyncDevice[]; // the devices the server knows, this one first
   serverHeight?: number; // blocks the server verified
+  serverTip?: string; // the server's newest block, known while it holds exactly this device's blocks
 }
 
 export interface SyncRequest {

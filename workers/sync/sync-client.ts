@@ -237,7 +237,9 @@ function mirror(
         ...(doc ? { serverHeight: Object.keys(doc.blocks).length } : {}),
       };
       if (!online) return { ...base, state: 'offline', since: iso(offlineSince ?? now()) };
-      return { ...base, state: pending > 0 ? 'syncing' : 'in-step' };
+      if (pending > 0) return { ...base, state: 'syncing' };
+      const tip = store.blocks().at(-1)?.hash;
+      return { ...base, state: 'in-step', ...(doc && tip ? { serverTip: tip } : {}) };
     },
     localChanged: schedule,
     async close() {

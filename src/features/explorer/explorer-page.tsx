@@ -8,7 +8,7 @@ import { useChainStatus } from '../../ledger/use-chain-status';
 import { useLedger, useLedgerVersion } from '../../ledger/use-ledger';
 import { AnchorPanel } from './anchor-panel';
 import { BlockTable } from './block-table';
-import { PeersPanel } from './peers-panel';
+import { PeersTab } from './peers-tab';
 import { TamperDemo } from './tamper-demo';
 import { VerificationSummary } from './verification-summary';
 import './explorer.css';
@@ -18,7 +18,7 @@ type ExplorerTab = (typeof TABS)[number];
 const isTab = (key: string | null): key is ExplorerTab => TABS.includes(key as ExplorerTab);
 
 // The records chain as it is, newest block first, with the verification result and its anchor; the sandbox's
-// live chain (tamper demo) and its three peers beside it.
+// live chain (tamper demo) and its three peers beside it, or the real devices while this one is connected.
 export function ExplorerPage() {
   const service = useLedger();
   // the sandbox tabs start from a fresh copy of the records chain, once per visit: both then show the same peers
@@ -100,7 +100,7 @@ export function ExplorerPage() {
           <TamperDemo prepare={prepareSandbox} chain={sandboxChain} onChainChange={setSandboxChain} />
         </Tab>
         <Tab eventKey="peers" title="Peers" unmountOnExit>
-          <PeersPanel prepare={prepareSandbox} chain={sandboxChain} onChainChange={setSandboxChain} />
+          <PeersTab prepare={prepareSandbox} chain={sandboxChain} onChainChange={setSandboxChain} />
         </Tab>
       </Tabs>
     </>
