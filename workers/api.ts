@@ -294,6 +294,12 @@ export interface SyncStatus {
   serverTip?: string; // the server's newest block, known while it holds exactly this device's blocks
 }
 
+// connectSync's answer: the state, and whether this device took the server's ledger (the user then signs in again:
+// their key was unlocked from the demo keys the server's replaced).
+export interface SyncConnection extends SyncStatus {
+  adopted: boolean;
+}
+
 export interface SyncRequest {
   serverUrl: string; // ws:// or wss://
   deviceName: string;
@@ -381,7 +387,7 @@ export interface LedgerService {
   onChange(listener: ChangeListener): Promise<Unsubscribe>; // called after any change, from this tab or another
 
   // sync: this device as one of the ledger's witnesses; off until the user connects it
-  connectSync(request: SyncRequest): Promise<SyncStatus>; // resolves with the state after the join (refused: why)
+  connectSync(request: SyncRequest): Promise<SyncConnection>; // resolves with the state after the join (refused: why)
   disconnectSync(): Promise<SyncStatus>;
   syncStatus(): Promise<SyncStatus>;
 

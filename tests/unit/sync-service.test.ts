@@ -78,6 +78,26 @@ describe('sync through the service', () => {
     expect(server.openRepo).not.toHaveBeenCalled();
   });
 
+  it("takes the server's ledger and keys in place of the untouched demo ledger, and signs the user out", async () => {
+    const otherStorage = createMemoryStorage();
+    const other = await signedIn(fakeServer().transport, otherStorage);
+    const genesis = await other.block(0);
+    const stored = (await otherStorage.readMeta('keys')) as {
+      algorithm: 'Ed25519';
+      users: Record<string, unknown>;
+      ledger: { publicKey: string };
+    };
+    const keys = { algorithm: stored.algorithm, users: stored.users, ledger: { publicKey: stored.ledger.publicKey } };
+    const server = fakeServer({ genesis, keys });
+    const service = await signedIn(server.transport);
+    const connection = await service.connectSync(REQUEST);
+    expect(connection).toMatchObject({ adopted: true, state: 'in-step' });
+    expect((await errorOf(service.chainStatus())).name).toBe('AccessDeniedError'); // signed out
+    await signInAs(service, SARAH); // with the server's key of Sarah, under the demo password
+    expect((await service.block(0)).hash).toBe(genesis.hash);
+    expect(server.joins[0].genesis).toBe(genesis.hash);
+  });
+
   it('says offline since when while the server does not answer, and stops asking at Disconnect', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {

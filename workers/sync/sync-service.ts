@@ -136,7 +136,7 @@ export function createSync(
       });
       setLink({ state: 'connecting' });
       await connect(attempt);
-      return status();
+      return { ...status(), adopted: link.state === 'connected' && link.client.adopted };
     },
 
     async disconnectSync() {

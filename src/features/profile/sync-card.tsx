@@ -7,8 +7,10 @@ import type { SyncStatus } from '../../../workers/api';
 import { formatDateTime } from '../../components/format';
 import { HashBadge } from '../../components/hash-badge';
 import { SectionCard } from '../../components/section-card';
+import { ADOPTED_NOTICE, leaveSignInNotice } from '../../components/sign-in-notice';
 import { SideScrollBox } from '../../components/side-scroll-box';
 import { DEFAULT_SYNC_SERVER, defaultDeviceName, syncWords } from '../../components/sync-words';
+import { useSession } from '../../auth/use-session';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 import { useSyncStatus } from '../../ledger/use-sync-status';
@@ -59,6 +61,7 @@ function DeviceTable({ devices }: { devices: SyncStatus['devices'] }) {
 // connects it; with sync off nothing is called.
 export function SyncCard() {
   const service = useLedger();
+  const { signOut } = useSession();
   const id = useId();
   const { data: status, error: loadError } = useSyncStatus();
   const [serverUrl, setServerUrl] = useState<string | null>(null); // null: what the worker holds, or the default
@@ -85,7 +88,12 @@ export function SyncCard() {
 
   const connect = (event: FormEvent) => {
     event.preventDefault();
-    void run(() => service.connectSync({ serverUrl: shownServer, deviceName: shownName }), 'The device could not connect.');
+    void run(async () => {
+      const connection = await service.connectSync({ serverUrl: shownServer, deviceName: shownName });
+      if (!connection.adopted) return;
+      leaveSignInNotice(ADOPTED_NOTICE); // the login screen says why the user was signed out
+      await signOut();
+    }, 'The device could not connect.');
   };
 
   return (
