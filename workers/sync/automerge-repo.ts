@@ -7,6 +7,7 @@ import type { DocHandleLike, RepoLike } from './sync-ports';
 
 const RETRY_MS = 5_000; // the WebSocket tries again this often while the server is away
 const FIND_TIMEOUT_MS = 30_000; // a document the server does not answer for within this is reported missing
+const OPEN_TIMEOUT_MS = 10_000; // the WebSocket must open within this, or Connect waits and tries again
 
 let wasm: Promise<void> | null = null;
 
@@ -28,6 +29,20 @@ export async function openRepo(serverUrl: string): Promise<RepoLike> {
   await wasm;
   const adapter = new WebSocketClientAdapter(serverUrl, RETRY_MS);
   const repo = new Repo({ network: [adapter] });
+  // joined only once the server is a peer: it then finds this device's new documents at once
+  const opened = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`The WebSocket to ${serverUrl} did not open.`)), OPEN_TIMEOUT_MS);
+    repo.networkSubsystem.once('peer', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  try {
+    await opened;
+  } catch (error) {
+    await repo.shutdown().catch(() => undefined);
+    throw error;
+  }
   return {
     create: <T>(initial: T) => wrap(repo.create<T>(initial)),
     find: async <T>(url: string) => wrap(await repo.find<T>(url as never, { signal: AbortSignal.timeout(FIND_TIMEOUT_MS) })),
