@@ -10,7 +10,8 @@ import {
   type SyncedKeys,
 } from '../../workers/core/sync-protocol';
 import type { Block } from '../../workers/core/types';
-import type { DocHandleLike, HttpAnswer, MergeOutcome, RepoLike, SyncStore, SyncTransport } from '../../workers/sync/sync-ports';
+import type { RemoteMerge } from '../../workers/ledger/store';
+import type { DocHandleLike, HttpAnswer, RepoLike, SyncStore, SyncTransport } from '../../workers/sync/sync-ports';
 
 export function fakeRepo() {
   const docs = new Map<string, unknown>();
@@ -168,8 +169,8 @@ export function fakeStore(
       const bytes = contents.get(id)?.bytes;
       return bytes ? (bytes.slice().buffer as ArrayBuffer) : undefined;
     },
-    mergeRemote: vi.fn(async (incoming: unknown[]): Promise<MergeOutcome> => {
-      const outcome: MergeOutcome = { added: 0, refused: [], waiting: [] };
+    mergeRemote: vi.fn(async (incoming: unknown[]): Promise<RemoteMerge> => {
+      const outcome: RemoteMerge = { added: 0, refused: [], waiting: [] };
       for (const block of incoming as Block[]) {
         if (block.hash.startsWith('bad'))
           outcome.refused.push({ hash: block.hash, reason: 'hash does not match the block header' });
@@ -180,8 +181,9 @@ export function fakeStore(
       }
       return outcome;
     }),
-    addRemoteContent: vi.fn(async (documentId: string, cid: string, bytes: Uint8Array) => {
-      contents.set(documentId, { cid, bytes });
+    addRemoteContent: vi.fn(async (documentId: string, bytes: Uint8Array) => {
+      contents.set(documentId, { cid: named.get(documentId) ?? '', bytes });
+      return true;
     }),
     adopt: vi.fn(async (_genesis: string, incoming: unknown[]) => {
       held.splice(0, held.length, ...(incoming as Block[]));

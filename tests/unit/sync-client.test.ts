@@ -198,7 +198,7 @@ describe('mirroring blocks and files', () => {
       d.files['doc-forged'] = { cid, url: forged.url, size: 11 };
     });
     await expect.poll(() => store.addRemoteContent.mock.calls.length).toBe(1);
-    expect(store.addRemoteContent).toHaveBeenCalledWith('doc-good', cid, bytes);
+    expect(store.addRemoteContent).toHaveBeenCalledWith('doc-good', bytes);
     expect(store.contents.has('doc-forged')).toBe(false);
   });
 

@@ -6,17 +6,7 @@ import type { SyncedKeys } from '../core/sync-protocol';
 import type { Block } from '../core/types';
 import type { LedgerDeps } from '../ledger/deps';
 import type { LedgerStore } from '../ledger/store';
-import type { MergeOutcome, SyncStore } from './sync-ports';
-
-// The store's entry points for what other devices wrote (workers/ledger/store.ts).
-export interface RemoteMerge {
-  mergeRemote(incoming: unknown[]): Promise<MergeOutcome>;
-  addRemoteContent(documentId: string, cid: string, bytes: Uint8Array): Promise<void>;
-}
-
-function missing(): never {
-  throw new Error('This build of MedLedger cannot merge blocks from other devices yet.');
-}
+import type { SyncStore } from './sync-ports';
 
 // The server's genesis, checked as a restore checks a backup's, with the keys it enrols; null when it does not hold.
 async function checkedGenesis(hash: string, blocks: unknown[], keys: SyncedKeys, difficulty: number): Promise<Block | null> {
@@ -33,7 +23,7 @@ async function checkedGenesis(hash: string, blocks: unknown[], keys: SyncedKeys,
   return (await firstSignatureFailure([genesis], enrolment, new Map())) ? null : genesis;
 }
 
-export function storePort(deps: LedgerDeps, store: LedgerStore & Partial<RemoteMerge>, signOut: () => Promise<void>): SyncStore {
+export function storePort(deps: LedgerDeps, store: LedgerStore, signOut: () => Promise<void>): SyncStore {
   const port: SyncStore = {
     blocks: () => store.current().blocks,
     // as a restore decides it may replace a ledger (workers/ledger/backup-restore.ts replacePlan)
@@ -50,8 +40,8 @@ export function storePort(deps: LedgerDeps, store: LedgerStore & Partial<RemoteM
         .filter((document) => !document.deletedAt)
         .map((document) => ({ id: document.id, cid: document.ipfsHash })),
     readContent: (documentId) => deps.storage.readContent(documentId),
-    mergeRemote: (incoming) => (store.mergeRemote ?? missing).call(store, incoming),
-    addRemoteContent: (documentId, cid, bytes) => (store.addRemoteContent ?? missing).call(store, documentId, cid, bytes),
+    mergeRemote: (incoming) => store.mergeRemote(incoming),
+    addRemoteContent: (documentId, bytes) => store.addRemoteContent(documentId, bytes.slice().buffer),
     async adopt(genesisHash, blocks, keys) {
       const genesis = await checkedGenesis(genesisHash, blocks, keys, deps.difficulty);
       if (!genesis) throw new Error("The server's ledger does not verify: its genesis or keys do not hold.");

@@ -213,8 +213,7 @@ function mirror(
       const file = (await repo.find<FileDoc>(entry.url)).doc();
       if (file?.kind !== 'medledger-file' || file.cid !== entry.cid || !(file.bytes instanceof Uint8Array)) continue;
       if ((await contentId(file.bytes)) !== entry.cid) continue; // bytes that are not what the chain names
-      await store.addRemoteContent(documentId, entry.cid, file.bytes);
-      heldFiles.add(documentId);
+      if (await store.addRemoteContent(documentId, file.bytes)) heldFiles.add(documentId);
     }
   }
 

@@ -4,11 +4,7 @@
 import type { SyncedKeys } from '../core/sync-protocol';
 import type { Block } from '../core/types';
 
-export interface MergeOutcome {
-  added: number;
-  refused: { hash: string; reason: string }[];
-  waiting: unknown[]; // blocks whose heads have not arrived yet: offered again on the next change
-}
+import type { RemoteMerge } from '../ledger/store';
 
 export interface SyncStore {
   blocks(): readonly Block[]; // the device's verified blocks, in the ledger's order
@@ -16,8 +12,8 @@ export interface SyncStore {
   syncedKeys(): SyncedKeys | undefined; // the stored keys as they travel: no ledger private key
   liveFiles(): { id: string; cid: string }[]; // files the chain names and no block deleted
   readContent(documentId: string): Promise<ArrayBuffer | undefined>;
-  mergeRemote(incoming: unknown[]): Promise<MergeOutcome>; // verifies each block with workers/core before it keeps it
-  addRemoteContent(documentId: string, cid: string, bytes: Uint8Array): Promise<void>;
+  mergeRemote(incoming: unknown[]): Promise<RemoteMerge>; // verifies each block with workers/core before it keeps it
+  addRemoteContent(documentId: string, bytes: Uint8Array): Promise<boolean>; // checked against the content id the chain names
   adopt(genesis: string, blocks: unknown[], keys: SyncedKeys): Promise<void>; // the server's ledger replaces the untouched demo one
 }
 

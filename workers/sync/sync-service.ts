@@ -7,7 +7,7 @@ import type { LedgerStore } from '../ledger/store';
 import type { User } from '../core/types';
 import type { SyncClient } from './sync-client';
 import type { SyncTransport } from './sync-ports';
-import { storePort, type RemoteMerge } from './store-port';
+import { storePort } from './store-port';
 
 export const SYNC_KEY = 'sync'; // storage meta: the link's settings, so a reload reconnects by itself
 const RETRY_MS = 5_000; // a server that does not answer is asked again this often
@@ -40,7 +40,7 @@ async function realTransport(): Promise<SyncTransport> {
 
 export function createSync(
   deps: LedgerDeps,
-  store: LedgerStore & Partial<RemoteMerge>,
+  store: LedgerStore,
   enter: () => Promise<User>,
   signOut: () => Promise<void>,
   changed: () => void,
