@@ -110,7 +110,7 @@ export function fakeServer(options: { genesis?: Block; blocks?: Block[]; keys?: 
       let seen = '';
       const record = () => {
         const now = repos.doc<DeviceDoc>(request.deviceUrl);
-        const state = JSON.stringify([now.tip, now.height, Object.keys(now.blocks)]);
+        const state = JSON.stringify([now.tip, now.height, Object.keys(now.blocks), Object.keys(now.files)]);
         if (state === seen) return; // nothing new: a change would only echo
         seen = state;
         ledger()?.change((d) => {
@@ -120,6 +120,7 @@ export function fakeServer(options: { genesis?: Block; blocks?: Block[]; keys?: 
             if (hash.startsWith('bad')) d.refused[hash] = { reason: 'forged', deviceId: request.deviceId, at: now.seenAt };
             else d.blocks[hash] = bytes;
           }
+          for (const [id, file] of Object.entries(now.files)) d.files[id] ??= { ...file };
         });
       };
       record();

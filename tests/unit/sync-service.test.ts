@@ -2,7 +2,7 @@
 // user connects, back by itself after a reload, and the state in the words the card shows.
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
-import { SARAH, errorOf, signInAs, uploadOf } from '../support/ledger-fixtures';
+import { CARTER, SARAH, errorOf, signInAs, uploadOf } from '../support/ledger-fixtures';
 import { fakeServer } from '../support/fake-sync';
 import { createTestLedgerService } from '../support/test-ledger';
 import type { SyncTransport } from '../../workers/sync/sync-ports';
@@ -129,5 +129,26 @@ describe('sync through the service', () => {
       'Name this device in 1 to 60 characters.',
     );
     expect(server.fetch).not.toHaveBeenCalled();
+  });
+
+  it("shows a record uploaded on the patient's device on the doctor's device, with the file's encrypted bytes beside it", async () => {
+    const server = fakeServer({ relay: true });
+    const phone = await signedIn(server.transport); // Sarah's phone seeds the server
+    await phone.connectSync(REQUEST);
+    const clinic = createTestLedgerService({ syncTransport: server.transport });
+    await signInAs(clinic, CARTER);
+    expect(await clinic.connectSync({ ...REQUEST, deviceName: 'Clinic PC' })).toMatchObject({ adopted: true });
+    await signInAs(clinic, CARTER); // with the server's key of Dr. Carter
+    const { record } = await phone.upload(uploadOf('Blood panel'));
+    await expect.poll(async () => (await clinic.listRecords(SARAH.id)).map((shown) => shown.title)).toContain('Blood panel');
+    const phoneTip = (await phone.chainStatus()).height;
+    await expect.poll(async () => (await clinic.chainStatus()).height).toBe(phoneTip);
+    await expect.poll(async () => (await phone.syncStatus()).state).toBe('in-step');
+    expect((await phone.syncStatus()).devices.map((device) => [device.name, device.height])).toEqual([
+      ['Sarah’s phone', phoneTip],
+      ['Clinic PC', phoneTip],
+    ]);
+    expect(record.documentIds).toHaveLength(1);
+    expect(server.ledger()?.files[record.documentIds[0]]).toBeDefined(); // its encrypted bytes went with it
   });
 });
