@@ -94,6 +94,9 @@ export function fakeServer(options: { genesis?: Block; blocks?: Block[]; keys?: 
       const request = JSON.parse(init.body) as JoinRequest;
       joins.push(request);
       const device = repos.doc<DeviceDoc>(request.deviceUrl);
+      // as server/ does: the device document names its ledger with the genesis block itself
+      if (!(device.blocks[request.genesis] instanceof Uint8Array))
+        return json({ ok: false, reason: "the device document's genesis block: malformed entry: not bytes" });
       if (!ledgerUrl) {
         // the first device seeds: the server takes its blocks and keys (it verifies them; this fake trusts them)
         ledgerUrl = repos.repo.create<LedgerDoc>({

@@ -2,6 +2,7 @@
 // ways. IndexedDB stays the device's truth: blocks and bytes arrive only through the store, which verifies them.
 import type { SyncStatus } from '../api';
 import { contentId } from '../core/documents';
+import type { Block } from '../core/types';
 import {
   SYNC_PROTOCOL_VERSION,
   decodeBlock,
@@ -82,14 +83,14 @@ export async function startSync(options: SyncOptions): Promise<SyncClient> {
   const repo = await transport.openRepo(options.serverUrl);
   try {
     if (plan.action === 'adopt') await adopt(repo, store, info);
-    const genesis = store.blocks()[0].hash;
+    const genesis = store.blocks()[0];
     const device = await deviceDoc(repo, options, genesis, plan.action === 'seed');
     const request: JoinRequest = {
       protocol: SYNC_PROTOCOL_VERSION,
       deviceId: options.deviceId,
       name: options.deviceName,
       deviceUrl: device.url,
-      genesis,
+      genesis: genesis.hash,
     };
     const joinInit = { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) };
     const answer = (await readJson(await transport.fetch(`${origin}/api/join`, joinInit), 'POST /api/join')) as JoinAnswer;
@@ -116,24 +117,18 @@ async function adopt(repo: RepoLike, store: SyncStore, info: LedgerInfo): Promis
 }
 
 // This device's document: the one of an earlier connection to this ledger, or a new one.
-async function deviceDoc(
-  repo: RepoLike,
-  options: SyncOptions,
-  genesis: string,
-  seed: boolean,
-): Promise<DocHandleLike<DeviceDoc>> {
+async function deviceDoc(repo: RepoLike, options: SyncOptions, genesis: Block, seed: boolean): Promise<DocHandleLike<DeviceDoc>> {
   if (options.deviceUrl) {
     const earlier = await repo.find<DeviceDoc>(options.deviceUrl).catch(() => null);
     const doc = earlier?.doc();
-    if (earlier && doc?.deviceId === options.deviceId && doc.genesis === genesis) {
+    if (earlier && doc?.deviceId === options.deviceId && doc.genesis === genesis.hash) {
       if (doc.name !== options.deviceName) earlier.change((d) => void (d.name = options.deviceName));
       return earlier;
     }
   }
-  const handle = repo.create<DeviceDoc>(newDeviceDoc(options.deviceId, options.deviceName, genesis, iso(options.now())));
   const keys = seed ? options.store.syncedKeys() : undefined;
-  if (keys) handle.change((d) => void (d.keys = new TextEncoder().encode(JSON.stringify(keys))));
-  return handle;
+  const doc = newDeviceDoc(options.deviceId, options.deviceName, genesis, iso(options.now()));
+  return repo.create<DeviceDoc>(keys ? { ...doc, keys: new TextEncoder().encode(JSON.stringify(keys)) } : doc);
 }
 
 function mirror(

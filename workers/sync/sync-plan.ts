@@ -3,6 +3,7 @@
 import {
   SYNC_PROTOCOL_VERSION,
   decodeBlock,
+  encodeBlock,
   type DeviceDoc,
   type EncodedBlocks,
   type FileEntry,
@@ -106,17 +107,17 @@ export function deviceRows(ledger: Pick<LedgerDoc, 'devices'> | undefined, devic
   return rows.sort((a, b) => Number(b.thisDevice) - Number(a.thisDevice) || a.name.localeCompare(b.name));
 }
 
-// A new device document: nothing sent yet.
-export function newDeviceDoc(deviceId: string, name: string, genesis: string, at: string): DeviceDoc {
+// A new device document: only the genesis block, which the server checks at the join (and seeds a new ledger from).
+export function newDeviceDoc(deviceId: string, name: string, genesis: Block, at: string): DeviceDoc {
   return {
     kind: 'medledger-device',
     version: SYNC_PROTOCOL_VERSION,
     deviceId,
     name,
-    genesis,
-    blocks: {},
+    genesis: genesis.hash,
+    blocks: { [genesis.hash]: encodeBlock(genesis) },
     files: {},
-    tip: genesis,
+    tip: genesis.hash,
     height: 1,
     seenAt: at,
     refused: {},
