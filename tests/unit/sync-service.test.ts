@@ -151,4 +151,17 @@ describe('sync through the service', () => {
     expect(record.documentIds).toHaveLength(1);
     expect(server.ledger()?.files[record.documentIds[0]]).toBeDefined(); // its encrypted bytes went with it
   });
+
+  it("comes back in step after a reset: the reset device takes the server's ledger again", async () => {
+    const server = fakeServer({ relay: true });
+    const service = await signedIn(server.transport);
+    await service.connectSync(REQUEST);
+    const genesis = (await service.block(0)).hash;
+    await service.resetDemoData();
+    await expect.poll(async () => (await errorOf(service.chainStatus())).name).toBe('AccessDeniedError'); // signed out by the adoption
+    await signInAs(service, SARAH);
+    expect((await service.block(0)).hash).toBe(genesis);
+    await expect.poll(async () => (await service.syncStatus()).state).toBe('in-step');
+    expect(server.joins.map((join) => join.genesis)).toEqual([genesis, genesis]);
+  });
 });

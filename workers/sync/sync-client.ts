@@ -41,6 +41,7 @@ export interface SyncOptions {
 export interface SyncClient {
   deviceUrl: string;
   adopted: boolean; // this device took the server's ledger in place of its untouched demo one
+  genesis: string; // the ledger it joined
   status(): Omit<SyncStatus, 'serverUrl' | 'deviceName'>;
   localChanged(): void; // blocks or files were written here: push them at once
   close(): Promise<void>;
@@ -96,7 +97,7 @@ export async function startSync(options: SyncOptions): Promise<SyncClient> {
     const answer = (await readJson(await transport.fetch(`${origin}/api/join`, joinInit), 'POST /api/join')) as JoinAnswer;
     if (!answer?.ok) throw new SyncRefused(answer?.reason || 'The sync server refused this device.');
     const ledger = await repo.find<LedgerDoc>(answer.ledgerUrl);
-    return { ...mirror(repo, device, ledger, options), adopted: plan.action === 'adopt' };
+    return { ...mirror(repo, device, ledger, options), adopted: plan.action === 'adopt', genesis: genesis.hash };
   } catch (error) {
     await repo.shutdown().catch(() => undefined);
     throw error;
@@ -136,7 +137,7 @@ function mirror(
   device: DocHandleLike<DeviceDoc>,
   ledger: DocHandleLike<LedgerDoc>,
   options: SyncOptions,
-): Omit<SyncClient, 'adopted'> {
+): Omit<SyncClient, 'adopted' | 'genesis'> {
   const { store, now, changed } = options;
   const heldFiles = new Set<string>(); // document ids whose bytes this device holds (read to push, or stored on arrival)
   const refusedHere = new Map<string, string>(); // block hash -> why this device's store refused it

@@ -153,6 +153,17 @@ export function createSync(
     },
   };
 
+  // The ledger here was replaced (a reset, a restore, another tab's): join again, which takes the server's ledger
+  // back into a reset device; the settings a reset cleared are written again.
+  async function rejoin(): Promise<void> {
+    const current = settings;
+    if (!current) return;
+    await stop();
+    await save(current).catch(() => undefined);
+    setLink({ state: 'connecting' });
+    await connect(attempt);
+  }
+
   // After a reload: a device that was connected connects again by itself.
   async function resume(): Promise<void> {
     await store.ready();
@@ -167,7 +178,11 @@ export function createSync(
   return {
     api,
     resume,
-    localChanged: () => (link.state === 'connected' ? link.client.localChanged() : undefined),
+    localChanged() {
+      if (link.state !== 'connected') return;
+      if (store.loaded() && store.current().blocks[0]?.hash !== link.client.genesis) return void rejoin();
+      link.client.localChanged();
+    },
     stop,
   };
 }
