@@ -5,7 +5,12 @@ import { SARAH, signInAs, uploadOf } from '../support/ledger-fixtures';
 import { fakeServer } from '../support/fake-sync';
 import { openLedger, renderApp } from './render-app';
 
-const card = () => screen.findByRole('region', { name: 'Devices and sync' });
+// The card once it shows the state: Connect is enabled only then.
+async function card() {
+  const section = await screen.findByRole('region', { name: 'Devices and sync' });
+  await within(section).findByText('Not connected: this device works alone.');
+  return section;
+}
 
 describe('Devices and sync on My Profile', () => {
   it('is off, offers the local server and a name for this device, and calls no server', async () => {
