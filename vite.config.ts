@@ -217,9 +217,13 @@ export default defineConfig(({ command }) => ({
             { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 3 },
             { name: 'router', test: /[\\/]node_modules[\\/](react-router|react-router-dom|cookie)[\\/]/, priority: 2 },
             // what the screens share (react-bootstrap, the app's components and hooks): one chunk, not dozens of 1 KB
+            // sync's screen code (src/components/sync-words.ts, src/ledger/use-sync-status.ts) stays with the screens that
+            // show it: the first load does not grow for a feature that is off by default
             {
               name: 'shared',
-              test: /[\\/](src[\\/](components|ledger|auth)|workers[\\/]core|node_modules)[\\/]/,
+              test: (id) =>
+                /[\\/](src[\\/](components|ledger|auth)|workers[\\/]core|node_modules)[\\/]/.test(id) &&
+                !/[\\/]src[\\/].*sync-[\w-]+\.ts$/.test(id),
               minShareCount: 2,
               priority: 1,
             },

@@ -7,13 +7,16 @@ import type { SyncStatus } from '../../../workers/api';
 import { formatDateTime } from '../../components/format';
 import { HashBadge } from '../../components/hash-badge';
 import { SectionCard } from '../../components/section-card';
-import { ADOPTED_NOTICE, leaveSignInNotice } from '../../components/sign-in-notice';
+import { leaveSignInNotice } from '../../components/sign-in-notice';
 import { SideScrollBox } from '../../components/side-scroll-box';
 import { DEFAULT_SYNC_SERVER, defaultDeviceName, syncWords } from '../../components/sync-words';
 import { useSession } from '../../auth/use-session';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 import { useSyncStatus } from '../../ledger/use-sync-status';
+
+const ADOPTED_NOTICE =
+  "This device now holds the sync server's ledger. Sign in again: its records are signed with the server's keys.";
 
 const STATE_VARIANT: Record<SyncStatus['state'], string> = {
   off: 'text-body-secondary',
