@@ -107,7 +107,9 @@ async function visitMiningLab(page: Page): Promise<void> {
 }
 
 describe('no network', () => {
-  test('the built page carries the Content-Security-Policy, allowing only its own origin', async ({ page }) => {
+  test('the built page carries the Content-Security-Policy, allowing only its own origin and a sync server on this machine', async ({
+    page,
+  }) => {
     await page.goto('/');
     const content = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
     const directives = Object.fromEntries(
