@@ -119,6 +119,14 @@ describe('joining a sync server', () => {
     expect(deviceDoc(server, client).genesis).toBe(OTHER_GENESIS.hash);
   });
 
+  it('is refused, not retried, when the server refuses the request (an origin it does not allow)', async () => {
+    const server = fakeServer();
+    server.fetch.mockResolvedValueOnce({ ok: false, status: 403, json: async () => ({ error: 'origin not allowed' }) });
+    await expect(connect(server, fakeStore([GENESIS]))).rejects.toThrow(
+      new SyncRefused('The sync server answered 403 to GET /api/ledger.'),
+    );
+  });
+
   it('comes back with the same device document after a reload', async () => {
     const server = fakeServer({ genesis: GENESIS });
     const first = await connect(server, fakeStore([GENESIS]));

@@ -58,9 +58,11 @@ function isLedgerInfo(value: unknown): value is LedgerInfo {
   return typeof info === 'object' && info !== null && typeof info.protocol === 'number';
 }
 
+// A refusal (4xx) is final until the user changes something; a server error (5xx) is tried again.
 async function readJson(answer: { ok: boolean; status: number; json(): Promise<unknown> }, what: string): Promise<unknown> {
-  if (!answer.ok) throw new Error(`The sync server answered ${answer.status} to ${what}.`);
-  return answer.json();
+  if (answer.ok) return answer.json();
+  const words = `The sync server answered ${answer.status} to ${what}.`;
+  throw answer.status < 500 ? new SyncRefused(words) : new Error(words);
 }
 
 function decodeKeys(bytes: unknown): SyncedKeys | undefined {
@@ -114,7 +116,11 @@ async function adopt(repo: RepoLike, store: SyncStore, info: LedgerInfo): Promis
   const blocks = Object.values(doc.blocks)
     .map(decodeBlock)
     .filter((block) => block !== undefined);
-  await store.adopt(doc.genesis, blocks, keys);
+  try {
+    await store.adopt(doc.genesis, blocks, keys);
+  } catch (error) {
+    throw new SyncRefused(error instanceof Error ? error.message : "The server's ledger could not be taken.");
+  }
 }
 
 // This device's document: the one of an earlier connection to this ledger, or a new one.
