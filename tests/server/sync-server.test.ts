@@ -1,0 +1,122 @@
+// The sync server as a real process: devices join over HTTP and sync over WebSocket; the server keeps only what verifies.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mineBlock } from '../../workers/core/chain';
+import { MAX_SYNC_FILE_BYTES, type FileDoc } from '../../workers/core/sync-protocol';
+import type { Block, ClinicalRecord } from '../../workers/core/types';
+import { authorKey } from '../support/forged-blocks';
+import { MICHAEL } from '../support/ledger-fixtures';
+import { signBlock } from '../../workers/core/signatures';
+import { connectDevice, signedLedger, type TestDevice } from './support/devices';
+import { newStorageDir, startServer, type ServerProcess } from './support/server-process';
+
+let server: ServerProcess;
+let ledger: Awaited<ReturnType<typeof signedLedger>>;
+let seeded: Block[];
+const devices: TestDevice[] = [];
+
+async function device(name: string, blocks: readonly Block[], seed = false): Promise<TestDevice> {
+  const connected = await connectDevice(server.port, name, blocks, seed ? ledger.keys : undefined);
+  devices.push(connected);
+  return connected;
+}
+
+beforeAll(async () => {
+  server = await startServer(newStorageDir());
+  ledger = await signedLedger(1);
+  seeded = await ledger.blocks();
+});
+
+afterAll(async () => {
+  await Promise.all(devices.map((each) => each.close()));
+  await server?.kill();
+});
+
+describe('sync server', () => {
+  it('lets the first device seed the ledger and a second device of the same ledger join and read its blocks', async () => {
+    expect(await server.info()).toMatchObject({ ledgerUrl: null, genesis: null, height: 0 });
+    const laptop = await device('laptop', seeded, true);
+    const answer = await laptop.joinRequest();
+    const seededAnswer = await server.join(answer);
+    expect(seededAnswer).toMatchObject({ ok: true, genesis: seeded[0].hash });
+    await expect.poll(async () => (await server.info()).height).toBe(seeded.length);
+
+    const phone = await device('phone', seeded.slice(0, 1));
+    const joined = await server.join(phone.joinRequest());
+    expect(joined).toEqual(seededAnswer);
+    const shared = await phone.ledger((joined as { ledgerUrl: string }).ledgerUrl);
+    await expect.poll(() => Object.keys(shared.doc().blocks).sort()).toEqual(seeded.map((block) => block.hash).sort());
+    expect(shared.doc().devices[laptop.joinRequest().deviceId]).toMatchObject({ name: 'laptop', height: seeded.length });
+    expect(server.lines.some((line) => /join accepted for device device-phone/.test(line))).toBe(true);
+  });
+
+  it('refuses a device holding another ledger, with the reason', async () => {
+    const other = await signedLedger(0);
+    const stranger = await device('stranger', await other.blocks(), true);
+    const answer = await server.join(stranger.joinRequest());
+    expect(answer).toEqual({ ok: false, reason: expect.stringMatching(/another ledger/) });
+    expect((await server.info()).genesis).toBe(seeded[0].hash);
+  });
+
+  it('refuses a block re-mined after its record was edited and a block signed with another user key, naming both', async () => {
+    const writer = await device('writer', seeded);
+    expect(await server.join(writer.joinRequest())).toMatchObject({ ok: true });
+    const upload = seeded[1];
+    const tip = seeded[seeded.length - 1];
+    const edited = { ...structuredClone(upload.data as ClinicalRecord), title: 'Edited title' };
+    // valid proof of work over the edited record, but the signature is still the one of the original hash
+    const remined = { ...mineBlock(tip, edited, upload.timestamp), author: upload.author, signature: upload.signature };
+    const michaelSigned = await signBlock(
+      { ...mineBlock(tip, { ...edited, title: 'Signed by another patient' }, upload.timestamp), author: upload.author },
+      await authorKey(ledger.storage, MICHAEL.id),
+    );
+    writer.handle.change((doc) => {
+      for (const block of [remined, michaelSigned]) doc.blocks[block.hash] = new TextEncoder().encode(JSON.stringify(block));
+    });
+    await expect.poll(() => Object.keys(writer.handle.doc().refused).sort()).toEqual([remined.hash, michaelSigned.hash].sort());
+    expect(Object.values(writer.handle.doc().refused)).toEqual([
+      expect.stringMatching(/signature/),
+      expect.stringMatching(/signature/),
+    ]);
+    const shared = await writer.ledger((await server.info()).ledgerUrl as string);
+    await expect
+      .poll(() => Object.keys(shared.doc().refused))
+      .toEqual(expect.arrayContaining([remined.hash, michaelSigned.hash]));
+    expect(shared.doc().refused[remined.hash]).toMatchObject({ deviceId: writer.joinRequest().deviceId });
+    expect(Object.keys(shared.doc().blocks)).not.toContain(remined.hash);
+    expect(Object.keys(shared.doc().blocks)).not.toContain(michaelSigned.hash);
+    expect((await server.info()).height).toBe(seeded.length);
+  });
+
+  it('refuses a malformed and an oversized block entry', async () => {
+    const sender = await device('sender', seeded);
+    expect(await server.join(sender.joinRequest())).toMatchObject({ ok: true });
+    const malformed = 'a'.repeat(64);
+    const oversized = 'b'.repeat(64);
+    sender.handle.change((doc) => {
+      doc.blocks[malformed] = new TextEncoder().encode('{"hash": not json');
+      doc.blocks[oversized] = new Uint8Array(300 * 1024).fill(0x20);
+    });
+    await expect.poll(() => sender.handle.doc().refused[malformed]).toMatch(/malformed/);
+    await expect.poll(() => sender.handle.doc().refused[oversized]).toMatch(/oversized/);
+    expect((await server.info()).height).toBe(seeded.length);
+  });
+
+  it('keeps a file whose bytes have the content id a held block names, and refuses one larger than the limit', async () => {
+    const owner = await device('owner', seeded);
+    expect(await server.join(owner.joinRequest())).toMatchObject({ ok: true });
+    const named = (seeded[1].data as ClinicalRecord).files[0];
+    const bytes = new Uint8Array((await ledger.storage.readContent(named.documentId)) as ArrayBuffer);
+    const file = owner.repo.create<FileDoc>({ kind: 'medledger-file', cid: named.cid, bytes });
+    const huge = owner.repo.create<FileDoc>({ kind: 'medledger-file', cid: named.cid, bytes: new Uint8Array(16) });
+    owner.handle.change((doc) => {
+      doc.files[named.documentId] = { cid: named.cid, url: file.url, size: bytes.byteLength };
+      doc.files['huge-file'] = { cid: named.cid, url: huge.url, size: MAX_SYNC_FILE_BYTES + 1 };
+    });
+    const shared = await owner.ledger((await server.info()).ledgerUrl as string);
+    await expect
+      .poll(() => shared.doc().files[named.documentId])
+      .toEqual({ cid: named.cid, url: file.url, size: bytes.byteLength });
+    await expect.poll(() => owner.handle.doc().refused['huge-file']).toMatch(/oversized/);
+    expect(shared.doc().files['huge-file']).toBeUndefined();
+  });
+});
