@@ -116,17 +116,29 @@ export async function createLedgerKeeper(repo: Repo, stateFile: string, log: (li
   }
 
   function refuse(device: WatchedDevice, refusals: readonly Refusal[]): void {
-    if (refusals.length === 0 || !ledger) return;
-    const at = new Date().toISOString();
+    if (!ledger) return;
     for (const [key] of refusals) device.decided.add(key);
+    // after a restart the same entries are refused again: only new refusals are written and logged
+    const known = ledger.doc().refused;
+    const named = device.handle.doc().refused as unknown;
+    const fresh = refusals.filter(
+      ([key, reason]) =>
+        known[key]?.reason !== reason || known[key]?.deviceId !== device.id || !isRecord(named) || named[key] !== reason,
+    );
+    if (fresh.length === 0) return;
+    const at = new Date().toISOString();
     device.handle.change((doc) => {
       if (!isRecord(doc.refused)) doc.refused = {};
-      for (const [key, reason] of refusals) if (doc.refused[key] !== reason) doc.refused[key] = reason;
+      for (const [key, reason] of fresh) if (doc.refused[key] !== reason) doc.refused[key] = reason;
     });
     ledger.change((doc) => {
-      for (const [key, reason] of refusals) doc.refused[key] = { reason, deviceId: device.id, at };
+      for (const [key, reason] of fresh) {
+        if (doc.refused[key]?.reason !== reason || doc.refused[key]?.deviceId !== device.id) {
+          doc.refused[key] = { reason, deviceId: device.id, at };
+        }
+      }
     });
-    for (const [key, reason] of refusals) log(`refused ${short(key)} from device ${device.id}: ${reason}`);
+    for (const [key, reason] of fresh) log(`refused ${short(key)} from device ${device.id}: ${reason}`);
   }
 
   function mirrorSummary(device: WatchedDevice, doc: DeviceDoc): void {
@@ -139,8 +151,9 @@ export async function createLedgerKeeper(repo: Repo, stateFile: string, log: (li
   }
 
   async function syncBlocks(device: WatchedDevice): Promise<void> {
+    if (!ledger || !device.handle.isReady()) return; // watched after a restart: its document has not come back yet
     const doc = device.handle.doc();
-    if (!ledger || !isRecord(doc)) return;
+    if (!isRecord(doc)) return;
     mirrorSummary(device, doc);
     const incoming: unknown[] = [];
     const refusals: Refusal[] = [];
@@ -152,11 +165,14 @@ export async function createLedgerKeeper(repo: Repo, stateFile: string, log: (li
     }
     if (incoming.length > 0) {
       const outcome = await mergeSettled(held, incoming, publicKeys);
-      hold(outcome.blocks);
       if (outcome.added.length > 0) {
         ledger.change((ledgerDoc) => {
           for (const block of outcome.added) ledgerDoc.blocks[block.hash] = encodeBlock(block);
         });
+        await repo.flush([ledger.documentId]); // on disk before the server counts it as held
+      }
+      hold(outcome.blocks);
+      if (outcome.added.length > 0) {
         log(`accepted ${outcome.added.length} block(s) from device ${device.id}: height ${held.length}`);
         // a block of another device may have waited for one of these
         for (const other of devices.values()) if (other !== device) schedule(other);
@@ -186,8 +202,9 @@ export async function createLedgerKeeper(repo: Repo, stateFile: string, log: (li
 
   // Outside the serial queue: a file document may take seconds to arrive, and copying an entry is one change.
   async function syncFiles(device: WatchedDevice): Promise<void> {
+    if (!ledger || !device.handle.isReady()) return;
     const doc = device.handle.doc();
-    if (!ledger || !isRecord(doc)) return;
+    if (!isRecord(doc)) return;
     for (const [id, entry] of Object.entries(isRecord(doc.files) ? doc.files : {})) {
       if (device.decided.has(id) || device.filesInFlight.has(id) || ledger.doc().files[id]) continue;
       if (!isFileEntry(entry)) {
@@ -322,10 +339,14 @@ export async function createLedgerKeeper(repo: Repo, stateFile: string, log: (li
       `ledger ${short(held[0]?.hash ?? '')} loaded: ${held.length} block(s)${dropped ? `, ${dropped} stored block(s) do not verify` : ''}`,
     );
   }
+  // not awaited: a device document the server had not saved yet comes back when its device reconnects
   for (const [id, url] of Object.entries(state.devices)) {
-    const handle = await findDevice(url);
-    if (handle) watch(id, handle);
-    else log(`device ${id}: its document is not in storage; it is watched again when the device joins`);
+    repo
+      .find<DeviceDoc>(url, { allowableStates: ['loading', 'requesting', 'ready', 'unavailable'] })
+      .then((handle) => {
+        if (!devices.has(id)) watch(id, handle);
+      })
+      .catch((error: unknown) => log(`device ${id} is not watched until it joins again: ${message(error)}`));
   }
 
   return {

@@ -37,4 +37,11 @@ it('keeps every block after being killed mid-sync and restarted on the same fold
   open.devices.push(reader);
   const shared = await reader.ledger(info.ledgerUrl as string);
   await expect.poll(() => Object.keys(shared.doc().blocks).length).toBe(all.length);
+
+  // stopped with no device left to sync from: the ledger is all on the server's disk
+  await Promise.all(open.devices.map((each) => each.close()));
+  await second.kill('SIGTERM');
+  const third = await startServer(dir);
+  open.servers.push(third);
+  expect(await third.info()).toEqual({ ...info, height: all.length });
 });

@@ -1,5 +1,6 @@
 // The sync server as a real process: devices join over HTTP and sync over WebSocket; the server keeps only what verifies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { mineBlock } from '../../workers/core/chain';
 import { MAX_SYNC_FILE_BYTES, type FileDoc } from '../../workers/core/sync-protocol';
 import type { Block, ClinicalRecord } from '../../workers/core/types';
@@ -46,6 +47,7 @@ describe('sync server', () => {
     const shared = await phone.ledger((joined as { ledgerUrl: string }).ledgerUrl);
     await expect.poll(() => Object.keys(shared.doc().blocks).sort()).toEqual(seeded.map((block) => block.hash).sort());
     expect(shared.doc().devices[laptop.joinRequest().deviceId]).toMatchObject({ name: 'laptop', height: seeded.length });
+    expect(JSON.parse(new TextDecoder().decode(shared.doc().keys))).toEqual(ledger.keys);
     expect(server.lines.some((line) => /join accepted for device device-phone/.test(line))).toBe(true);
   });
 
@@ -108,15 +110,31 @@ describe('sync server', () => {
     const bytes = new Uint8Array((await ledger.storage.readContent(named.documentId)) as ArrayBuffer);
     const file = owner.repo.create<FileDoc>({ kind: 'medledger-file', cid: named.cid, bytes });
     const huge = owner.repo.create<FileDoc>({ kind: 'medledger-file', cid: named.cid, bytes: new Uint8Array(16) });
+    const swapped = owner.repo.create<FileDoc>({ kind: 'medledger-file', cid: named.cid, bytes: bytes.map((byte) => byte ^ 1) });
     owner.handle.change((doc) => {
       doc.files[named.documentId] = { cid: named.cid, url: file.url, size: bytes.byteLength };
       doc.files['huge-file'] = { cid: named.cid, url: huge.url, size: MAX_SYNC_FILE_BYTES + 1 };
+      doc.files['swapped-file'] = { cid: named.cid, url: swapped.url, size: bytes.byteLength };
     });
     const shared = await owner.ledger((await server.info()).ledgerUrl as string);
     await expect
       .poll(() => shared.doc().files[named.documentId])
       .toEqual({ cid: named.cid, url: file.url, size: bytes.byteLength });
     await expect.poll(() => owner.handle.doc().refused['huge-file']).toMatch(/oversized/);
-    expect(shared.doc().files['huge-file']).toBeUndefined();
+    await expect.poll(() => owner.handle.doc().refused['swapped-file']).toMatch(/content id/);
+    expect(Object.keys(shared.doc().files)).toEqual([named.documentId]);
+  });
+
+  it('answers pages served from this machine and refuses the API and the socket to another site', async () => {
+    const base = `http://127.0.0.1:${server.port}`;
+    const local = await fetch(`${base}/api/ledger`, { headers: { Origin: 'http://127.0.0.1:4173' } });
+    expect(local.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:4173');
+    const foreign = await fetch(`${base}/api/join`, { method: 'POST', headers: { Origin: 'https://example.com' }, body: '{}' });
+    expect(foreign.status).toBe(403);
+    const socket = new WebSocket(`ws://127.0.0.1:${server.port}`, { origin: 'https://example.com' });
+    const status = await new Promise<number>((done) =>
+      socket.once('unexpected-response', (_request, response) => done(response.statusCode ?? 0)),
+    );
+    expect(status).toBe(401);
   });
 });

@@ -69,11 +69,12 @@ export async function connectDevice(
     refused: {},
   });
   await connected;
+  let closed: Promise<void> | undefined;
   return {
     repo,
     handle,
     joinRequest: () => ({ protocol: SYNC_PROTOCOL_VERSION, deviceId, name, deviceUrl: handle.url, genesis: blocks[0].hash }),
     ledger: (url) => repo.find<LedgerDoc>(url as AutomergeUrl),
-    close: () => repo.shutdown(),
+    close: () => (closed ??= repo.shutdown()), // once: a second shutdown fails on the closed socket
   };
 }
