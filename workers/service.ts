@@ -1,6 +1,7 @@
 // The composition root: builds the one LedgerService of workers/api.ts from one module per capability.
 // Modules never import each other; what one needs of another is handed over here.
 import type { LedgerService } from './api';
+import type { User } from './core/types';
 import { dueExpiryRecords } from './core/ledger-records';
 import { createAnchors } from './ledger/anchor';
 import { createChainView } from './ledger/chain-view';
@@ -12,13 +13,18 @@ import { createRecords } from './ledger/records';
 import { createSandbox } from './ledger/sandbox';
 import { createSession } from './ledger/session';
 import { createSharing } from './ledger/sharing';
-import { createLedgerStore } from './ledger/store';
+import { createLedgerStore, type LedgerStore } from './ledger/store';
 import { guarded } from './ledger/policy';
 import { createPortability } from './ledger/portability';
 import { createBackupRestore } from './ledger/backup-restore';
 import { createTransferJobs } from './ledger/transfer-jobs';
 
 export function createLedgerService(deps: LedgerDeps): LedgerService {
+  return createLedgerBackend(deps).service;
+}
+
+// The service and the store under it: the sync module (workers/sync/) merges other devices' blocks into the store.
+export function createLedgerBackend(deps: LedgerDeps): { service: LedgerService; store: LedgerStore; actor: () => User | null } {
   const changes = createChanges(deps);
   const expiry = createExpiry(deps, () => store);
   const store = createLedgerStore(deps, {
@@ -56,5 +62,6 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
     ...transfers.api,
   };
   void store.ready().catch(() => undefined); // start loading now; a failure is reported by the first call
-  return guarded(service, session.actor); // every call passes the table of who may call what first
+  // every call passes the table of who may call what first
+  return { service: guarded(service, session.actor), store, actor: session.actor };
 }

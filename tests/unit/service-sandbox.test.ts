@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { proxy } from 'comlink';
 import type { LedgerService, MiningProgress, PeerName, SandboxEdit } from '../../workers/api';
-import { blockHash, createGenesisBlock, mineBlock } from '../../workers/core/chain';
+import { blockHash, createGenesisBlock, headsBlockHash, mineBlock } from '../../workers/core/chain';
 import { createTestLedgerService } from '../support/test-ledger';
 import { DEFAULT_YIELD_EVERY } from '../../workers/core/mining';
 import { SANDBOX_RESTRICTED_EDIT, peerChain, readerCopy, recheckAll, sandboxRecord } from '../../workers/core/sandbox-chain';
@@ -465,7 +465,7 @@ describe("a reader's view of blocks they may not read", () => {
     const after = await service.sandboxBlock(1);
     expect(after.dataHash).toBe(before.dataHash);
     expect(after.hash).not.toBe(before.hash);
-    expect(after.hash).toBe(blockHash(1, after.previousHash, before.timestamp, before.dataHash, after.nonce));
+    expect(after.hash).toBe(headsBlockHash([after.previousHash], before.timestamp, before.dataHash, after.nonce));
     expect(after.problem).toBe('signature no longer matches: the block changed, and only its author can sign it again');
     expectRestricted(after);
     const rows = (await service.sandboxPage(0, 10)).blocks;

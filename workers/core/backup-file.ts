@@ -14,11 +14,10 @@ import { sha256 } from 'multiformats/hashes/sha2';
 import { base64ToBytes, bytesToBase64 } from './base64';
 import { partsSink } from './byte-parts';
 import type { BackupScope } from '../api';
-import { GENESIS_PREVIOUS_HASH, blockHash, checkBlock, meetsDifficulty } from './chain';
+import { checkBlock, headerProblem } from './chain';
 import { BACKUP_FORMAT, BACKUP_VERSION, MAX_BACKUP_ITERATIONS } from './constants';
 import { IPFS_CHUNK_BYTES, IPFS_MAX_CHILDREN, ipfsAddDefaults } from './documents';
 import { ledgerError } from './errors';
-import { isValidNonce } from './nonce-search';
 import { IV_BYTES, SALT_BYTES, passwordKey, type PortableKeys } from './signatures';
 import type { Block } from './types';
 
@@ -55,24 +54,17 @@ export function backupChainProblem(blocks: readonly BackupBlock[], difficulty: n
     const block = blocks[index];
     const previous = blocks[index - 1];
     const reason = isOpaque(block)
-      ? headerProblem(block, index, previous, difficulty)
+      ? opaqueProblem(block, index, previous, difficulty)
       : checkBlock(block, index, previous as Block, difficulty);
     if (reason !== null) return { index, reason };
   }
   return null;
 }
 
-function headerProblem(block: OpaqueBlock, index: number, previous: BackupBlock | undefined, difficulty: number): string | null {
-  if (block.id !== String(index)) return `id "${String(block.id)}" does not match index ${index}`;
-  const link = index === 0 ? GENESIS_PREVIOUS_HASH : previous?.hash;
-  if (block.previousHash !== link) return `previousHash does not match block ${index - 1}`;
-  if (!isValidNonce(block.nonce)) return 'nonce is not a whole number';
+function opaqueProblem(block: OpaqueBlock, index: number, previous: BackupBlock | undefined, difficulty: number): string | null {
   if (typeof block.timestamp !== 'string' || typeof block.dataHash !== 'string')
     return 'block is malformed (its header is not text)';
-  if (blockHash(index, block.previousHash, block.timestamp, block.dataHash, block.nonce) !== block.hash) {
-    return 'hash does not match the block header';
-  }
-  return meetsDifficulty(block.hash, difficulty) ? null : `hash does not meet difficulty ${difficulty}`;
+  return headerProblem(block, index, previous, difficulty, null);
 }
 
 export interface BackupHeader {

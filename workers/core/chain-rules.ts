@@ -192,6 +192,11 @@ function acknowledgementProblem(state: LedgerState, record: AcknowledgementRecor
 
 // null when `block` may follow the blocks folded into `state`, else the rule it breaks.
 export function ruleProblem(state: LedgerState, block: Block, index: number): string | null {
+  return fixedRuleProblem(state, block) ?? stateRuleProblem(state, block, index);
+}
+
+// What a block breaks by itself, wherever a merge places it: its record's shape, its time, its author.
+export function fixedRuleProblem(state: LedgerState, block: Block): string | null {
   const shape = recordProblem(block.data);
   if (shape) return shape;
   const record = block.data;
@@ -199,12 +204,16 @@ export function ruleProblem(state: LedgerState, block: Block, index: number): st
   const at = Date.parse(block.timestamp);
   if (state.lastTimestamp !== '' && at < Date.parse(state.lastTimestamp))
     return 'the timestamp goes back before the previous block';
-  const problem = kindProblem(state, record, index, at);
-  if (problem) return problem;
   const author = authorOf(record);
   return block.author === author
     ? null
     : `author may not write this (${storedValueText(block.author)} signed what only ${author} may)`;
+}
+
+// What a block breaks given the blocks before it: a block written concurrently with one of them may break it
+// only because of that block (projection.ts verifyLedger).
+export function stateRuleProblem(state: LedgerState, block: Block, index: number): string | null {
+  return kindProblem(state, block.data, index, Date.parse(block.timestamp));
 }
 
 function kindProblem(state: LedgerState, record: ChainRecord, index: number, at: number): string | null {

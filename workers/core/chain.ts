@@ -95,6 +95,15 @@ export function headerPrefix(index: number, previousHash: string, timestamp: str
   return `${index}|${previousHash}|${timestamp}|${dataHash}|`;
 }
 
+// The header of a block that names its heads: dag|heads|timestamp|dataHash|nonce, its place not included.
+export function headsHeaderPrefix(heads: readonly string[], timestamp: string, dataHash: string): string {
+  return `dag|${heads.join(',')}|${timestamp}|${dataHash}|`;
+}
+
+export function headsBlockHash(heads: readonly string[], timestamp: string, dataHash: string, nonce: number): string {
+  return sha256Hex(utf8(headsHeaderPrefix(heads, timestamp, dataHash) + String(nonce)));
+}
+
 function headerBytes(index: number, previousHash: string, timestamp: string, dataHash: string, nonce: number): Uint8Array {
   return utf8(headerPrefix(index, previousHash, timestamp, dataHash) + String(nonce));
 }
@@ -119,18 +128,28 @@ export function assertDifficulty(difficulty: number): void {
 export interface BlockTemplate {
   index: number;
   previousHash: string;
+  heads?: string[]; // a block that names its heads hashes them instead of its index
   timestamp: string;
   dataHash: string;
   record: ChainRecord;
   prefixBytes: Uint8Array;
 }
 
+// The record as hashed: the canonical JSON read back, keys sorted, undefined fields gone.
+function canonicalRecord(record: ChainRecord): { dataHash: string; record: ChainRecord } {
+  if (record === null || typeof record !== 'object') throw ledgerError('ValidationError', 'A block needs a record');
+  const canonical = canonicalJson(record);
+  return { dataHash: sha256Hex(utf8(canonical)), record: JSON.parse(canonical) as ChainRecord };
+}
+
+// A block in a straight chain: its header hashes its index and the block before it (the genesis, the sandbox's
+// chains, and every block written before devices synced).
 export function blockTemplate(
   previous: Pick<Block, 'id' | 'hash'> | null,
   record: ChainRecord,
   timestamp: string,
 ): BlockTemplate {
-  if (record === null || typeof record !== 'object') throw ledgerError('ValidationError', 'A block needs a record');
+  const canonical = canonicalRecord(record);
   let index = 0;
   let previousHash = GENESIS_PREVIOUS_HASH;
   if (previous) {
@@ -140,18 +159,34 @@ export function blockTemplate(
     }
     previousHash = previous.hash;
   }
-  // The block keeps exactly what was hashed: the canonical JSON read back, keys sorted, undefined fields gone.
-  const canonical = canonicalJson(record);
-  const dataHash = sha256Hex(utf8(canonical));
-  const prefixBytes = encoder.encode(headerPrefix(index, previousHash, timestamp, dataHash));
-  return { index, previousHash, timestamp, dataHash, record: JSON.parse(canonical) as ChainRecord, prefixBytes };
+  const prefixBytes = encoder.encode(headerPrefix(index, previousHash, timestamp, canonical.dataHash));
+  return { index, previousHash, timestamp, ...canonical, prefixBytes };
+}
+
+// A block of the records chain: its header hashes the heads its author saw, not its place, so the same block keeps
+// its hash wherever a merge with another device's blocks puts it (docs/decisions/one-ledger-across-devices.md).
+export function childTemplate(heads: readonly string[], index: number, record: ChainRecord, timestamp: string): BlockTemplate {
+  const sorted = [...new Set(heads)].sort();
+  if (sorted.length === 0 || !sorted.every(isHash))
+    throw ledgerError('ValidationError', 'A block must name the heads it follows');
+  if (!Number.isSafeInteger(index) || index < 1) throw ledgerError('ValidationError', 'The new block has no valid place');
+  const canonical = canonicalRecord(record);
+  const prefixBytes = encoder.encode(headsHeaderPrefix(sorted, timestamp, canonical.dataHash));
+  return { index, previousHash: sorted[0], heads: sorted, timestamp, ...canonical, prefixBytes };
+}
+
+const HASH = /^[0-9a-f]{64}$/;
+export function isHash(value: unknown): value is string {
+  return typeof value === 'string' && HASH.test(value);
 }
 
 // Builds the block for a nonce the search found. The hash is recomputed with js-sha256, independent of
 // the fast SHA-256 in sha256.ts: a block is only sealed when both implementations agree.
 export function sealBlock(template: BlockTemplate, nonce: number, difficulty: number): Block {
-  const { index, previousHash, timestamp, dataHash, record } = template;
-  const bytes = headerBytes(index, previousHash, timestamp, dataHash, nonce);
+  const { index, previousHash, heads, timestamp, dataHash, record } = template;
+  const bytes = heads
+    ? utf8(headsHeaderPrefix(heads, timestamp, dataHash) + String(nonce))
+    : headerBytes(index, previousHash, timestamp, dataHash, nonce);
   const hash = sha256.hex(bytes);
   if (hash !== sha256Hex(bytes) || !meetsDifficulty(hash, difficulty)) {
     throw ledgerError('IntegrityError', `Mining produced a hash that does not meet difficulty ${difficulty}`);
@@ -160,6 +195,7 @@ export function sealBlock(template: BlockTemplate, nonce: number, difficulty: nu
     id: String(index),
     hash,
     previousHash,
+    ...(heads ? { heads } : {}),
     timestamp,
     dataHash,
     data: record,
@@ -183,9 +219,71 @@ export function createGenesisBlock(record: ChainRecord, timestamp: string, diffi
   return mineTemplate(blockTemplate(null, record, timestamp), difficulty);
 }
 
-// Synchronous: fine for the records chain at difficulty 2 (about 256 attempts); the lab uses mineBlockAsync.
+// Synchronous: fine at difficulty 2 (about 256 attempts); the lab uses mineBlockAsync.
 export function mineBlock(previous: Block, record: ChainRecord, timestamp: string, difficulty: number = DIFFICULTY): Block {
   return mineTemplate(blockTemplate(previous, record, timestamp), difficulty);
+}
+
+// A records-chain block after `heads`, numbered `index` for now (the order decides its place).
+export function mineChild(
+  heads: readonly string[],
+  index: number,
+  record: ChainRecord,
+  timestamp: string,
+  difficulty: number = DIFFICULTY,
+): Block {
+  return mineTemplate(childTemplate(heads, index, record, timestamp), difficulty);
+}
+
+// The header fields a block is hashed and linked by.
+export type BlockHeader = Pick<Block, 'id' | 'hash' | 'previousHash' | 'heads' | 'timestamp' | 'dataHash' | 'nonce'>;
+
+// The hash a header should have at place `index`: a block with heads hashes them, any other its index and link.
+export function headerHash(header: BlockHeader, index: number): string {
+  return header.heads !== undefined
+    ? headsBlockHash(header.heads, header.timestamp, header.dataHash, header.nonce)
+    : blockHash(index, header.previousHash, header.timestamp, header.dataHash, header.nonce);
+}
+
+// The first check a header fails at place `index` after `previous`, or null: id, link or heads, the record's
+// data check (`dataProblem`, decided by the caller: a reader's copy may hold only the header), nonce, time,
+// hash and difficulty. That a block's heads come before it is the order's check (projection.ts verifyLedger).
+export function headerProblem(
+  header: BlockHeader,
+  index: number,
+  previous: Pick<Block, 'hash'> | undefined,
+  difficulty: number,
+  dataProblem: string | null,
+): string | null {
+  if (header.id !== String(index)) return `id "${storedValueText(header.id)}" does not match index ${index}`;
+  if (header.heads !== undefined) {
+    const heads: unknown = header.heads;
+    if (index === 0) return 'the genesis block names heads';
+    if (!Array.isArray(heads) || heads.length === 0 || !heads.every(isHash)) return 'heads are not a list of block hashes';
+    for (let i = 1; i < heads.length; i++) if (!(heads[i - 1] < heads[i])) return 'heads are not sorted and distinct';
+    if (header.previousHash !== heads[0]) return 'previousHash is not the first head';
+  } else if (index === 0) {
+    if (header.previousHash !== GENESIS_PREVIOUS_HASH) return 'previousHash of the genesis block is not 64 zeros';
+  } else if (!previous || header.previousHash !== previous.hash) {
+    return `previousHash does not match block ${index - 1}`;
+  }
+  if (dataProblem !== null) return dataProblem;
+  if (!isValidNonce(header.nonce)) return 'nonce is not a whole number';
+  // the header writes the timestamp as text: ["T"] would hash like "T", so the type is checked too
+  if (typeof header.timestamp !== 'string') return 'timestamp is not text';
+  if (headerHash(header, index) !== header.hash) return 'hash does not match the block header';
+  if (!meetsDifficulty(header.hash, difficulty)) return `hash does not meet difficulty ${difficulty}`;
+  return null;
+}
+
+// Why a block's record fails its data hash, or null.
+export function dataProblemOf(block: Pick<Block, 'data' | 'dataHash'>): string | null {
+  if (block.data === null || typeof block.data !== 'object') return 'block is malformed (no record data)';
+  try {
+    return recordDataHash(block.data) === block.dataHash ? null : 'record data was changed (data hash mismatch)';
+  } catch {
+    return 'block is malformed (its record holds a value JSON cannot hold)'; // a BigInt or a cycle, which IndexedDB stores
+  }
 }
 
 // The first check block `index` fails, or null. `previous` is the block before it (ignored for index 0).
@@ -198,27 +296,7 @@ export function checkBlock(
   if (block === null || typeof block !== 'object' || block.data === null || typeof block.data !== 'object') {
     return 'block is malformed (no record data)';
   }
-  if (block.id !== String(index)) return `id "${storedValueText(block.id)}" does not match index ${index}`;
-  if (index === 0) {
-    if (block.previousHash !== GENESIS_PREVIOUS_HASH) return 'previousHash of the genesis block is not 64 zeros';
-  } else if (!previous || block.previousHash !== previous.hash) {
-    return `previousHash does not match block ${index - 1}`;
-  }
-  let dataHash: string;
-  try {
-    dataHash = recordDataHash(block.data);
-  } catch {
-    return 'block is malformed (its record holds a value JSON cannot hold)'; // a BigInt or a cycle, which IndexedDB stores
-  }
-  if (dataHash !== block.dataHash) return 'record data was changed (data hash mismatch)';
-  if (!isValidNonce(block.nonce)) return 'nonce is not a whole number';
-  // the header writes the timestamp as text: ["T"] would hash like "T", so the type is checked too
-  if (typeof block.timestamp !== 'string') return 'timestamp is not text';
-  if (blockHash(index, block.previousHash, block.timestamp, block.dataHash, block.nonce) !== block.hash) {
-    return 'hash does not match the block header';
-  }
-  if (!meetsDifficulty(block.hash, difficulty)) return `hash does not meet difficulty ${difficulty}`;
-  return null;
+  return headerProblem(block, index, previous, difficulty, dataProblemOf(block));
 }
 
 export function verifyChain(blocks: readonly Block[], difficulty: number = DIFFICULTY): VerifyResult {

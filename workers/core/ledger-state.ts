@@ -27,9 +27,20 @@ export interface ShareState {
   reads: GrantRead[]; // oldest first
 }
 
+// A block kept in the order but not folded in: written concurrently with a block before it, it broke a rule only
+// because of that block (docs/decisions/one-ledger-across-devices.md). Every device decides it the same way.
+export interface NotApplied {
+  index: number;
+  hash: string;
+  reason: string; // the rule it broke, e.g. 'read names share s1, which was revoked'
+}
+
 export interface LedgerState {
   height: number;
-  lastTimestamp: string; // of the tip: a new block's time never goes back before it
+  lastTimestamp: string; // of the last block in the order: a new block's time never goes back before it
+  tips: string[]; // the heads of the blocks so far, sorted: a new block names them
+  placed: Set<string>; // hashes of the blocks so far: a block's heads must be among them
+  notApplied: Map<string, NotApplied>; // by block hash
   records: Map<string, RecordEntry[]>; // per patient, oldest first: uploads, the genesis and grant starts
   documents: Map<string, DocumentInfo & { blockIndex: number }>;
   grants: Map<string, GrantState>;

@@ -1,5 +1,14 @@
 // Asynchronous, cancellable mining with progress, for the mining lab and the sandbox chain.
-import { assertDifficulty, blockHash, blockTemplate, headerPrefix, meetsDifficulty, sealBlock } from './chain';
+import {
+  assertDifficulty,
+  blockHash,
+  blockTemplate,
+  headerPrefix,
+  headsBlockHash,
+  headsHeaderPrefix,
+  meetsDifficulty,
+  sealBlock,
+} from './chain';
 import { ledgerError } from './errors';
 import { createNonceSearch, isValidNonce } from './nonce-search';
 import type { Block, ChainRecord } from './types';
@@ -119,14 +128,17 @@ export interface RemineProgressReport extends MiningProgressReport {
 // What re-mining hashes of a block besides its place: its time and its data hash. Re-mining works on headers, so
 // a block whose record is not at hand (the sandbox's opaque copies of records the reader may not read) re-mines too.
 export interface HeaderToMine {
+  hash: string; // as held before re-mining: a later block naming it as a head is pointed at the new hash
   timestamp: string;
   dataHash: string;
+  heads?: string[]; // a block with heads is re-mined with them (each one re-mined before it renamed)
 }
 
 // A re-mined block's new header fields; its record, time and data hash are the caller's.
 export interface MinedHeader {
   id: string;
   previousHash: string;
+  heads?: string[];
   hash: string;
   nonce: number;
 }
@@ -173,9 +185,19 @@ export async function remineRange(from: number, to: number, options: RemineOptio
     return { attempts, blocksMined, elapsedMs, hashRate: elapsedMs > 0 ? (attempts * 1000) / elapsedMs : 0 };
   };
   try {
+    const renamed = new Map<string, string>(); // old hash -> re-mined hash, for the heads of later blocks
     for (let index = from; index < to; index++) {
-      const { timestamp, dataHash } = headerOf(index);
-      const search = createNonceSearch(encoder.encode(headerPrefix(index, previousHash, timestamp, dataHash)), difficulty);
+      const header = headerOf(index);
+      const { timestamp, dataHash } = header;
+      // one head links to the block before, as a straight chain does; several are renamed where re-mined
+      const heads =
+        header.heads &&
+        (header.heads.length === 1 ? [previousHash] : [...new Set(header.heads.map((head) => renamed.get(head) ?? head))].sort());
+      if (heads) previousHash = heads[0];
+      const prefix = heads
+        ? headsHeaderPrefix(heads, timestamp, dataHash)
+        : headerPrefix(index, previousHash, timestamp, dataHash);
+      const search = createNonceSearch(encoder.encode(prefix), difficulty);
       let nonce = 0;
       for (;;) {
         if (sinceYield >= yieldEvery) {
@@ -195,12 +217,15 @@ export async function remineRange(from: number, to: number, options: RemineOptio
         attempts += tried;
         sinceYield += tried;
         if (found >= 0) {
-          const hash = blockHash(index, previousHash, timestamp, dataHash, found);
+          const hash = heads
+            ? headsBlockHash(heads, timestamp, dataHash, found)
+            : blockHash(index, previousHash, timestamp, dataHash, found);
           // the search and the header hash are separate SHA-256 code: a block is kept only when both agree
           if (!meetsDifficulty(hash, difficulty)) {
             throw ledgerError('IntegrityError', `Mining produced a hash that does not meet difficulty ${difficulty}`);
           }
-          onBlock(index, { id: String(index), previousHash, hash, nonce: found });
+          onBlock(index, { id: String(index), previousHash, ...(heads ? { heads } : {}), hash, nonce: found });
+          renamed.set(header.hash, hash);
           previousHash = hash;
           blocksMined++;
           break;

@@ -1,12 +1,13 @@
 // The ledger's state is a fold over the verified chain: apply(state, block) for each block in order.
 // Before a block is applied it must be legal given the state before it (the chain's rules, chain-rules.ts).
 import { checkBlock } from './chain';
-import { ruleProblem } from './chain-rules';
+import { fixedRuleProblem, stateRuleProblem } from './chain-rules';
+import { parentsOf } from './dag';
 import type { LedgerState, RecordEntry } from './ledger-state';
 import type { Block, EmergencyRecord, ShareRecord } from './types';
 
 // The state's types and the rules stay importable from here, where the fold's callers find them.
-export type { GrantRead, GrantState, LedgerState, RecordEntry, ShareState } from './ledger-state';
+export type { GrantRead, GrantState, LedgerState, NotApplied, RecordEntry, ShareState } from './ledger-state';
 export { ruleProblem } from './chain-rules';
 
 export interface VerifiedLedger {
@@ -18,6 +19,9 @@ export function emptyState(): LedgerState {
   return {
     height: 0,
     lastTimestamp: '',
+    tips: [],
+    placed: new Set(),
+    notApplied: new Map(),
     records: new Map(),
     documents: new Map(),
     grants: new Map(),
@@ -36,12 +40,28 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
+// Puts a block in its place: height, time, heads. Every block of the order is placed, applied or not.
+function place(state: LedgerState, block: Block, index: number): void {
+  state.height = index + 1;
+  state.lastTimestamp = block.timestamp;
+  const parents = parentsOf(block);
+  const tips = state.tips.filter((tip) => !parents.includes(tip));
+  tips.push(block.hash);
+  state.tips = tips.sort();
+  state.placed.add(block.hash);
+}
+
+// Whether the block's author saw every block before it: its heads are exactly the tips so far.
+export function sawEverything(state: LedgerState, block: Block): boolean {
+  const parents = parentsOf(block);
+  return parents.length === state.tips.length && parents.every((parent) => state.tips.includes(parent));
+}
+
 // Folds one legal block into `state` (in place: the fold owns its accumulator) and returns it.
 export function apply(state: LedgerState, block: Block, index: number): LedgerState {
   const record = block.data;
   const entry = { index, hash: block.hash, record };
-  state.height = index + 1;
-  state.lastTimestamp = block.timestamp;
+  place(state, block, index);
   switch (record.type) {
     case 'diagnosis':
     case 'prescription':
@@ -161,20 +181,40 @@ export function project(blocks: readonly Block[]): LedgerState {
 // Hash, link, data hash and difficulty of each block, then its legality given the state before it; stops at
 // the first failure and returns the projection of the blocks before it. Never throws on stored data. Resumes
 // from `from` (blocks already verified), and stops before `until` so a long chain can be checked in slices.
+// A block written concurrently with one before it (its author did not see every block before it) that breaks a
+// rule is kept but not applied (docs/decisions/one-ledger-across-devices.md); hash, heads, time, author and
+// record shape are never relaxed. Blocks before `checkedBefore` had their hashes checked already.
 export function verifyLedger(
   blocks: readonly Block[],
   difficulty: number,
   from?: VerifiedLedger,
   until = blocks.length,
+  checkedBefore = 0,
 ): VerifiedLedger {
   const state = from?.state ?? emptyState();
   if (from?.firstInvalid) return from;
   if (blocks.length === 0) return { state, firstInvalid: { index: 0, reason: 'the stored chain has no blocks' } };
   for (let index = state.height; index < Math.min(until, blocks.length); index++) {
     const block = blocks[index];
-    const reason = checkBlock(block, index, blocks[index - 1], difficulty) ?? ruleProblem(state, block, index);
+    const reason =
+      (index < checkedBefore ? null : checkBlock(block, index, blocks[index - 1], difficulty)) ?? orderProblem(state, block);
     if (reason !== null) return { state, firstInvalid: { index, reason } };
-    apply(state, block, index);
+    const fixed = fixedRuleProblem(state, block);
+    if (fixed !== null) return { state, firstInvalid: { index, reason: fixed } };
+    const rule = stateRuleProblem(state, block, index);
+    if (rule === null) apply(state, block, index);
+    else if (sawEverything(state, block)) return { state, firstInvalid: { index, reason: rule } };
+    else {
+      state.notApplied.set(block.hash, { index, hash: block.hash, reason: rule });
+      place(state, block, index);
+    }
   }
   return { state };
+}
+
+// Its heads come before it, and it is not placed twice.
+function orderProblem(state: LedgerState, block: Block): string | null {
+  if (state.placed.has(block.hash)) return 'the block is already in the ledger';
+  for (const parent of parentsOf(block)) if (!state.placed.has(parent)) return `head ${parent.slice(0, 8)} is not before it`;
+  return null;
 }

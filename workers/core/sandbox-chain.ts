@@ -1,12 +1,11 @@
 // The sandbox's chains as plain data: three peers' copies, each block's own check kept so a page of rows is
 // cheap, and the comparison of the copies. Pure: the ledger's sandbox module holds one and answers the API.
 import type { ChainStatus } from '../api';
-import { GENESIS_PREVIOUS_HASH, blockHash, checkBlock, meetsDifficulty, recordDataHash } from './chain';
+import { checkBlock, dataProblemOf, headerProblem, recordDataHash } from './chain';
 import { SANDBOX_PEERS, type PeerName } from './constants';
 import { ledgerError } from './errors';
 import { isIndex } from './ids';
 import type { HeaderToMine } from './mining';
-import { isValidNonce } from './nonce-search';
 import type { Block, ClinicalRecord } from './types';
 
 export const SANDBOX_PATIENT_ID = 'sandbox'; // synthetic sandbox records, readable by everyone
@@ -18,6 +17,7 @@ export interface OpaqueBlock {
   id: string;
   hash: string;
   previousHash: string;
+  heads?: string[];
   timestamp: string;
   dataHash: string;
   nonce: number;
@@ -33,17 +33,8 @@ export function isOpaque(block: PeerBlock): block is OpaqueBlock {
 
 // What re-mining hashes of a block besides its place: a block's record again, an opaque block's data hash as held.
 export function headerToMine(block: PeerBlock): HeaderToMine {
-  return { timestamp: block.timestamp, dataHash: isOpaque(block) ? block.dataHash : recordDataHash(block.data) };
-}
-
-// Why a block's record fails its data hash, or null: the one check of checkBlock that reads the record.
-function dataProblemOf(block: Block): string | null {
-  if (block.data === null || typeof block.data !== 'object') return 'block is malformed (no record data)';
-  try {
-    return recordDataHash(block.data) === block.dataHash ? null : 'record data was changed (data hash mismatch)';
-  } catch {
-    return 'block is malformed (its record holds a value JSON cannot hold)';
-  }
+  const dataHash = isOpaque(block) ? block.dataHash : recordDataHash(block.data);
+  return { hash: block.hash, timestamp: block.timestamp, dataHash, ...(block.heads ? { heads: block.heads } : {}) };
 }
 
 // The reader's copy of the records chain: the blocks they may read in full, every other one opaque (a block
@@ -51,26 +42,14 @@ function dataProblemOf(block: Block): string | null {
 export function readerCopy(blocks: readonly Block[], mayRead: (record: Block['data']) => boolean): PeerBlock[] {
   return blocks.map((block): PeerBlock => {
     if (typeof block.data === 'object' && block.data !== null && mayRead(block.data)) return structuredClone(block);
-    const { id, hash, previousHash, timestamp, dataHash, nonce } = block;
-    return { id, hash, previousHash, timestamp, dataHash, nonce, dataProblem: dataProblemOf(block) };
+    const { id, hash, previousHash, heads, timestamp, dataHash, nonce } = block;
+    return { id, hash, previousHash, ...(heads ? { heads } : {}), timestamp, dataHash, nonce, dataProblem: dataProblemOf(block) };
   });
 }
 
 // checkBlock's checks for a header: the same reasons, with the data check decided when the block was copied.
 function checkOpaque(block: OpaqueBlock, index: number, previous: PeerBlock | undefined, difficulty: number): string | null {
-  if (block.id !== String(index)) return `id "${String(block.id)}" does not match index ${index}`;
-  if (index === 0) {
-    if (block.previousHash !== GENESIS_PREVIOUS_HASH) return 'previousHash of the genesis block is not 64 zeros';
-  } else if (!previous || block.previousHash !== previous.hash) {
-    return `previousHash does not match block ${index - 1}`;
-  }
-  if (block.dataProblem !== null) return block.dataProblem;
-  if (!isValidNonce(block.nonce)) return 'nonce is not a whole number';
-  if (typeof block.timestamp !== 'string') return 'timestamp is not text';
-  if (blockHash(index, block.previousHash, block.timestamp, block.dataHash, block.nonce) !== block.hash) {
-    return 'hash does not match the block header';
-  }
-  return meetsDifficulty(block.hash, difficulty) ? null : `hash does not meet difficulty ${difficulty}`;
+  return headerProblem(block, index, previous, difficulty, block.dataProblem);
 }
 
 // One peer's copy. Blocks are replaced, never changed in place, so copies share the blocks they agree on.
@@ -142,9 +121,26 @@ export function recheck(chain: PeerChain, index: number, difficulty: number): vo
   const block = chain.blocks[index];
   const previous = chain.blocks[index - 1];
   const own = isOpaque(block) ? checkOpaque(block, index, previous, difficulty) : checkBlock(block, index, previous, difficulty);
-  const problem = own ?? chain.signature?.(block, index) ?? null;
+  const problem = own ?? headsProblem(chain, index) ?? chain.signature?.(block, index) ?? null;
   if (problem === null) chain.problems.delete(index);
   else chain.problems.set(index, problem);
+}
+
+// A block with heads links to them instead of to the block before it: each must be a block earlier in the copy.
+function headsProblem(chain: PeerChain, index: number): string | null {
+  const heads = chain.blocks[index].heads;
+  if (heads === undefined) return null;
+  const previous = chain.blocks[index - 1];
+  for (const head of heads) {
+    let found = false;
+    for (let at = index - 1; at >= 0 && !found; at--) found = chain.blocks[at].hash === head;
+    if (found) continue;
+    // on a straight stretch the one head is the block before: name the broken link as a chain without heads does
+    return heads.length === 1 && previous
+      ? `previousHash does not match block ${index - 1}`
+      : `head ${head.slice(0, 8)} is not before it`;
+  }
+  return null;
 }
 
 export function recheckAll(chain: PeerChain, difficulty: number): void {

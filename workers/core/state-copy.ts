@@ -10,6 +10,9 @@ function copyLists<T>(map: Map<string, T[]>): Map<string, T[]> {
 export function copyState(state: LedgerState): LedgerState {
   return {
     ...state,
+    tips: state.tips.slice(),
+    placed: new Set(state.placed),
+    notApplied: new Map(state.notApplied),
     records: copyLists(state.records),
     documents: new Map(state.documents),
     grants: new Map([...state.grants].map(([id, known]) => [id, { ...known, reads: known.reads.slice() }])),

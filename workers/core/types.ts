@@ -124,9 +124,10 @@ export interface ShareRecord extends RecordBase {
 export type ChainRecord = ClinicalRecord | EmergencyRecord | DeletionRecord | AcknowledgementRecord | ShareRecord;
 
 export interface Block {
-  id: string; // the chain index as text
+  id: string; // its place in the ledger's order, as text (hashed only on blocks without heads)
   hash: string; // 64 hex digits (SHA-256 of the header)
-  previousHash: string;
+  previousHash: string; // the block before it; on a block with heads, its first head
+  heads?: string[]; // hashes of the blocks nothing else its author held pointed to, sorted (docs/decisions/one-ledger-across-devices.md); absent on blocks written before devices synced
   timestamp: string; // ISO 8601
   dataHash: string; // SHA-256 hex of data's canonical JSON, part of the mined header: lets verification tell a changed record from a changed header
   data: ChainRecord;

@@ -55,8 +55,19 @@ function refused(reason: string): never {
 }
 
 // The fields of a block, and nothing else a file may have added to them.
-function blockOf({ id, hash, previousHash, timestamp, dataHash, data, nonce, author, signature }: Block): Block {
-  return { id, hash, previousHash, timestamp, dataHash, data, nonce, author, signature };
+function blockOf({ id, hash, previousHash, heads, timestamp, dataHash, data, nonce, author, signature }: Block): Block {
+  return {
+    id,
+    hash,
+    previousHash,
+    ...(heads !== undefined ? { heads } : {}),
+    timestamp,
+    dataHash,
+    data,
+    nonce,
+    author,
+    signature,
+  };
 }
 
 export function createBackupRestore(

@@ -12,7 +12,7 @@ import type {
   SignatureState,
 } from '../api';
 import { canSeeRecord } from '../core/access';
-import { GENESIS_PREVIOUS_HASH, blockHash, createGenesisBlock, mineBlock, recordDataHash } from '../core/chain';
+import { GENESIS_PREVIOUS_HASH, createGenesisBlock, headerHash, mineBlock, recordDataHash } from '../core/chain';
 import { SANDBOX_PEERS } from '../core/constants';
 import { iso } from '../core/ledger-records';
 import { mineBlockAsync, remineRange, type RemineOptions } from '../core/mining';
@@ -259,7 +259,7 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       };
       const dataHash = recordDataHash(data);
       // the nonce stays: the new hash almost never meets the difficulty, which is what the demo shows
-      const hash = blockHash(at, block.previousHash, block.timestamp, dataHash, block.nonce);
+      const hash = headerHash({ ...block, dataHash }, at);
       const edited = { ...block, data, dataHash, hash };
       chain.blocks[at] = edited;
       recheck(chain, at, box.difficulty);

@@ -21,6 +21,14 @@ export interface Snapshot {
   readonly storedKeys?: StoredKeys; // the users' wrapped keys and the ledger key
   readonly signatures: SignatureCheck; // the live check of this chain's signatures, shared by the snapshots that extend it
   readonly publicKeys: Map<string, Promise<CryptoKey>>; // enrolled keys (base64) imported once: a cache, not state
+  readonly awaiting: ReadonlySet<string>; // documents another device wrote whose key or bytes have not reached this one
+}
+
+// Meta entry: ids of documents merged from another device whose key or bytes are still on their way.
+export const AWAITING_KEY = 'awaitingFiles';
+
+export function awaitingOf(value: unknown): Set<string> {
+  return new Set(Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : []);
 }
 
 async function verifyInSlices(blocks: readonly Block[], difficulty: number): Promise<VerifiedLedger> {
@@ -37,6 +45,7 @@ export function offChainProblem(
   state: LedgerState,
   keys: ReadonlyMap<string, string>,
   contentIds: readonly string[],
+  awaiting: ReadonlySet<string> = new Set(),
 ): InvalidBlock | undefined {
   let first: InvalidBlock | undefined;
   const note = (problem: InvalidBlock) => {
@@ -44,7 +53,7 @@ export function offChainProblem(
   };
   const contents = new Set(contentIds);
   for (const document of state.documents.values()) {
-    if (document.deletedAt) continue;
+    if (document.deletedAt || awaiting.has(document.id)) continue;
     if (!keys.has(document.id)) note({ index: document.blockIndex, reason: `the key of "${document.fileName}" is missing` });
     if (!contents.has(document.id))
       note({ index: document.blockIndex, reason: `the stored bytes of "${document.fileName}" are missing` });
@@ -83,7 +92,8 @@ export function loadedLedger(stored: StoredState, blocks: Block[], previous: Sna
   const keys = new Map(stored.documents.map((row) => [row?.id, row?.encryptionKey]));
   const storedKeys = stored.meta[KEYS_KEY] as StoredKeys | undefined;
   const publicKeys = previous?.publicKeys ?? new Map<string, Promise<CryptoKey>>();
-  const base = { blocks, keys, revision, publicKeys, ...(storedKeys ? { storedKeys } : {}) };
+  const awaiting = awaitingOf(stored.meta[AWAITING_KEY]);
+  const base = { blocks, keys, revision, publicKeys, awaiting, ...(storedKeys ? { storedKeys } : {}) };
   if (blocks.length > 0 && stored.meta[FORMAT_KEY] !== LEDGER_FORMAT) {
     const reason =
       stored.meta[FORMAT_KEY] === 2
@@ -106,11 +116,11 @@ export async function verifiedLedger(
   contentIds: readonly string[],
   difficulty: number,
 ): Promise<{ verified: VerifiedLedger; invalid?: InvalidBlock }> {
-  const { blocks, keys } = loaded.base;
+  const { blocks } = loaded.base;
   const from = loaded.extends;
   const verified = from
     ? verifyLedger(blocks, difficulty, { state: copyState(from.verified.state) })
     : await verifyInSlices(blocks, difficulty);
-  const invalid = verified.firstInvalid ?? offChainProblem(verified.state, keys, contentIds);
+  const invalid = verified.firstInvalid ?? offChainProblem(verified.state, loaded.base.keys, contentIds, loaded.base.awaiting);
   return { verified, ...(invalid ? { invalid } : {}) };
 }

@@ -2,7 +2,9 @@
 // each verified state as an immutable snapshot, keeps the check of signatures running behind it
 // (signature-scheduler.ts), and hands every change to the write pipeline (writes.ts) or a replacement (replace.ts).
 import type { ChainStatus, ChangeKind, SignatureState } from '../api';
+import { contentId } from '../core/documents';
 import { ledgerError } from '../core/errors';
+import { mergeBlocks, type MergeOutcome, type RefusedBlockReport } from '../core/merge';
 import { project, verifyLedger } from '../core/projection';
 import {
   KEYS_KEY,
@@ -15,7 +17,7 @@ import {
 import { fail, type LedgerDeps } from './deps';
 import { freshWrite, keysToKeep, newKeys, replaceAll, restoreWrite } from './replace';
 import { FIRST_SIGNATURE_SLICE, checkSignatures, signatureCheck, until } from './signature-scheduler';
-import { chainOf, loadedLedger, verifiedLedger, type Snapshot } from './snapshot';
+import { AWAITING_KEY, chainOf, loadedLedger, verifiedLedger, type Snapshot } from './snapshot';
 import {
   ALL_KINDS,
   createMutex,
@@ -29,6 +31,14 @@ import {
 } from './writes';
 
 export type { Snapshot } from './snapshot';
+
+// What a merge of another device's blocks did.
+export interface RemoteMerge {
+  added: number;
+  refused: RefusedBlockReport[];
+  waiting: unknown[]; // blocks naming a head not held yet: offer them again with the next ones
+  notMerged?: string; // why nothing could be merged
+}
 export type { Draft, WriteOptions } from './writes';
 export { kindsOf, ALL_KINDS } from './writes';
 export { offChainProblem } from './snapshot';
@@ -200,6 +210,91 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     return merged;
   }
 
+  // Blocks another device wrote (through the sync module), merged with the same checks the server runs
+  // (workers/core/merge.ts): only verified blocks are stored, nothing held is dropped. Their files' keys and bytes
+  // follow (addRemoteContent); until then those files are awaited, not missing.
+  async function mergeRemote(incoming: readonly unknown[]): Promise<RemoteMerge> {
+    await ready();
+    let outcome: MergeOutcome | null = null;
+    let kinds: ChangeKind[] = [];
+    try {
+      return await lock(async () => {
+        for (let tries = 1; ; tries++) {
+          await refreshIfStale();
+          const s = current();
+          if (s.invalid)
+            return {
+              added: 0,
+              refused: [],
+              waiting: [...incoming],
+              notMerged: 'this device’s stored records failed verification',
+            };
+          outcome = await mergeBlocks(s.blocks, incoming, { difficulty, publicKeys: s.publicKeys, heldState: s.verified.state });
+          if (outcome.added.length === 0) return { added: 0, refused: outcome.refused, waiting: outcome.waiting };
+          const before = s.verified.state;
+          const after = outcome.state;
+          const awaiting = new Set(s.awaiting);
+          const deleteDocuments: string[] = [];
+          for (const document of after.documents.values()) {
+            const held = before.documents.get(document.id);
+            if (!held && !document.deletedAt) awaiting.add(document.id);
+            if (held && !held.deletedAt && document.deletedAt) deleteDocuments.push(document.id);
+            if (document.deletedAt) awaiting.delete(document.id);
+          }
+          const revision = s.revision + 1;
+          try {
+            await storage.commit({
+              expectedRevision: s.revision,
+              blocks: outcome.blocks.slice(outcome.firstChanged),
+              deleteDocuments,
+              meta: { [REVISION_KEY]: revision, [AWAITING_KEY]: [...awaiting] },
+            });
+          } catch (error) {
+            if (isConflict(error) && tries < WRITE_ATTEMPTS) continue;
+            throw storageError('The records from your other devices were not saved', error);
+          }
+          kinds = kindsOf(outcome.added.map((block) => block.data));
+          if (outcome.firstChanged < s.blocks.length) kinds = ALL_KINDS; // blocks moved: every screen reads again
+          await setSnapshot(await toSnapshot(await storage.load(Math.max(0, s.blocks.length - 1)), s));
+          return { added: outcome.added.length, refused: outcome.refused, waiting: outcome.waiting };
+        }
+      });
+    } finally {
+      if (kinds.length > 0 && snapshot) hooks.committed({ revision: snapshot.revision, kinds });
+    }
+  }
+
+  // A file's encrypted bytes (and, when it came too, its key) from another device, checked against the content
+  // id the chain names for it. False when no live document of the chain is this one.
+  async function addRemoteContent(documentId: string, bytes: ArrayBuffer, encryptionKey?: string): Promise<boolean> {
+    await ready();
+    const document = current().verified.state.documents.get(documentId);
+    if (!document || document.deletedAt) return false;
+    if ((await contentId(bytes)) !== document.ipfsHash)
+      fail('IntegrityError', `The bytes of "${document.fileName}" from another device do not match its content id.`);
+    let added = false;
+    await lock(async () => {
+      await refreshIfStale();
+      const s = current();
+      const awaiting = new Set(s.awaiting);
+      const key = encryptionKey ?? s.keys.get(documentId);
+      if (key) awaiting.delete(documentId);
+      const revision = s.revision + 1;
+      await storage.commit({
+        expectedRevision: s.revision,
+        contents: [{ id: documentId, bytes }],
+        ...(encryptionKey ? { documents: [{ id: documentId, encryptionKey }] } : {}),
+        meta: { [REVISION_KEY]: revision, [AWAITING_KEY]: [...awaiting] },
+      });
+      const keys = new Map(s.keys);
+      if (encryptionKey) keys.set(documentId, encryptionKey);
+      publish({ ...s, keys, awaiting, revision });
+      added = true;
+    });
+    if (added && snapshot) hooks.committed({ revision: snapshot.revision, kinds: ['records'] });
+    return added;
+  }
+
   // Another tab changed the stored ledger: load what it wrote. True when there was something new.
   async function refresh(): Promise<boolean> {
     if (!snapshot) return false;
@@ -240,6 +335,8 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     reset: () => replace('The reset was not saved', (expected, keys, session) => freshWrite(deps, expected, keys, session)),
     restore: (ledger: Parameters<typeof restoreWrite>[0]) => replace('The restore was not saved', restoreWrite(ledger)),
     merge,
+    mergeRemote,
+    addRemoteContent,
     refresh,
     status,
     signatureOf,

@@ -2,7 +2,7 @@
 // mined, checked against the chain's rules and signed with the key the chain enrols for their author before
 // anything is stored.
 import type { ChangeKind } from '../api';
-import { mineBlock } from '../core/chain';
+import { mineChild } from '../core/chain';
 import { FUTURE_TIP_TOLERANCE_MS } from '../core/constants';
 import { MESSAGES, ledgerError } from '../core/errors';
 import { iso } from '../core/ledger-records';
@@ -123,7 +123,9 @@ export function createWriter(deps: LedgerDeps, hooks: WriterHooks, store: Writer
     const blocks: Block[] = [];
     if (!draft.records?.length && !draft.documents?.length && !draft.deleteDocuments?.length) return blocks;
     for (const record of draft.records ?? []) {
-      const mined = mineBlock(blocks.at(-1) ?? s.blocks[s.blocks.length - 1], record, record.timestamp, difficulty);
+      // a block names the heads it follows: every tip this device holds, or the change's block before it
+      const heads = blocks.length > 0 ? [blocks[blocks.length - 1].hash] : state.tips;
+      const mined = mineChild(heads, state.height + blocks.length, record, record.timestamp, difficulty);
       // a change must be legal where it lands; records of one change are independent of each other
       const problem = ruleProblem(state, mined, state.height + blocks.length);
       if (problem) fail('IntegrityError', `This change would break a rule of the chain: ${problem}.`);

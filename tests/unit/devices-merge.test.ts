@@ -1,0 +1,175 @@
+// Two devices of one ledger that wrote while apart: merging brings every block of both to each, in one order,
+// verified with the same checks (docs/decisions/one-ledger-across-devices.md).
+import { describe, expect, it } from 'vitest';
+import { mineChild } from '../../workers/core/chain';
+import { tipsOf } from '../../workers/core/dag';
+import { mergeBlocks } from '../../workers/core/merge';
+import { signBlock } from '../../workers/core/signatures';
+import type { Block } from '../../workers/core/types';
+import type { LedgerDeps } from '../../workers/ledger/deps';
+import { createLedgerBackend } from '../../workers/service';
+import { createMemoryStorage } from '../../workers/storage/memory-storage';
+import type { LedgerStorage } from '../../workers/storage/ledger-storage';
+import { authorKey } from '../support/forged-blocks';
+import { SARAH, WILSON, createClock, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
+import { testDeps } from '../support/test-ledger';
+
+// A second device holding exactly what the first one stores (as a device that joined and took the ledger).
+async function copyOf(storage: LedgerStorage): Promise<LedgerStorage> {
+  const stored = await storage.load();
+  const copy = createMemoryStorage();
+  const contents = await Promise.all(
+    stored.contentIds.map(async (id) => ({ id, bytes: (await storage.readContent(id)) as ArrayBuffer })),
+  );
+  await copy.commit({ blocks: stored.blocks, documents: stored.documents, contents, meta: stored.meta });
+  return copy;
+}
+
+async function twoDevices() {
+  const clock = createClock();
+  const deps = (storage: LedgerStorage): Partial<LedgerDeps> => ({ storage, now: clock.now });
+  const storageA = createMemoryStorage();
+  const a = createLedgerBackend(testDeps(deps(storageA)));
+  await a.store.ready();
+  const storageB = await copyOf(storageA);
+  const b = createLedgerBackend(testDeps(deps(storageB)));
+  await b.store.ready();
+  return { a, b, storageA, storageB, clock };
+}
+
+type Device = Awaited<ReturnType<typeof twoDevices>>['a'];
+
+const hashes = (device: Device) => device.store.current().blocks.map((block) => block.hash);
+
+async function exchange(a: Device, b: Device): Promise<void> {
+  await a.store.mergeRemote(b.store.current().blocks);
+  await b.store.mergeRemote(a.store.current().blocks);
+}
+
+describe('devices that wrote while apart', () => {
+  it('end with every block of both, in the same order, each verified, and the next block names both heads', async () => {
+    const { a, b, clock } = await twoDevices();
+    await signInAs(a.service, SARAH);
+    await signInAs(b.service, SARAH);
+    await a.service.upload(uploadOf('From the phone'));
+    clock.advance(1000);
+    await b.service.upload(uploadOf('From the laptop'));
+    clock.advance(1000);
+    await a.service.upload(uploadOf('Phone again'));
+
+    await exchange(a, b);
+
+    expect(hashes(a)).toEqual(hashes(b));
+    expect(hashes(a)).toHaveLength(4);
+    for (const device of [a, b]) {
+      expect(await device.service.chainStatus()).toMatchObject({ valid: true, height: 4, readOnly: false });
+      const titles = (await device.service.listRecords(SARAH.id)).map((record) => record.title);
+      expect(titles).toEqual(expect.arrayContaining(['From the phone', 'From the laptop', 'Phone again']));
+    }
+    // the order is by time: the laptop's upload sits between the phone's two
+    expect(
+      a.store
+        .current()
+        .blocks.map((block) => block.data.title)
+        .slice(1),
+    ).toEqual(['From the phone', 'From the laptop', 'Phone again']);
+    expect(tipsOf(a.store.current().blocks)).toHaveLength(2);
+
+    clock.advance(1000);
+    await b.service.upload(uploadOf('After the merge'));
+    const joined = b.store.current().blocks.at(-1) as Block;
+    expect(joined.heads).toHaveLength(2);
+    await a.store.mergeRemote(b.store.current().blocks);
+    expect(hashes(a)).toEqual(hashes(b));
+    expect(await a.service.chainStatus()).toMatchObject({ valid: true, height: 5 });
+  });
+
+  it('keep a read under a share revoked meanwhile on the other device, not applied, the same way on both', async () => {
+    const { a, b, clock } = await twoDevices();
+    await signInAs(a.service, SARAH);
+    const share = await a.service.shareRecords({ doctorId: WILSON.id, accessLevel: 'full', durationDays: 7, note: '' });
+    await b.store.mergeRemote(a.store.current().blocks);
+    clock.advance(1000);
+    await a.service.revokeShare(share.id); // on Sarah's phone
+    clock.advance(1000);
+    await signInAs(b.service, WILSON);
+    await b.service.sharedView(share.id); // on Dr. Wilson's computer, which has not heard of the revoke
+
+    await exchange(a, b);
+
+    expect(hashes(a)).toEqual(hashes(b));
+    for (const device of [a, b]) {
+      const notApplied = [...device.store.state().notApplied.values()];
+      expect(notApplied).toHaveLength(1);
+      expect(notApplied[0].reason).toMatch(/revoked/);
+      expect(device.store.state().shares.get(share.id)?.share.revokedAt).toBeDefined();
+      expect(await device.service.chainStatus()).toMatchObject({ valid: true, readOnly: false });
+    }
+  });
+
+  it('refuse a block re-mined after its record was edited and one signed with another key, naming each, and store neither', async () => {
+    const { a, b, storageB } = await twoDevices();
+    await signInAs(b.service, SARAH);
+    await b.service.upload(uploadOf('Honest upload'));
+    const honest = b.store.current().blocks.at(-1) as Block;
+    const edited = { ...honest.data, title: 'Edited on the way' };
+    const remined = { ...mineChild(honest.heads as string[], 1, edited, honest.timestamp), signature: honest.signature };
+    const otherKey = await signBlock(
+      mineChild(honest.heads as string[], 1, { ...honest.data, title: 'Signed by another' }, honest.timestamp),
+      await authorKey(storageB, WILSON.id),
+    );
+
+    const outcome = await a.store.mergeRemote([remined, otherKey]);
+
+    expect(outcome.added).toBe(0);
+    const reason = `signature does not hold for the enrolled key of ${SARAH.id}`;
+    expect(outcome.refused).toHaveLength(2);
+    expect(outcome.refused).toEqual(
+      expect.arrayContaining([
+        { hash: remined.hash, reason },
+        { hash: otherKey.hash, reason },
+      ]),
+    );
+    expect(a.store.current().blocks).toHaveLength(1);
+    const outcome2 = await mergeBlocks(a.store.current().blocks, [{ ...honest, data: edited }, 'not a block']);
+    expect(outcome2.refused.map((refused) => refused.reason).sort()).toEqual([
+      'block is malformed (not an object)',
+      'record data was changed (data hash mismatch)',
+    ]);
+  });
+
+  it('waits for a block whose head has not arrived, and adds both once it does', async () => {
+    const { a, b } = await twoDevices();
+    await signInAs(b.service, SARAH);
+    await b.service.upload(uploadOf('First'));
+    await b.service.upload(uploadOf('Second'));
+    const [, first, second] = b.store.current().blocks;
+
+    const early = await a.store.mergeRemote([second]);
+    expect(early).toMatchObject({ added: 0, refused: [] });
+    expect(early.waiting).toHaveLength(1);
+    const late = await a.store.mergeRemote([first, second]);
+    expect(late).toMatchObject({ added: 2, refused: [], waiting: [] });
+    expect(hashes(a)).toEqual(hashes(b));
+  });
+
+  it('shows a record from another device before its file arrives, then opens the file once its bytes and key come', async () => {
+    const { a, b, storageA } = await twoDevices();
+    await signInAs(a.service, SARAH);
+    const record = await a.service.upload(uploadOf('Scan from the phone'));
+    const documentId = record.record.documentIds[0];
+
+    await b.store.mergeRemote(a.store.current().blocks);
+    await signInAs(b.service, SARAH);
+    expect(await b.service.chainStatus()).toMatchObject({ valid: true, readOnly: false });
+    expect((await b.service.listRecords(SARAH.id)).map((view) => view.title)).toContain('Scan from the phone');
+    expect(b.store.current().awaiting.has(documentId)).toBe(true);
+
+    const bytes = (await storageA.readContent(documentId)) as ArrayBuffer;
+    const key = a.store.current().keys.get(documentId) as string;
+    await expect(b.store.addRemoteContent(documentId, new Uint8Array([1, 2, 3]).buffer, key)).rejects.toThrow(/content id/);
+    expect(await b.store.addRemoteContent(documentId, bytes, key)).toBe(true);
+    expect(b.store.current().awaiting.has(documentId)).toBe(false);
+    expect(textOf((await b.service.readDocument(documentId)).bytes)).toBe('scan');
+  });
+});
