@@ -2,7 +2,8 @@
 // Every block is verified by workers/core/merge.ts before it is kept; the server re-implements no check.
 import type { AutomergeUrl, DocHandle, Repo } from '@automerge/automerge-repo';
 import { contentId } from '../workers/core/documents';
-import { mergeBlocks, type RefusedBlockReport } from '../workers/core/merge';
+import { MAX_BLOCK_BYTES, mergeBlocks, type RefusedBlockReport } from '../workers/core/merge';
+import type { LedgerState } from '../workers/core/projection';
 import {
   MAX_SYNC_FILE_BYTES,
   SYNC_PROTOCOL_VERSION,
@@ -21,7 +22,6 @@ import type { Block, ClinicalRecord } from '../workers/core/types';
 import { readState, writeState, type ServerState } from './state-file';
 import { MAX_NAME_CHARS, isFileEntry, syncedKeysOf } from './wire-checks';
 
-export const MAX_BLOCK_ENTRY_BYTES = 256 * 1024; // far above the largest legal block (an upload of 50 files): about 40 KB
 const FIND_TIMEOUT_MS = 10_000; // a device document or file document the server waits for
 
 export interface LedgerKeeper {
@@ -53,22 +53,28 @@ function message(error: unknown): string {
 }
 
 // Merges again while blocks placed in one pass let waiting ones in: `incoming` may come in any order.
-async function mergeSettled(held: readonly Block[], incoming: readonly unknown[], publicKeys: Map<string, Promise<CryptoKey>>) {
-  let outcome = await mergeBlocks(held, incoming, { publicKeys });
+// `heldState` (the projection of `held`) lets a merge that only appends fold on from it.
+async function mergeSettled(
+  held: readonly Block[],
+  heldState: LedgerState | undefined,
+  incoming: readonly unknown[],
+  publicKeys: Map<string, Promise<CryptoKey>>,
+) {
+  let outcome = await mergeBlocks(held, incoming, { publicKeys, heldState });
   const added = [...outcome.added];
   const refused: RefusedBlockReport[] = [...outcome.refused];
   while (outcome.added.length > 0 && outcome.waiting.length > 0) {
-    outcome = await mergeBlocks(outcome.blocks, outcome.waiting, { publicKeys });
+    outcome = await mergeBlocks(outcome.blocks, outcome.waiting, { publicKeys, heldState: outcome.state });
     added.push(...outcome.added);
     refused.push(...outcome.refused);
   }
-  return { blocks: outcome.blocks, added, refused, waiting: outcome.waiting };
+  return { blocks: outcome.blocks, state: outcome.state, added, refused, waiting: outcome.waiting };
 }
 
 // A device document's block entry as a value to verify, or why it is refused before verification.
 function entryValue(key: string, bytes: unknown): { value: unknown } | { reason: string } {
   if (!(bytes instanceof Uint8Array)) return { reason: 'malformed entry: not bytes' };
-  if (bytes.byteLength > MAX_BLOCK_ENTRY_BYTES) return { reason: `oversized entry: more than ${MAX_BLOCK_ENTRY_BYTES} bytes` };
+  if (bytes.byteLength > MAX_BLOCK_BYTES) return { reason: `oversized entry: more than ${MAX_BLOCK_BYTES} bytes` }; // not even parsed
   const value = decodeBlock(bytes);
   if (!isRecord(value)) return { reason: 'malformed entry: not a block in UTF-8 JSON' };
   if (value.hash !== key) return { reason: 'malformed entry: stored under another hash than its own' };
@@ -96,6 +102,7 @@ export async function createLedgerKeeper(repo: Repo, stateFile: string, log: (li
   const devices = new Map<string, WatchedDevice>();
   let ledger: DocHandle<LedgerDoc> | null = null;
   let held: Block[] = [];
+  let heldState: LedgerState | undefined; // the projection of `held`
   const heldHashes = new Set<string>();
   const heldCids = new Set<string>();
 
@@ -107,8 +114,9 @@ export async function createLedgerKeeper(repo: Repo, stateFile: string, log: (li
     return run;
   }
 
-  function hold(blocks: Block[]): void {
+  function hold(blocks: Block[], state: LedgerState): void {
     held = blocks;
+    heldState = state;
     for (const block of blocks) {
       heldHashes.add(block.hash);
       for (const cid of namedCids(block)) heldCids.add(cid);
@@ -164,14 +172,14 @@ export async function createLedgerKeeper(repo: Repo, stateFile: string, log: (li
       else incoming.push(entry.value);
     }
     if (incoming.length > 0) {
-      const outcome = await mergeSettled(held, incoming, publicKeys);
+      const outcome = await mergeSettled(held, heldState, incoming, publicKeys);
       if (outcome.added.length > 0) {
         ledger.change((ledgerDoc) => {
           for (const block of outcome.added) ledgerDoc.blocks[block.hash] = encodeBlock(block);
         });
         await repo.flush([ledger.documentId]); // on disk before the server counts it as held
       }
-      hold(outcome.blocks);
+      hold(outcome.blocks, outcome.state);
       if (outcome.added.length > 0) {
         log(`accepted ${outcome.added.length} block(s) from device ${device.id}: height ${held.length}`);
         // a block of another device may have waited for one of these
@@ -267,7 +275,12 @@ export async function createLedgerKeeper(repo: Repo, stateFile: string, log: (li
   async function seed(request: JoinRequest, doc: DeviceDoc): Promise<string | null> {
     const genesis = entryValue(request.genesis, isRecord(doc.blocks) ? doc.blocks[request.genesis] : undefined);
     if ('reason' in genesis) return `the device document's genesis block: ${genesis.reason}`;
-    const outcome = await mergeBlocks([], [genesis.value], { publicKeys });
+    let outcome: Awaited<ReturnType<typeof mergeBlocks>>;
+    try {
+      outcome = await mergeBlocks([], [genesis.value], { publicKeys });
+    } catch {
+      return 'the genesis block does not verify as block 0'; // merge.ts throws, not refuses, when nothing is left to hold
+    }
     if (outcome.added.length !== 1 || outcome.blocks[0]?.hash !== request.genesis) {
       return `the genesis block does not verify: ${outcome.refused[0]?.reason ?? 'it is not block 0'}`;
     }
@@ -285,7 +298,7 @@ export async function createLedgerKeeper(repo: Repo, stateFile: string, log: (li
     });
     await repo.flush([handle.documentId]); // on disk before the state file names it
     ledger = handle;
-    hold(outcome.blocks);
+    hold(outcome.blocks, outcome.state);
     state.ledgerUrl = handle.url;
     writeState(stateFile, state);
     log(`ledger ${short(request.genesis)} seeded by device ${request.deviceId}: ${handle.url}`);
@@ -332,8 +345,8 @@ export async function createLedgerKeeper(repo: Repo, stateFile: string, log: (li
   if (state.ledgerUrl) {
     ledger = await repo.find<LedgerDoc>(state.ledgerUrl);
     const stored = Object.values(ledger.doc().blocks).map(decodeBlock);
-    const outcome = await mergeSettled([], stored, publicKeys);
-    hold(outcome.blocks);
+    const outcome = await mergeSettled([], undefined, stored, publicKeys);
+    hold(outcome.blocks, outcome.state);
     const dropped = outcome.refused.length + outcome.waiting.length;
     log(
       `ledger ${short(held[0]?.hash ?? '')} loaded: ${held.length} block(s)${dropped ? `, ${dropped} stored block(s) do not verify` : ''}`,

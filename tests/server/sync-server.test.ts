@@ -1,7 +1,7 @@
 // The sync server as a real process: devices join over HTTP and sync over WebSocket; the server keeps only what verifies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { mineBlock } from '../../workers/core/chain';
+import { mineChild } from '../../workers/core/chain';
 import { MAX_SYNC_FILE_BYTES, type FileDoc } from '../../workers/core/sync-protocol';
 import type { Block, ClinicalRecord } from '../../workers/core/types';
 import { authorKey } from '../support/forged-blocks';
@@ -64,11 +64,23 @@ describe('sync server', () => {
     expect(await server.join(writer.joinRequest())).toMatchObject({ ok: true });
     const upload = seeded[1];
     const tip = seeded[seeded.length - 1];
-    const edited = { ...structuredClone(upload.data as ClinicalRecord), title: 'Edited title' };
+    // the record as its author could have written it again (its files under new document ids), then edited
+    const rewrite = (title: string): ClinicalRecord => {
+      const record = structuredClone(upload.data as ClinicalRecord);
+      return { ...record, title, files: record.files.map((file) => ({ ...file, documentId: crypto.randomUUID() })) };
+    };
+    const edited = rewrite('Edited title');
     // valid proof of work over the edited record, but the signature is still the one of the original hash
-    const remined = { ...mineBlock(tip, edited, upload.timestamp), author: upload.author, signature: upload.signature };
+    const remined = {
+      ...mineChild([tip.hash], seeded.length, edited, upload.timestamp),
+      author: upload.author,
+      signature: upload.signature,
+    };
     const michaelSigned = await signBlock(
-      { ...mineBlock(tip, { ...edited, title: 'Signed by another patient' }, upload.timestamp), author: upload.author },
+      {
+        ...mineChild([tip.hash], seeded.length, rewrite('Signed by another patient'), upload.timestamp),
+        author: upload.author,
+      },
       await authorKey(ledger.storage, MICHAEL.id),
     );
     writer.handle.change((doc) => {
