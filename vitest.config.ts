@@ -41,6 +41,8 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           // builds dist-server/ if needed: each test starts the built sync server as a child process
           globalSetup: ['tests/server/global-setup.ts'],
+          // a read waits for the server and the devices to sync: seconds on a busy 2-core machine, not expect.poll's 1 s
+          expect: { poll: { timeout: 10_000 } },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -6,7 +6,7 @@ import { newStorageDir, startServer, type ServerProcess } from './support/server
 const open: { servers: ServerProcess[]; devices: TestDevice[] } = { servers: [], devices: [] };
 
 afterAll(async () => {
-  await Promise.all(open.devices.map((device) => device.close()));
+  await Promise.allSettled(open.devices.map((device) => device.close()));
   await Promise.all(open.servers.map((server) => server.kill()));
 });
 

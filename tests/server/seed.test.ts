@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(devices.map((device) => device.close()));
+  await Promise.allSettled(devices.map((device) => device.close()));
   await server?.kill();
 });
 

@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(devices.map((each) => each.close()));
+  await Promise.allSettled(devices.map((each) => each.close()));
   await server?.kill();
 });
 

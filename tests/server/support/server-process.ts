@@ -28,6 +28,10 @@ export function startServer(dir: string, port = 0): Promise<ServerProcess> {
     env: { ...process.env, SYNC_DIR: dir, SYNC_PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // a test process that ends without its afterAll (a crash, a timeout) leaves no server behind
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const lines: string[] = [];
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   return new Promise((resolveStart, failStart) => {
