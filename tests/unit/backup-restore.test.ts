@@ -357,18 +357,20 @@ describe('a restore merges', () => {
     expect(await b.confirmRestore(plan.planId)).toMatchObject({ valid: true, height });
   });
 
-  it('refuses a backup that went separate ways from this browser, and changes nothing', async () => {
+  it('merges a backup that went separate ways from this browser: both sides kept, in one order, with their files', async () => {
     const { a, b, height } = await sameLedgerPair();
     await a.upload(uploadOf('Only in A', [fileInput('a.pdf', 'a')]));
     await b.upload(uploadOf('Only in B', [fileInput('b.pdf', 'b')]));
     const backup = await backupOf(a, 'mine');
-    const before = await everything(b);
-    await signInAs(b, SARAH);
-    expect(await errorOf(b.prepareRestore(backup.slice().buffer, PASSWORD))).toEqual({
-      name: 'ValidationError',
-      message: `This backup and this browser went separate ways after block ${height - 1}: each holds records the other lacks. A restore never drops records, so nothing was changed.`,
-    });
-    expect(await everything(b)).toEqual(before);
+    const plan = await b.prepareRestore(backup.slice().buffer, PASSWORD);
+    expect(plan).toMatchObject({ mode: 'merge', adds: { blocks: 1, records: 1, files: 1 } });
+    expect(await b.confirmRestore(plan.planId)).toMatchObject({ valid: true, height: height + 2 });
+    const records = await recordsWithFileHashes(b, SARAH.id);
+    expect(records.map((record) => record.title)).toEqual(expect.arrayContaining(['Only in A', 'Only in B']));
+    // the other side ends with the same blocks in the same order once it takes this browser's backup
+    await a.confirmRestore((await a.prepareRestore((await backupOf(b, 'mine')).buffer, PASSWORD)).planId);
+    const page = async (service: LedgerService) => (await service.blocksPage(0, height + 2)).blocks.map((block) => block.hash);
+    expect(await page(a)).toEqual(await page(b));
   });
 
   it('refuses a backup that leaves out a record this browser lacks', async () => {

@@ -8,7 +8,8 @@ import { BACKUP_ITERATIONS, MIN_BACKUP_PASSWORD_LENGTH } from '../core/constants
 import { findUser } from '../core/directory';
 import { contentId, storedSize } from '../core/documents';
 import { iso } from '../core/ledger-records';
-import { project, verifyLedger, type LedgerState } from '../core/projection';
+import { mergeBlocks } from '../core/merge';
+import { verifyLedger, type LedgerState } from '../core/projection';
 import { exportKeys, firstSignatureFailure, importKeys, type StoredKeys } from '../core/signatures';
 import type { Block, DocumentInfo, DocumentKey, User } from '../core/types';
 import { isArrayBuffer } from '../core/upload-request';
@@ -107,39 +108,34 @@ export function createBackupRestore(
     return { contents, keys };
   }
 
-  // The same ledger: the backup's blocks after this chain's tip are added, checked as one chain with it.
+  // The same ledger: the backup's blocks this browser lacks are merged with it, checked with this ledger's rules and
+  // enrolled keys (workers/core/merge.ts); a backup that went separate ways merges too, both sides kept.
   async function mergePlan(backup: BackupFile, opened: Opened, current: Snapshot): Promise<Planned> {
     const mine = current.blocks;
     const theirs = opened.blocks;
     const before = current.verified.state;
-    let common = 0;
-    while (common < Math.min(mine.length, theirs.length) && mine[common].hash === theirs[common].hash) common++;
+    const held = new Set(mine.map((block) => block.hash));
     const nothing = { blocks: [], documents: [], contents: [], deleteDocuments: [] };
-    if (common === theirs.length) return { ...nothing, adds: NOTHING }; // this browser holds all of it already
-    if (common < mine.length) {
-      fail(
-        'ValidationError',
-        `This backup and this browser went separate ways after block ${common - 1}: each holds records the other lacks. A restore never drops records, so nothing was changed.`,
-      );
-    }
-    const added = theirs.slice(common).map((block, i) => {
+    const missing = theirs.flatMap((block, index) => (held.has(block.hash) ? [] : [{ block, index }]));
+    if (missing.length === 0) return { ...nothing, adds: NOTHING }; // this browser holds all of it already
+    const incoming = missing.map(({ block, index }) => {
       if (backup.isOpaque(block)) {
         refused(
-          `This backup leaves out block ${common + i}, a record this browser lacks: it can only be restored in a browser that holds it.`,
+          `This backup leaves out block ${index}, a record this browser lacks: it can only be restored in a browser that holds it.`,
         );
       }
       return blockOf(block);
     });
-    const verified = verifyLedger([...mine, ...added], deps.difficulty, { state: project(mine) }); // a copy: the shown state stays
-    if (verified.firstInvalid) {
-      const { index, reason } = verified.firstInvalid;
-      refused(`The backup's block ${index} breaks a rule of this ledger (${reason}).`);
+    const merged = await mergeBlocks(mine, incoming, { difficulty: deps.difficulty, heldState: before });
+    const problem = merged.refused[0];
+    if (problem) {
+      const index = theirs.findIndex((block) => block.hash === problem.hash);
+      const verb = problem.reason.startsWith('signature') ? 'fails verification' : 'breaks a rule of this ledger';
+      refused(`The backup's block ${index} ${verb} (${problem.reason}).`);
     }
-    // signed with the keys THIS ledger enrols, never the backup's own
-    if (!before.enrolment) refused('This ledger enrols no signing keys.');
-    const badSignature = await firstSignatureFailure(added, before.enrolment, new Map());
-    if (badSignature) refused(`The backup's block ${common + badSignature.offset} fails verification (${badSignature.reason}).`);
-    const after = verified.state;
+    if (merged.waiting.length > 0) refused(`The backup's block ${merged.waiting[0].id} names a block neither holds.`);
+    const added = merged.added;
+    const after = merged.state;
     const arriving = liveDocuments(after).filter((document) => !before.documents.has(document.id));
     const deleteDocuments = liveDocuments(before)
       .filter((document) => after.documents.get(document.id)?.deletedAt !== undefined)
@@ -153,7 +149,7 @@ export function createBackupRestore(
       files: arriving.length,
       accessEvents: will.accessEvents - was.accessEvents,
     };
-    return { blocks: added, documents: keys, contents, deleteDocuments, adds };
+    return { blocks: merged.blocks.slice(merged.firstChanged), documents: keys, contents, deleteDocuments, adds };
   }
 
   // Another ledger: it may only replace a new browser's untouched ledger, and only as a whole-browser backup.
