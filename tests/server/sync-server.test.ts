@@ -5,7 +5,7 @@ import { mineChild } from '../../workers/core/chain';
 import { MAX_SYNC_FILE_BYTES, type FileDoc } from '../../workers/core/sync-protocol';
 import type { Block, ClinicalRecord } from '../../workers/core/types';
 import { authorKey } from '../support/forged-blocks';
-import { MICHAEL } from '../support/ledger-fixtures';
+import { MICHAEL, SARAH } from '../support/ledger-fixtures';
 import { signBlock } from '../../workers/core/signatures';
 import { connectDevice, signedLedger, type TestDevice } from './support/devices';
 import { newStorageDir, startServer, type ServerProcess } from './support/server-process';
@@ -14,6 +14,13 @@ let server: ServerProcess;
 let ledger: Awaited<ReturnType<typeof signedLedger>>;
 let seeded: Block[];
 const devices: TestDevice[] = [];
+
+// The upload's record as its author could write it again: its files under new document ids.
+function rewrite(title: string, timestamp = seeded[1].timestamp): ClinicalRecord {
+  const record = structuredClone(seeded[1].data as ClinicalRecord);
+  const files = record.files.map((file) => ({ ...file, documentId: crypto.randomUUID() }));
+  return { ...record, id: crypto.randomUUID(), title, timestamp, files };
+}
 
 async function device(name: string, blocks: readonly Block[], seed = false): Promise<TestDevice> {
   const connected = await connectDevice(server.port, name, blocks, seed ? ledger.keys : undefined);
@@ -64,11 +71,6 @@ describe('sync server', () => {
     expect(await server.join(writer.joinRequest())).toMatchObject({ ok: true });
     const upload = seeded[1];
     const tip = seeded[seeded.length - 1];
-    // the record as its author could have written it again (its files under new document ids), then edited
-    const rewrite = (title: string): ClinicalRecord => {
-      const record = structuredClone(upload.data as ClinicalRecord);
-      return { ...record, title, files: record.files.map((file) => ({ ...file, documentId: crypto.randomUUID() })) };
-    };
     const edited = rewrite('Edited title');
     // valid proof of work over the edited record, but the signature is still the one of the original hash
     const remined = {
@@ -148,5 +150,28 @@ describe('sync server', () => {
       socket.once('unexpected-response', (_request, response) => done(response.statusCode ?? 0)),
     );
     expect(status).toBe(401);
+  });
+
+  it('keeps a block whose head another device brings later, and blocks two devices wrote apart', async () => {
+    const key = await authorKey(ledger.storage, SARAH.id);
+    const tip = seeded[seeded.length - 1];
+    const at = new Date().toISOString();
+    const signed = (heads: string[], place: number, title: string) =>
+      signBlock(mineChild(heads, place, rewrite(title, at), at), key);
+    const first = await signed([tip.hash], seeded.length, 'Follow-up');
+    const second = await signed([first.hash], seeded.length + 1, 'Second follow-up');
+    const apart = await signed([tip.hash], seeded.length, 'Written on another device');
+
+    const tablet = await device('tablet', [...seeded, second]); // holds a block without the one it follows
+    expect(await server.join(tablet.joinRequest())).toMatchObject({ ok: true });
+    const desk = await device('desk', [...seeded, first, apart]);
+    expect(await server.join(desk.joinRequest())).toMatchObject({ ok: true });
+
+    await expect.poll(async () => (await server.info()).height).toBe(seeded.length + 3);
+    const shared = await desk.ledger((await server.info()).ledgerUrl as string);
+    await expect
+      .poll(() => Object.keys(shared.doc().blocks))
+      .toEqual(expect.arrayContaining([first.hash, second.hash, apart.hash]));
+    expect(tablet.handle.doc().refused[second.hash]).toBeUndefined();
   });
 });
