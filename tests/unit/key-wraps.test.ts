@@ -5,7 +5,14 @@ import { DEMO_PASSWORD } from '../../workers/core/constants';
 import { encryptionKeyMatches, unwrapKey, wrapKey, type KeyWrap } from '../../workers/core/key-wraps';
 import { genesisRecord } from '../../workers/core/ledger-records';
 import { verifyLedger } from '../../workers/core/projection';
-import { createStoredKeys, enrolmentOf, unlockUserKeys, type StoredKeys } from '../../workers/core/signatures';
+import {
+  createStoredKeys,
+  enrolmentOf,
+  exportKeys,
+  importKeys,
+  unlockUserKeys,
+  type StoredKeys,
+} from '../../workers/core/signatures';
 import type { LedgerStorage } from '../../workers/storage/ledger-storage';
 import { KEYS_KEY, SESSION_KEY } from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
@@ -121,11 +128,24 @@ describe('encryption keys on the ledger', () => {
     expect(await service.chainStatus()).toMatchObject({ valid: true, readOnly: false });
     await service.upload(uploadOf('Before keys travelled'));
     expect(await keySharing.wrapsToSend()).toEqual([]);
+    expect(await keySharing.keysTravel()).toBe(false);
     expect(((await storage.readMeta(SESSION_KEY)) as { encryptionKey?: CryptoKey }).encryptionKey).toBeUndefined();
 
     await service.resetDemoData();
     const renewed = (await storage.readMeta(KEYS_KEY)) as StoredKeys;
     expect(Object.values(renewed.users).every((key) => key.encryption)).toBe(true);
     expect(Object.keys(store.state().enrolment?.encryption ?? {})).toHaveLength(4);
+    expect(await keySharing.keysTravel()).toBe(true);
+  });
+
+  it('carried by a backup are refused when one was swapped for a key the genesis does not enrol', async () => {
+    const other = await createStoredKeys([SARAH.id], DEMO_PASSWORD, TEST_KEY_ITERATIONS);
+    const portable = await exportKeys(keys);
+    expect(await importKeys(portable, enrolmentOf(keys))).not.toBeNull();
+    const swapped = {
+      ...portable,
+      users: { ...portable.users, [SARAH.id]: { ...portable.users[SARAH.id], encryption: other.users[SARAH.id].encryption } },
+    };
+    expect(await importKeys(swapped, enrolmentOf(keys))).toBeNull();
   });
 });

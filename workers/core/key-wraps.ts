@@ -51,6 +51,11 @@ function keyHex(bytes: Uint8Array): string {
   return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
+// One wrap per document and reader: a wrap made again for them replaces the last (it opens to the same key).
+export function wrapId(wrap: Pick<KeyWrap, 'documentId' | 'to'>): string {
+  return `${wrap.documentId}|${wrap.to}`;
+}
+
 export function isEncryptionPublicKey(value: unknown): value is string {
   return typeof value === 'string' && P256_PUBLIC_KEY.test(value);
 }

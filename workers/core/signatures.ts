@@ -189,7 +189,9 @@ export async function importKeys(portable: PortableKeys, enrolment: KeyEnrolment
     const enrolled = enrolmentOf(keys);
     const same = (a: Record<string, string> = {}, b: Record<string, string> = {}) =>
       Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([id, key]) => b[id] === key);
-    const sameUsers = same(enrolment.users, enrolled.users) && same(enrolment.encryption, enrolled.encryption);
+    // a ledger made before keys travelled enrols no encryption keys: the ones the keys carry are simply not enrolled yet
+    const sameEncryption = enrolment.encryption === undefined || same(enrolment.encryption, enrolled.encryption);
+    const sameUsers = same(enrolment.users, enrolled.users) && sameEncryption;
     return sameUsers && enrolled.ledger === enrolment.ledger && (await keyMatches(privateKey, enrolment.ledger)) ? keys : null;
   } catch {
     return null;

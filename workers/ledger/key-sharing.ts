@@ -69,6 +69,13 @@ export function createKeySharing(deps: LedgerDeps, store: LedgerStore, session: 
     await deps.storage.commit({ meta: { [CARE_CONSENT_KEY]: { ...consents, [patientId]: on } } });
   }
 
+  // False on a ledger made before keys travelled (its genesis enrols no encryption keys): its files open only on the
+  // device that stored them, and the Devices card should say so.
+  async function keysTravel(): Promise<boolean> {
+    await store.ready();
+    return store.state().enrolment?.encryption !== undefined;
+  }
+
   // The public key the sync server publishes for the care network; null while not connected.
   function setCareNetworkKey(publicKey: string | null): void {
     careNetworkKey = isEncryptionPublicKey(publicKey) ? publicKey : null;
@@ -125,7 +132,7 @@ export function createKeySharing(deps: LedgerDeps, store: LedgerStore, session: 
     return accepted;
   }
 
-  return { wrapsToSend, acceptWraps, careConsent, setCareConsent, setCareNetworkKey };
+  return { wrapsToSend, acceptWraps, keysTravel, careConsent, setCareConsent, setCareNetworkKey };
 }
 
 export type KeySharing = ReturnType<typeof createKeySharing>;
