@@ -56,7 +56,17 @@ const otherCapability = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'tests/bench/results', 'test-results', 'tests/lint-fixtures'] },
+  {
+    ignores: [
+      'dist',
+      'dist-server',
+      '.medledger-sync',
+      'node_modules',
+      'tests/bench/results',
+      'test-results',
+      'tests/lint-fixtures',
+    ],
+  },
   {
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
     files: ['**/*.{ts,tsx,js,mjs}'],
@@ -97,7 +107,7 @@ export default tseslint.config(
   },
   // type-aware: a promise is awaited, returned or marked `void` on purpose, and only thenables are awaited
   {
-    files: ['src/**/*.{ts,tsx}', 'workers/**/*.ts'],
+    files: ['src/**/*.{ts,tsx}', 'workers/**/*.ts', 'server/**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: root } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-// One project per test layer (docs/architecture.md, "Tests by layer"): unit and boundary in Node, ui in happy-dom, e2e in real Chromium.
+// One project per test layer (docs/architecture.md, "Tests by layer"): unit and boundary in Node, ui in happy-dom, e2e in real Chromium, server against the built sync server process.
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -31,6 +31,20 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['tests/server/**/*.test.ts'],
+          // builds dist-server/ if needed: each test starts the built sync server as a child process
+          globalSetup: ['tests/server/global-setup.ts'],
+          // a read waits for the server and the devices to sync: seconds on a busy 2-core machine, not expect.poll's 1 s
+          expect: { poll: { timeout: 10_000 } },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
     ],

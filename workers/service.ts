@@ -9,6 +9,7 @@ import { createChanges } from './ledger/changes';
 import type { LedgerDeps } from './ledger/deps';
 import { createEmergency } from './ledger/emergency';
 import { createExpiry } from './ledger/expiry';
+import { createKeySharing, type KeySharing } from './ledger/key-sharing';
 import { createRecords } from './ledger/records';
 import { createSandbox } from './ledger/sandbox';
 import { createSession } from './ledger/session';
@@ -24,8 +25,14 @@ export function createLedgerService(deps: LedgerDeps): LedgerService {
   return createLedgerBackend(deps).service;
 }
 
-// The service and the store under it: the sync module (workers/sync/) merges other devices' blocks into the store.
-export function createLedgerBackend(deps: LedgerDeps): { service: LedgerService; store: LedgerStore; actor: () => User | null } {
+// The service and the store under it: the sync module (workers/sync/) merges other devices' blocks into the store
+// and exchanges wrapped document keys through keySharing.
+export function createLedgerBackend(deps: LedgerDeps): {
+  service: LedgerService;
+  store: LedgerStore;
+  actor: () => User | null;
+  keySharing: KeySharing;
+} {
   const changes = createChanges(deps);
   const expiry = createExpiry(deps, () => store);
   const store = createLedgerStore(deps, {
@@ -76,5 +83,6 @@ export function createLedgerBackend(deps: LedgerDeps): { service: LedgerService;
   void store.ready().catch(() => undefined); // start loading now; a failure is reported by the first call
   void sync.resume().catch(() => undefined); // a device that was connected before the reload connects again
   // every call passes the table of who may call what first
-  return { service: guarded(service, session.actor), store, actor: session.actor };
+  const keySharing = createKeySharing(deps, store, session);
+  return { service: guarded(service, session.actor), store, actor: session.actor, keySharing };
 }

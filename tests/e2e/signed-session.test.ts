@@ -31,16 +31,27 @@ async function storedKeyEntries(page: Page) {
         request.onerror = () => reject(request.error);
       });
     const keys = (await read('keys')) as { users: Record<string, Record<string, unknown>> } | undefined;
-    const session = (await read('session')) as { userId: string; signingKey: CryptoKey } | undefined;
+    const session = (await read('session')) as { userId: string; signingKey: CryptoKey; encryptionKey?: CryptoKey } | undefined;
     db.close();
     return {
       users: Object.values(keys?.users ?? {}).map((key) => ({
         iterations: key.iterations,
         kdf: key.kdf,
         fields: Object.keys(key).sort(),
+        encryptionFields: Object.keys((key.encryption as Record<string, unknown> | undefined) ?? {}).sort(),
       })),
       session: session
-        ? { userId: session.userId, extractable: session.signingKey.extractable, type: session.signingKey.type }
+        ? {
+            userId: session.userId,
+            extractable: session.signingKey.extractable,
+            type: session.signingKey.type,
+            // the key document keys are wrapped to (docs/decisions/document-keys-travel-wrapped.md)
+            encryptionKey: session.encryptionKey && {
+              extractable: session.encryptionKey.extractable,
+              type: session.encryptionKey.type,
+              algorithm: session.encryptionKey.algorithm.name,
+            },
+          }
         : null,
     };
   });
@@ -56,12 +67,14 @@ describe('a sign-in that unlocks a key', () => {
     for (const user of stored.users) {
       expect(user.kdf).toBe('PBKDF2');
       expect(user.iterations).toBeGreaterThanOrEqual(600_000);
-      expect(user.fields).toEqual(['hash', 'iterations', 'iv', 'kdf', 'publicKey', 'salt', 'wrappedKey']);
+      expect(user.fields).toEqual(['encryption', 'hash', 'iterations', 'iv', 'kdf', 'publicKey', 'salt', 'wrappedKey']);
+      expect(user.encryptionFields).toEqual(['iv', 'publicKey', 'wrappedKey']);
     }
     await settled(async () => (await storedKeyEntries(page)).session).toEqual({
       userId: 'patient-1',
       extractable: false,
       type: 'private',
+      encryptionKey: { extractable: false, type: 'private', algorithm: 'ECDH' },
     });
   });
 

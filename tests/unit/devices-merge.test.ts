@@ -172,4 +172,12 @@ describe('devices that wrote while apart', () => {
     expect(b.store.current().awaiting.has(documentId)).toBe(false);
     expect(textOf((await b.service.readDocument(documentId)).bytes)).toBe('scan');
   });
+
+  it('refuses a genesis that fails a check when nothing is held yet, and names why', async () => {
+    const { a } = await twoDevices();
+    const genesis = a.store.current().blocks[0];
+    const outcome = await mergeBlocks([], [{ ...genesis, data: { ...genesis.data, title: 'Edited genesis' } }]);
+    expect(outcome).toMatchObject({ added: [], blocks: [], waiting: [] });
+    expect(outcome.refused).toEqual([{ hash: genesis.hash, reason: 'record data was changed (data hash mismatch)' }]);
+  });
 });

@@ -101,7 +101,9 @@ describe('keys', () => {
       algorithm: SIGNATURE_ALGORITHM,
       ledger: keys.ledger.publicKey,
       users: Object.fromEntries(Object.entries(keys.users).map(([id, key]) => [id, key.publicKey])),
+      encryption: Object.fromEntries(Object.entries(keys.users).map(([id, key]) => [id, key.encryption?.publicKey])),
     });
+    expect(Object.values(keys.users).every((key) => key.encryption?.publicKey)).toBe(true);
   });
 
   it('unlocks a key only with its password, as a non-extractable signing key', async () => {

@@ -36,9 +36,13 @@ function clinicalProblem(state: LedgerState, record: ClinicalRecord, index: numb
   if (index === 0) {
     if (record.type !== 'diagnosis' || record.files.length !== 0) return 'the genesis block must be a diagnosis without files';
     const enrolled = record.enrolment?.users ?? {};
-    return [...PATIENTS, ...DOCTORS].every((user) => Object.hasOwn(enrolled, user.id))
+    if (![...PATIENTS, ...DOCTORS].every((user) => Object.hasOwn(enrolled, user.id)))
+      return 'the genesis block must enrol a key for every listed user';
+    // a ledger made before keys travelled enrols no encryption keys; one that does enrols them for everyone
+    const encryption = record.enrolment?.encryption;
+    return encryption === undefined || [...PATIENTS, ...DOCTORS].every((user) => Object.hasOwn(encryption, user.id))
       ? null
-      : 'the genesis block must enrol a key for every listed user';
+      : 'the genesis block must enrol an encryption key for every listed user';
   }
   if (record.type === 'diagnosis') return 'a diagnosis record may only open the chain';
   const patient = PATIENTS.find((candidate) => candidate.id === record.patientId);

@@ -2,7 +2,7 @@
 // on the sync server (docs/decisions/one-ledger-across-devices.md). Merging only adds: nothing held is dropped.
 import { DIFFICULTY } from './constants';
 import { firstDifference, orderBlocks, parentsOf } from './dag';
-import { verifyLedger, type LedgerState } from './projection';
+import { emptyState, verifyLedger, type LedgerState } from './projection';
 import { signatureProblem } from './signatures';
 import { copyState } from './state-copy';
 import type { Block } from './types';
@@ -88,6 +88,10 @@ export async function mergeBlocks(
     const ordered = orderBlocks([...held, ...candidates.values()]);
     const blocks = ordered.blocks;
     const firstChanged = firstDifference(held, blocks);
+    if (blocks.length === 0) {
+      // nothing held and no genesis that verifies: whatever is left waits for one
+      return { blocks, added: [], refused, waiting: [...candidates.values()], firstChanged: 0, state: emptyState() };
+    }
     const appendOnly = options.heldState !== undefined && firstChanged === held.length;
     const from = appendOnly ? { state: copyState(options.heldState as LedgerState) } : undefined;
     const verified = verifyLedger(blocks, difficulty, from, blocks.length, firstChanged);

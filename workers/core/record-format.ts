@@ -3,6 +3,7 @@
 // a rule or a screen reads is checked here first: times are times iso() writes, numbers whole and in range,
 // text bounded, so no date, number or string operation on stored data can throw.
 import { MAX_DESCRIPTION_LENGTH } from './constants';
+import { isEncryptionPublicKey } from './key-wraps';
 import { isDocumentDate, isLedgerTime } from './ledger-time';
 import type { ChainRecord } from './types';
 
@@ -62,7 +63,15 @@ const SHARE: Shape = {
 const keyTable = (value: unknown) =>
   value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every(publicKey);
 
-const ENROLMENT: Shape = { algorithm: oneOf('Ed25519'), ledger: publicKey, users: keyTable };
+const encryptionTable = (value: unknown) =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every(isEncryptionPublicKey);
+
+const ENROLMENT: Shape = {
+  algorithm: oneOf('Ed25519'),
+  ledger: publicKey,
+  users: keyTable,
+  encryption: optional(encryptionTable),
+};
 
 const SHAPES: Record<ChainRecord['type'], Shape> = {
   diagnosis: { ...BASE, type: text, files: listOf(shaped(FILE)), enrolment: optional(shaped(ENROLMENT)) },

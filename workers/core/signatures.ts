@@ -2,6 +2,7 @@
 // each user's private key stored only wrapped (AES-GCM) under a PBKDF2-SHA-256 key from their password.
 import { base64ToBytes, bytesToBase64 } from './base64';
 import { MAX_BACKUP_ITERATIONS } from './constants';
+import { ENCRYPTION_ALGORITHM, createEncryptionKeyPair, exportEncryptionPublicKey } from './key-wraps';
 import { storedValueText } from './record-format';
 import type { Block, ChainRecord, KeyEnrolment } from './types';
 
@@ -21,6 +22,21 @@ export interface WrappedUserKey {
   salt: string; // base64, random per user
   iv: string; // base64, the AES-GCM IV of the wrapping
   wrappedKey: string; // base64: pkcs8 private key encrypted with AES-256-GCM
+  encryption?: WrappedEncryptionKey; // absent on keys made before document keys travelled wrapped
+}
+
+// The user's key for receiving document keys (core/key-wraps.ts), wrapped under the same password key as the
+// signing key (same salt and iterations), so sign-in derives one key for both.
+export interface WrappedEncryptionKey {
+  publicKey: string; // raw ECDH P-256 public key, base64
+  iv: string; // base64, the AES-GCM IV of its wrapping
+  wrappedKey: string; // base64: pkcs8 private key encrypted with AES-256-GCM
+}
+
+// What sign-in unlocks: both private keys, non-extractable (no encryption key on keys made before it existed).
+export interface UnlockedKeys {
+  signingKey: CryptoKey;
+  encryptionKey?: CryptoKey;
 }
 
 // Everything the worker stores about keys, beside the chain (the public halves are also enrolled on it).
@@ -70,13 +86,19 @@ export async function passwordKey(
   );
 }
 
-// A new key pair for one user: the private half leaves this function only wrapped under `password`.
+// New key pairs for one user, signing and encryption: the private halves leave this function only wrapped under `password`.
 export async function createUserKey(password: string, iterations: number): Promise<WrappedUserKey> {
   const pair = (await crypto.subtle.generateKey(SIGNATURE_ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const encryption = await createEncryptionKeyPair();
   const salt = randomBytes(SALT_BYTES);
   const iv = randomBytes(IV_BYTES);
+  const encryptionIv = randomBytes(IV_BYTES);
   const wrapping = await passwordKey(password, salt, iterations, ['wrapKey', 'unwrapKey']);
   const wrapped = await crypto.subtle.wrapKey('pkcs8', pair.privateKey, wrapping, { name: 'AES-GCM', iv });
+  const wrappedEncryption = await crypto.subtle.wrapKey('pkcs8', encryption.privateKey, wrapping, {
+    name: 'AES-GCM',
+    iv: encryptionIv,
+  });
   return {
     publicKey: toBase64(await crypto.subtle.exportKey('raw', pair.publicKey)),
     kdf: 'PBKDF2',
@@ -85,17 +107,29 @@ export async function createUserKey(password: string, iterations: number): Promi
     salt: toBase64(salt),
     iv: toBase64(iv),
     wrappedKey: toBase64(wrapped),
+    encryption: {
+      publicKey: await exportEncryptionPublicKey(encryption.publicKey),
+      iv: toBase64(encryptionIv),
+      wrappedKey: toBase64(wrappedEncryption),
+    },
   };
 }
 
-// The user's private key, non-extractable, or null when `password` is not the one it was wrapped with.
+// The user's private signing key, non-extractable, or null when `password` is not the one it was wrapped with.
 export async function unlockUserKey(stored: WrappedUserKey, password: string): Promise<CryptoKey | null> {
+  return (await unlockUserKeys(stored, password))?.signingKey ?? null;
+}
+
+// Both of the user's private keys from one password derivation, or null when `password` is not the one they were
+// wrapped with. An encryption key that does not unwrap is left out: it only stops document keys reaching this user.
+export async function unlockUserKeys(stored: WrappedUserKey, password: string): Promise<UnlockedKeys | null> {
   // a stored count far past any this app writes is refused like a wrong password, not derived for hours
   const { iterations } = stored;
   if (!Number.isSafeInteger(iterations) || iterations < 1 || iterations > MAX_BACKUP_ITERATIONS) return null;
   const wrapping = await passwordKey(password, fromBase64(stored.salt), iterations, ['wrapKey', 'unwrapKey']);
+  let signingKey: CryptoKey;
   try {
-    return await crypto.subtle.unwrapKey(
+    signingKey = await crypto.subtle.unwrapKey(
       'pkcs8',
       fromBase64(stored.wrappedKey),
       wrapping,
@@ -106,6 +140,22 @@ export async function unlockUserKey(stored: WrappedUserKey, password: string): P
     );
   } catch {
     return null; // AES-GCM's tag does not match: a wrong password
+  }
+  const { encryption } = stored;
+  if (!encryption) return { signingKey };
+  try {
+    const encryptionKey = await crypto.subtle.unwrapKey(
+      'pkcs8',
+      fromBase64(encryption.wrappedKey),
+      wrapping,
+      { name: 'AES-GCM', iv: fromBase64(encryption.iv) },
+      ENCRYPTION_ALGORITHM,
+      false,
+      ['deriveBits'],
+    );
+    return { signingKey, encryptionKey };
+  } catch {
+    return { signingKey };
   }
 }
 
@@ -137,19 +187,28 @@ export async function importKeys(portable: PortableKeys, enrolment: KeyEnrolment
       ledger: { publicKey: portable.ledger.publicKey, privateKey },
     };
     const enrolled = enrolmentOf(keys);
-    const sameUsers =
-      Object.keys(enrolment.users).length === Object.keys(enrolled.users).length &&
-      Object.entries(enrolment.users).every(([id, key]) => enrolled.users[id] === key);
+    const same = (a: Record<string, string> = {}, b: Record<string, string> = {}) =>
+      Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([id, key]) => b[id] === key);
+    // a ledger made before keys travelled enrols no encryption keys: the ones the keys carry are simply not enrolled yet
+    const sameEncryption = enrolment.encryption === undefined || same(enrolment.encryption, enrolled.encryption);
+    const sameUsers = same(enrolment.users, enrolled.users) && sameEncryption;
     return sameUsers && enrolled.ledger === enrolment.ledger && (await keyMatches(privateKey, enrolment.ledger)) ? keys : null;
   } catch {
     return null;
   }
 }
 
-// What the genesis block enrols: every public key, so verification needs nothing outside the chain.
+// What the genesis block enrols: every public key, so verification needs nothing outside the chain. Encryption
+// keys are enrolled only when every user has one (keys made before they existed have none).
 export function enrolmentOf(keys: StoredKeys): KeyEnrolment {
-  const users = Object.fromEntries(Object.entries(keys.users).map(([id, key]) => [id, key.publicKey]));
-  return { algorithm: keys.algorithm, ledger: keys.ledger.publicKey, users };
+  const entries = Object.entries(keys.users);
+  const users = Object.fromEntries(entries.map(([id, key]) => [id, key.publicKey]));
+  const enrolment: KeyEnrolment = { algorithm: keys.algorithm, ledger: keys.ledger.publicKey, users };
+  if (entries.length > 0 && entries.every(([, key]) => key.encryption))
+    enrolment.encryption = Object.fromEntries(
+      entries.map(([id, key]) => [id, (key.encryption as WrappedEncryptionKey).publicKey]),
+    );
+  return enrolment;
 }
 
 // The enrolled public key of `author` (base64), or undefined.

@@ -61,6 +61,9 @@ export interface KeyEnrolment {
   algorithm: 'Ed25519';
   ledger: string; // the key of system blocks (genesis, expiries)
   users: Record<string, string>; // user id -> public key
+  // user id -> ECDH P-256 public key (base64 raw) that document keys are wrapped to; absent on ledgers made before
+  // keys travelled (docs/decisions/document-keys-travel-wrapped.md): their document keys stay on their device
+  encryption?: Record<string, string>;
 }
 
 // The genesis record (diagnosis, no files, the enrolled keys) and every upload.

@@ -6,13 +6,13 @@ import { LEDGER_AUTHOR } from '../core/signatures';
 import type { User } from '../core/types';
 import { isIndex } from '../core/ids';
 import { fail } from './deps';
-import { usableKeys } from './replace';
+import { wellFormedKeys } from './replace';
 import type { LedgerStore, Snapshot } from './store';
 import { pageOf } from './views';
 
 // The keys stored beside the chain are the ones its genesis enrols: else nobody may be able to sign in.
 function keysHold(s: Snapshot): boolean {
-  const keys = usableKeys(s.storedKeys);
+  const keys = wellFormedKeys(s.storedKeys);
   const enrolment = s.verified.state.enrolment;
   if (!keys || !enrolment || keys.ledger.publicKey !== enrolment.ledger) return false;
   return Object.entries(enrolment.users).every(([id, publicKey]) => keys.users[id]?.publicKey === publicKey);

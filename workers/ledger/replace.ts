@@ -13,7 +13,9 @@ import {
   firstSignatureFailure,
   signBlock,
   type StoredKeys,
+  type WrappedUserKey,
 } from '../core/signatures';
+import { isEncryptionPublicKey } from '../core/key-wraps';
 import {
   FORMAT_KEY,
   KEYS_KEY,
@@ -38,8 +40,26 @@ function isWrappedKey(value: unknown): boolean {
   );
 }
 
-// Stored keys a new genesis can enrol and sign with; anything else (an edit at rest) is replaced by new keys.
+function hasEncryptionKey(value: unknown): boolean {
+  const encryption = (value as Partial<WrappedUserKey> | null)?.encryption as Partial<Record<string, unknown>> | undefined;
+  return (
+    typeof encryption === 'object' &&
+    encryption !== null &&
+    isEncryptionPublicKey(encryption.publicKey) &&
+    typeof encryption.iv === 'string' &&
+    typeof encryption.wrappedKey === 'string'
+  );
+}
+
+// Stored keys a new genesis can enrol and sign with, each user's encryption key too; anything else (an edit at
+// rest, or keys made before document keys travelled wrapped) is replaced by new keys.
 export function usableKeys(value: unknown): StoredKeys | undefined {
+  const keys = wellFormedKeys(value);
+  return keys && USERS.every((user) => hasEncryptionKey(keys.users[user.id])) ? keys : undefined;
+}
+
+// Stored keys whose signing keys are well-formed, with or without encryption keys.
+export function wellFormedKeys(value: unknown): StoredKeys | undefined {
   const keys = value as Partial<StoredKeys> | null | undefined;
   const ledgerKey = keys?.ledger;
   const wellFormed =

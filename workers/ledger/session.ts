@@ -1,11 +1,14 @@
 // The signed-in user of this worker: every other call is checked against it. Signing in unlocks the user's
 // signing key with their password; the session keeps it, non-extractable, in memory and in storage until
-// Logout, so a reload resumes only a session whose key is there (docs/decisions/signed-blocks.md).
+// Logout, so a reload resumes only a session whose key is there (docs/decisions/signed-blocks.md). The user's
+// encryption key, which opens the document keys wrapped to them, is unlocked and kept the same way
+// (docs/decisions/document-keys-travel-wrapped.md).
 import type { LedgerService } from '../api';
 import { accessDenied } from '../core/access';
 import { USERS, findUser } from '../core/directory';
 import { MESSAGES, ledgerError } from '../core/errors';
-import { keyMatches, unlockUserKey } from '../core/signatures';
+import { encryptionKeyMatches } from '../core/key-wraps';
+import { keyMatches, unlockUserKeys } from '../core/signatures';
 import type { User } from '../core/types';
 import { SESSION_KEY } from '../storage/ledger-storage';
 import { fail, type LedgerDeps } from './deps';
@@ -18,6 +21,7 @@ const KEY_NOT_ENROLLED =
 interface StoredSession {
   userId: string;
   signingKey: CryptoKey;
+  encryptionKey?: CryptoKey; // absent when the ledger enrols no encryption key for the user
 }
 
 function isStoredSession(value: unknown): value is StoredSession {
@@ -33,11 +37,21 @@ export function createSession(
 ) {
   let actor: User | null = null;
   let signingKey: CryptoKey | null = null;
+  let encryptionKey: CryptoKey | null = null;
 
-  function setActor(next: User | null, key: CryptoKey | null = null): void {
+  function setActor(next: User | null, key: CryptoKey | null = null, decrypting: CryptoKey | null = null): void {
     if (next?.id !== actor?.id) actorChanged(); // a job or sandbox of one user never carries over to the next
     actor = next;
     signingKey = next ? key : null;
+    encryptionKey = next ? decrypting : null;
+  }
+
+  // The user's unlocked encryption key when it is the one the chain enrols, else null (a ledger made before keys
+  // travelled enrols none: document keys then stay on the device that made them).
+  async function enrolledEncryptionKey(userId: string, key: CryptoKey | undefined): Promise<CryptoKey | null> {
+    const enrolled = store.state().enrolment?.encryption?.[userId];
+    if (!key || !enrolled) return null;
+    return (await encryptionKeyMatches(key, enrolled)) ? key : null;
   }
 
   // The public key the chain enrolled for `userId` (the stored copy when the chain cannot be read, e.g. an old format).
@@ -63,15 +77,17 @@ export function createSession(
         if (!user || typeof password !== 'string') fail('LoginError', MESSAGES.invalidCredentials);
         await store.ready(); // a ledger that cannot load is the unexpected failure of the login screen
         const wrapped = store.storedKeys()?.users[user.id];
-        const key = wrapped ? await unlockUserKey(wrapped, password) : null;
+        const unlocked = wrapped ? await unlockUserKeys(wrapped, password) : null;
+        const key = unlocked?.signingKey;
         if (!key) fail('LoginError', MESSAGES.invalidCredentials); // the password is checked by unwrapping the key
         const enrolled = enrolledKey(user.id);
         // a stored key the chain does not enrol would sign blocks every later load refuses
         if (!enrolled || !(await keyMatches(key, enrolled))) fail('LoginError', KEY_NOT_ENROLLED);
         if (user.role !== role) fail('LoginError', MESSAGES.wrongRole(user.role));
-        const session: StoredSession = { userId: user.id, signingKey: key };
+        const decrypting = await enrolledEncryptionKey(user.id, unlocked.encryptionKey);
+        const session: StoredSession = { userId: user.id, signingKey: key, ...(decrypting ? { encryptionKey: decrypting } : {}) };
         await deps.storage.commit({ meta: { [SESSION_KEY]: session } });
-        setActor(user, key);
+        setActor(user, key, decrypting);
         return structuredClone(user);
       } catch (error) {
         if (error instanceof Error && error.name === 'LoginError') throw error;
@@ -91,7 +107,8 @@ export function createSession(
       const enrolled = enrolledKey(user.id);
       if (!isStoredSession(stored) || stored.userId !== user.id || !enrolled) return null;
       if (!(await keyMatches(stored.signingKey, enrolled))) return null;
-      setActor(user, stored.signingKey);
+      const decrypting = stored.encryptionKey instanceof CryptoKey ? stored.encryptionKey : undefined;
+      setActor(user, stored.signingKey, await enrolledEncryptionKey(user.id, decrypting));
       return structuredClone(user);
     },
 
@@ -105,5 +122,7 @@ export function createSession(
     enter,
     actor: () => actor,
     signingKey: (author: string) => (actor?.id === author ? (signingKey ?? undefined) : undefined),
+    // the signed-in user's key for opening document keys wrapped to them; never leaves the worker
+    encryptionKey: (userId: string) => (actor?.id === userId ? (encryptionKey ?? undefined) : undefined),
   };
 }

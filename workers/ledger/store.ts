@@ -295,6 +295,32 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     return added;
   }
 
+  // A file's key from another device, unwrapped for the signed-in user (workers/ledger/key-sharing.ts, which checks
+  // it opens the file's bytes). False when no live document of the chain is this one, or its key is already held.
+  async function addRemoteKey(documentId: string, encryptionKey: string): Promise<boolean> {
+    await ready();
+    if (!/^[0-9a-f]{64}$/.test(encryptionKey)) fail('ValidationError', 'A document key is 64 hex digits.');
+    let added = false;
+    await lock(async () => {
+      await refreshIfStale();
+      const s = current();
+      const document = s.verified.state.documents.get(documentId);
+      if (!document || document.deletedAt || s.keys.has(documentId)) return;
+      const awaiting = new Set(s.awaiting);
+      if (await storage.readContent(documentId)) awaiting.delete(documentId);
+      const revision = s.revision + 1;
+      await storage.commit({
+        expectedRevision: s.revision,
+        documents: [{ id: documentId, encryptionKey }],
+        meta: { [REVISION_KEY]: revision, [AWAITING_KEY]: [...awaiting] },
+      });
+      publish({ ...s, keys: new Map(s.keys).set(documentId, encryptionKey), awaiting, revision });
+      added = true;
+    });
+    if (added && snapshot) hooks.committed({ revision: snapshot.revision, kinds: ['records'] });
+    return added;
+  }
+
   // Another tab changed the stored ledger: load what it wrote. True when there was something new.
   async function refresh(): Promise<boolean> {
     if (!snapshot) return false;
@@ -337,6 +363,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     merge,
     mergeRemote,
     addRemoteContent,
+    addRemoteKey,
     refresh,
     status,
     signatureOf,

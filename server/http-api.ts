@@ -1,0 +1,72 @@
+// The server's small JSON API (GET /api/ledger, POST /api/join), answering pages served from loopback only.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LedgerKeeper } from './ledger-keeper';
+import { joinRequestOf } from './wire-checks';
+
+const MAX_BODY_BYTES = 64 * 1024; // a join request is a few hundred bytes
+
+// The app runs on this machine (npm start, npm run dev): any port of a loopback host.
+export function isLoopbackOrigin(origin: string): boolean {
+  return /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/.test(origin);
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+  response.end(JSON.stringify(body));
+}
+
+function readBody(request: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        resolve(null);
+        request.destroy();
+      } else chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+async function answerJoin(request: IncomingMessage, response: ServerResponse, keeper: LedgerKeeper): Promise<void> {
+  const body = await readBody(request);
+  if (body === null) return send(response, 413, { ok: false, reason: `the request is larger than ${MAX_BODY_BYTES} bytes` });
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return send(response, 400, { ok: false, reason: 'the request is not JSON' });
+  }
+  const join = joinRequestOf(value);
+  if (typeof join === 'string') return send(response, 400, { ok: false, reason: join });
+  send(response, 200, await keeper.join(join));
+}
+
+export function createApiHandler(keeper: LedgerKeeper, log: (line: string) => void) {
+  return (request: IncomingMessage, response: ServerResponse): void => {
+    const origin = request.headers.origin;
+    if (origin !== undefined) {
+      // a page of another site must not join this machine's server to its ledger
+      if (!isLoopbackOrigin(origin)) return send(response, 403, { error: 'origin not allowed' });
+      response.setHeader('Access-Control-Allow-Origin', origin);
+      response.setHeader('Vary', 'Origin');
+    }
+    const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, POST', 'Access-Control-Allow-Headers': 'Content-Type' });
+      return void response.end();
+    }
+    if (path === '/api/ledger' && request.method === 'GET') return send(response, 200, keeper.info());
+    if (path === '/api/join' && request.method === 'POST') {
+      answerJoin(request, response, keeper).catch((error: unknown) => {
+        log(`join failed: ${error instanceof Error ? error.message : String(error)}`);
+        if (!response.headersSent) send(response, 500, { ok: false, reason: 'the server failed to answer the join' });
+      });
+      return;
+    }
+    send(response, 404, { error: 'not found' });
+  };
+}

@@ -1,0 +1,28 @@
+// `npm run sync-server`: the sync server on 127.0.0.1, port SYNC_PORT, stored in SYNC_DIR.
+import { resolve } from 'node:path';
+import { DEFAULT_SYNC_PORT } from '../workers/core/sync-protocol';
+import { startSyncServer } from './sync-server';
+
+const log = (line: string) => console.log(`[sync] ${line}`);
+const port = process.env.SYNC_PORT ? Number(process.env.SYNC_PORT) : DEFAULT_SYNC_PORT;
+if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`SYNC_PORT "${process.env.SYNC_PORT}" is not a port`);
+const dir = resolve(process.env.SYNC_DIR ?? '.medledger-sync');
+
+const server = await startSyncServer({ host: '127.0.0.1', port, dir, log });
+log(`listening on http://127.0.0.1:${server.port}, storing in ${dir}`);
+
+let closing = false;
+async function stop(signal: string): Promise<void> {
+  if (closing) return;
+  closing = true;
+  log(`${signal}: saving and stopping`);
+  try {
+    await server.close();
+  } catch (error) {
+    log(`could not save everything: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
+  process.exit();
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

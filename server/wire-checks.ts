@@ -1,0 +1,67 @@
+// Shape checks of what devices send the server (workers/core/sync-protocol.ts): a peer's value is untrusted until checked here.
+import { isValidAutomergeUrl } from '@automerge/automerge-repo';
+import { SYNC_PROTOCOL_VERSION, type FileEntry, type JoinRequest, type SyncedKeys } from '../workers/core/sync-protocol';
+import type { KeyEnrolment } from '../workers/core/types';
+
+const HASH = /^[0-9a-f]{64}$/;
+export const MAX_NAME_CHARS = 200; // a device's name or id as the ledger document keeps it
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isShortText(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_NAME_CHARS;
+}
+
+export function isBlockHash(value: unknown): value is string {
+  return typeof value === 'string' && HASH.test(value);
+}
+
+// The join request, or the reason it is not one.
+export function joinRequestOf(value: unknown): JoinRequest | string {
+  if (!isRecord(value)) return 'the request is not a JSON object';
+  if (value.protocol !== SYNC_PROTOCOL_VERSION) return `this server speaks sync protocol ${SYNC_PROTOCOL_VERSION}`;
+  if (!isShortText(value.deviceId)) return 'deviceId is missing or too long';
+  if (!isShortText(value.name)) return 'name is missing or too long';
+  if (typeof value.deviceUrl !== 'string' || !isValidAutomergeUrl(value.deviceUrl)) return 'deviceUrl is not an Automerge URL';
+  if (!isBlockHash(value.genesis)) return 'genesis is not a block hash';
+  return {
+    protocol: value.protocol,
+    deviceId: value.deviceId,
+    name: value.name,
+    deviceUrl: value.deviceUrl,
+    genesis: value.genesis,
+  };
+}
+
+export function isFileEntry(value: unknown): value is FileEntry {
+  return (
+    isRecord(value) &&
+    typeof value.cid === 'string' &&
+    value.cid.length <= MAX_NAME_CHARS &&
+    typeof value.url === 'string' &&
+    isValidAutomergeUrl(value.url) &&
+    Number.isSafeInteger(value.size) &&
+    (value.size as number) >= 0
+  );
+}
+
+// The seeding device's keys when they are well-formed and are the ones its genesis enrolled, else null.
+export function syncedKeysOf(bytes: unknown, enrolment: KeyEnrolment | undefined): SyncedKeys | null {
+  if (!(bytes instanceof Uint8Array) || !enrolment) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return null;
+  }
+  if (!isRecord(value) || value.algorithm !== 'Ed25519' || !isRecord(value.users) || !isRecord(value.ledger)) return null;
+  if (value.ledger.publicKey !== enrolment.ledger) return null;
+  const users = Object.entries(value.users);
+  const enrolled = Object.entries(enrolment.users);
+  const sameUsers =
+    users.length === enrolled.length &&
+    users.every(([id, key]) => isRecord(key) && typeof key.wrappedKey === 'string' && key.publicKey === enrolment.users[id]);
+  return sameUsers ? (value as unknown as SyncedKeys) : null;
+}

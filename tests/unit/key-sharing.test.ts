@@ -1,0 +1,219 @@
+// Two devices of one ledger: a file's key reaches the readers the ledger allows only wrapped to their enrolled
+// keys, and the care network's key is released only under an active full emergency grant
+// (docs/decisions/document-keys-travel-wrapped.md).
+import { describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '../../workers/core/constants';
+import {
+  CARE_NETWORK,
+  createCareNetworkKey,
+  importCareNetworkKey,
+  releaseForGrant,
+  unwrapKey,
+  wrapKey,
+  type KeyWrap,
+} from '../../workers/core/key-wraps';
+import { unlockUserKeys } from '../../workers/core/signatures';
+import type { LedgerDeps } from '../../workers/ledger/deps';
+import { createLedgerBackend } from '../../workers/service';
+import type { LedgerStorage } from '../../workers/storage/ledger-storage';
+import { createMemoryStorage } from '../../workers/storage/memory-storage';
+import { CARTER, MICHAEL, SARAH, WILSON, createClock, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
+import { testDeps } from '../support/test-ledger';
+
+// A second device holding exactly what the first one stores (as a device that joined and took the ledger).
+async function copyOf(storage: LedgerStorage): Promise<LedgerStorage> {
+  const stored = await storage.load();
+  const copy = createMemoryStorage();
+  const contents = await Promise.all(
+    stored.contentIds.map(async (id) => ({ id, bytes: (await storage.readContent(id)) as ArrayBuffer })),
+  );
+  await copy.commit({ blocks: stored.blocks, documents: stored.documents, contents, meta: stored.meta });
+  return copy;
+}
+
+async function twoDevices() {
+  const clock = createClock();
+  const deps = (storage: LedgerStorage): Partial<LedgerDeps> => ({ storage, now: clock.now });
+  const storageA = createMemoryStorage();
+  const a = createLedgerBackend(testDeps(deps(storageA)));
+  await a.store.ready();
+  const b = createLedgerBackend(testDeps(deps(await copyOf(storageA))));
+  await b.store.ready();
+  return { a, b, storageA, clock };
+}
+
+type Device = Awaited<ReturnType<typeof twoDevices>>['a'];
+
+// Sarah uploads on A; B takes the block and the file's encrypted bytes, but not its key.
+async function uploadOnA(a: Device, b: Device, storageA: LedgerStorage): Promise<string> {
+  await signInAs(a.service, SARAH);
+  const documentId = (await a.service.upload(uploadOf('Scan from the phone'))).record.documentIds[0];
+  await b.store.mergeRemote(a.store.current().blocks);
+  expect(await b.store.addRemoteContent(documentId, (await storageA.readContent(documentId)) as ArrayBuffer)).toBe(true);
+  expect(b.store.current().awaiting.has(documentId)).toBe(true);
+  return documentId;
+}
+
+const addressees = (wraps: KeyWrap[], documentId: string) =>
+  wraps
+    .filter((wrap) => wrap.documentId === documentId)
+    .map((wrap) => wrap.to)
+    .sort();
+
+async function encryptionKeyOf(device: Device, userId: string): Promise<CryptoKey> {
+  const wrapped = device.store.storedKeys()?.users[userId];
+  return (await unlockUserKeys(wrapped!, DEMO_PASSWORD))?.encryptionKey as CryptoKey;
+}
+
+describe('document keys between devices', () => {
+  it('reach Sarah’s other device wrapped to her, which then opens the file; not before its bytes, nor for Michael', async () => {
+    const { a, b, storageA } = await twoDevices();
+    await signInAs(a.service, SARAH);
+    const documentId = (await a.service.upload(uploadOf('Scan from the phone'))).record.documentIds[0];
+    await b.store.mergeRemote(a.store.current().blocks);
+    const wraps = await a.keySharing.wrapsToSend();
+    expect(addressees(wraps, documentId)).toEqual([CARTER.id, SARAH.id]); // her own devices, and the doctor it names
+    expect(JSON.stringify(wraps)).not.toContain(a.store.current().keys.get(documentId));
+
+    await signInAs(b.service, MICHAEL);
+    expect(await b.keySharing.acceptWraps(wraps)).toBe(0);
+    await signInAs(b.service, SARAH);
+    expect(await b.keySharing.acceptWraps(wraps)).toBe(0); // the bytes have not arrived: offered again after they do
+    expect(await b.store.addRemoteContent(documentId, (await storageA.readContent(documentId)) as ArrayBuffer)).toBe(true);
+    expect(b.store.current().awaiting.has(documentId)).toBe(true);
+
+    expect(await b.keySharing.acceptWraps(wraps)).toBe(1);
+    expect(b.store.current().awaiting.has(documentId)).toBe(false);
+    expect(textOf((await b.service.readDocument(documentId)).bytes)).toBe('scan');
+    expect(await b.service.chainStatus()).toMatchObject({ valid: true, readOnly: false });
+    expect(await b.keySharing.acceptWraps(wraps)).toBe(0); // held already
+  });
+
+  it('keeps no key from a wrap to Sarah that does not open her file, though anyone can make one', async () => {
+    const { a, b, storageA } = await twoDevices();
+    const documentId = await uploadOnA(a, b, storageA);
+    await signInAs(b.service, SARAH);
+    const document = b.store.state().documents.get(documentId)!;
+    const sarahKey = b.store.state().enrolment?.encryption?.[SARAH.id] as string;
+    const forged = await wrapKey(
+      documentId,
+      document.ipfsHash,
+      'ff'.repeat(32),
+      { id: SARAH.id, publicKey: sarahKey },
+      WILSON.id,
+    );
+
+    expect(await b.keySharing.acceptWraps([forged, 'not a wrap', null])).toBe(0);
+    expect(b.store.current().keys.has(documentId)).toBe(false);
+    expect(b.store.current().awaiting.has(documentId)).toBe(true);
+  });
+
+  it('reach Dr. Wilson under a full share, and he opens the file on his own device; a basic share, none or a revoked one gives him no wrap', async () => {
+    const { a, b, storageA, clock } = await twoDevices();
+    const documentId = await uploadOnA(a, b, storageA);
+    expect(addressees(await a.keySharing.wrapsToSend(), documentId)).not.toContain(WILSON.id);
+
+    const basic = await a.service.shareRecords({ doctorId: WILSON.id, accessLevel: 'basic', durationDays: 7, note: '' });
+    expect(addressees(await a.keySharing.wrapsToSend(), documentId)).not.toContain(WILSON.id);
+    await a.service.revokeShare(basic.id);
+    clock.advance(1000);
+    const full = await a.service.shareRecords({ doctorId: WILSON.id, accessLevel: 'full', durationDays: 7, note: '' });
+    const wraps = await a.keySharing.wrapsToSend();
+    expect(addressees(wraps, documentId)).toContain(WILSON.id);
+
+    await b.store.mergeRemote(a.store.current().blocks);
+    await signInAs(b.service, WILSON);
+    expect(await b.keySharing.acceptWraps(wraps)).toBe(1);
+    expect(textOf((await b.service.readDocument(documentId)).bytes)).toBe('scan');
+
+    clock.advance(1000);
+    await a.service.revokeShare(full.id);
+    expect(addressees(await a.keySharing.wrapsToSend(), documentId)).not.toContain(WILSON.id);
+  });
+
+  it('are wrapped to the care network only while the server’s key is known and the patient consents', async () => {
+    const { a, b, storageA } = await twoDevices();
+    const documentId = await uploadOnA(a, b, storageA);
+    expect(addressees(await a.keySharing.wrapsToSend(), documentId)).not.toContain(CARE_NETWORK);
+    a.keySharing.setCareNetworkKey((await createCareNetworkKey()).publicKey);
+    expect(await a.keySharing.careConsent(SARAH.id)).toBe(true); // on by default for the demo accounts
+    expect(addressees(await a.keySharing.wrapsToSend(), documentId)).toContain(CARE_NETWORK);
+    await a.keySharing.setCareConsent(SARAH.id, false);
+    expect(await a.keySharing.careConsent(SARAH.id)).toBe(false);
+    expect(addressees(await a.keySharing.wrapsToSend(), documentId)).not.toContain(CARE_NETWORK);
+  });
+
+  it('are not wrapped again on every call: the same reader gets the same wrap', async () => {
+    const { a, b, storageA } = await twoDevices();
+    await uploadOnA(a, b, storageA);
+    const first = await a.keySharing.wrapsToSend();
+    const second = await a.keySharing.wrapsToSend();
+    expect(second).toEqual(first);
+  });
+});
+
+describe('a release under an emergency grant', () => {
+  const request = { reason: 'Unconscious on arrival', durationMinutes: 30 };
+
+  async function patientWithCareWrap() {
+    const { a, b, storageA, clock } = await twoDevices();
+    const documentId = await uploadOnA(a, b, storageA);
+    const care = await createCareNetworkKey();
+    a.keySharing.setCareNetworkKey(care.publicKey);
+    const careWrap = (await a.keySharing.wrapsToSend()).find((wrap) => wrap.to === CARE_NETWORK) as KeyWrap;
+    const key = a.store.current().keys.get(documentId) as string;
+    return { a, clock, documentId, careWrap, key, carePrivateKey: await importCareNetworkKey(care.privateKey) };
+  }
+
+  it('re-wraps the key to the granted doctor’s enrolled key under an active full grant, which only his key opens', async () => {
+    const { a, clock, documentId, careWrap, key, carePrivateKey } = await patientWithCareWrap();
+    await signInAs(a.service, WILSON);
+    const grant = await a.service.requestEmergencyAccess({ patientId: SARAH.id, accessLevel: 'full', ...request });
+    const released = await releaseForGrant(
+      a.store.state(),
+      { grantId: grant.id, documentId },
+      careWrap,
+      carePrivateKey,
+      clock.now(),
+    );
+
+    expect(typeof released).toBe('object');
+    const wrap = released as KeyWrap;
+    expect(wrap).toMatchObject({ to: WILSON.id, from: CARE_NETWORK, documentId });
+    expect(JSON.stringify(wrap)).not.toContain(key);
+    expect(await unwrapKey(wrap, await encryptionKeyOf(a, WILSON.id))).toBe(key);
+    for (const other of [SARAH.id, MICHAEL.id, CARTER.id])
+      expect(await unwrapKey(wrap, await encryptionKeyOf(a, other))).toBeNull();
+    expect(await unwrapKey(wrap, carePrivateKey)).toBeNull();
+  });
+
+  it('releases nothing under a basic grant, an expired or ended one, an unknown one, or for another patient’s or a deleted document', async () => {
+    const { a, clock, documentId, careWrap, carePrivateKey } = await patientWithCareWrap();
+    const release = (grantId: string, id = documentId, wrap: unknown = careWrap) =>
+      releaseForGrant(a.store.state(), { grantId, documentId: id }, wrap, carePrivateKey, clock.now());
+    expect(await release('no-such-grant')).toMatch(/no grant/);
+
+    await signInAs(a.service, WILSON);
+    const basic = await a.service.requestEmergencyAccess({ patientId: SARAH.id, accessLevel: 'basic', ...request });
+    expect(await release(basic.id)).toMatch(/basic access/);
+    await a.service.endEmergencyAccess(basic.id);
+    expect(await release(basic.id)).toMatch(/not active/);
+
+    clock.advance(1000);
+    const full = await a.service.requestEmergencyAccess({ patientId: SARAH.id, accessLevel: 'full', ...request });
+    expect(await release(full.id, 'another-document')).toMatch(/not a stored document/);
+    expect(await release(full.id, documentId, { ...careWrap, to: WILSON.id })).toMatch(/care network's wrap/);
+    const michaels = await a.service.requestEmergencyAccess({ patientId: MICHAEL.id, accessLevel: 'full', ...request });
+    expect(await release(michaels.id)).toMatch(/not the granted patient/);
+
+    clock.advance(31 * 60_000);
+    expect(await release(full.id)).toMatch(/not active/);
+
+    clock.advance(1000);
+    const again = await a.service.requestEmergencyAccess({ patientId: SARAH.id, accessLevel: 'full', ...request });
+    expect(typeof (await release(again.id))).toBe('object');
+    await signInAs(a.service, SARAH);
+    await a.service.deleteDocument(documentId);
+    expect(await release(again.id)).toMatch(/not a stored document/);
+  });
+});

@@ -1,0 +1,216 @@
+// Document keys travel wrapped to a reader's enrolled encryption key (docs/decisions/document-keys-travel-wrapped.md):
+// ECDH P-256 with a fresh key per wrap, HKDF-SHA-256, AES-256-GCM. Pure: no storage, randomness from WebCrypto.
+import { isGrantActive } from './access';
+import { base64ToBytes, bytesToBase64 } from './base64';
+import type { LedgerState } from './ledger-state';
+
+export const ENCRYPTION_ALGORITHM = { name: 'ECDH', namedCurve: 'P-256' } as const;
+export const CARE_NETWORK = 'care-network'; // the recipient id of the sync server's emergency key
+const WRAP_PREFIX = 'medledger-key-wrap'; // a wrap's derived key and tag can never be mistaken for anything else's
+const IV_BYTES = 12;
+const KEY_HEX = /^[0-9a-f]{64}$/;
+const P256_PUBLIC_KEY = /^B[A-Za-z0-9+/]{86}=$/; // 65 bytes (0x04, x, y) in base64
+
+// One document key wrapped to one reader: only the holder of `to`'s private encryption key opens it.
+export interface KeyWrap {
+  documentId: string;
+  cid: string; // content id of the encrypted bytes the key opens, as the chain names it
+  to: string; // the recipient's user id, or CARE_NETWORK
+  from: string; // who wrapped it (a user id, or CARE_NETWORK for a release): shown, not trusted
+  ephemeralPublicKey: string; // base64 raw P-256 key of this wrap alone
+  iv: string; // base64, 12 bytes
+  wrapped: string; // base64: AES-256-GCM of the 32 key bytes and the tag
+}
+
+export interface Recipient {
+  id: string;
+  publicKey: string; // base64 raw P-256 public key, as enrolled
+}
+
+// The care network's key pair as the sync server keeps it: the private half as base64 pkcs8, on its disk only.
+export interface CareNetworkKey {
+  publicKey: string;
+  privateKey: string;
+}
+
+const encoder = new TextEncoder();
+
+function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+  const bytes = base64ToBytes(text);
+  if (!bytes) throw new Error('The text is not base64.');
+  return bytes;
+}
+
+function keyBytes(hex: string): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return bytes;
+}
+
+function keyHex(bytes: Uint8Array): string {
+  return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+// One wrap per document and reader: a wrap made again for them replaces the last (it opens to the same key).
+export function wrapId(wrap: Pick<KeyWrap, 'documentId' | 'to'>): string {
+  return `${wrap.documentId}|${wrap.to}`;
+}
+
+export function isEncryptionPublicKey(value: unknown): value is string {
+  return typeof value === 'string' && P256_PUBLIC_KEY.test(value);
+}
+
+export function isKeyWrap(value: unknown): value is KeyWrap {
+  const wrap = value as Partial<Record<keyof KeyWrap, unknown>> | null;
+  return (
+    typeof wrap === 'object' &&
+    wrap !== null &&
+    (['documentId', 'cid', 'to', 'from', 'iv', 'wrapped'] as const).every(
+      (field) => typeof wrap[field] === 'string' && (wrap[field] as string).length <= 200,
+    ) &&
+    isEncryptionPublicKey(wrap.ephemeralPublicKey)
+  );
+}
+
+// A new ECDH pair: the private half extractable only so createUserKey can wrap it under the password.
+export function createEncryptionKeyPair(): Promise<CryptoKeyPair> {
+  return crypto.subtle.generateKey(ENCRYPTION_ALGORITHM, true, ['deriveBits']) as Promise<CryptoKeyPair>;
+}
+
+export async function exportEncryptionPublicKey(key: CryptoKey): Promise<string> {
+  return bytesToBase64(new Uint8Array(await crypto.subtle.exportKey('raw', key)));
+}
+
+function importEncryptionPublicKey(publicKey: string): Promise<CryptoKey> {
+  if (!isEncryptionPublicKey(publicKey)) throw new Error('The key is not a P-256 public key.');
+  return crypto.subtle.importKey('raw', fromBase64(publicKey), ENCRYPTION_ALGORITHM, false, []);
+}
+
+// The additional data and HKDF info of a wrap: the document, its content and the recipient are bound to it.
+function context(documentId: string, cid: string, to: string): Uint8Array<ArrayBuffer> {
+  return encoder.encode(`${WRAP_PREFIX}|${documentId}|${cid}|${to}`);
+}
+
+async function wrapAesKey(
+  privateKey: CryptoKey,
+  publicKey: CryptoKey,
+  ephemeralPublicKey: string,
+  info: Uint8Array<ArrayBuffer>,
+  usage: 'encrypt' | 'decrypt',
+): Promise<CryptoKey> {
+  const shared = await crypto.subtle.deriveBits({ name: 'ECDH', public: publicKey }, privateKey, 256);
+  const material = await crypto.subtle.importKey('raw', shared, 'HKDF', false, ['deriveKey']);
+  return crypto.subtle.deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt: fromBase64(ephemeralPublicKey), info },
+    material,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    [usage],
+  );
+}
+
+// `encryptionKeyHex` (64 hex) wrapped to `recipient`; throws when the key or the recipient's public key is malformed.
+export async function wrapKey(
+  documentId: string,
+  cid: string,
+  encryptionKeyHex: string,
+  recipient: Recipient,
+  from: string,
+): Promise<KeyWrap> {
+  const hex = encryptionKeyHex.toLowerCase();
+  if (!KEY_HEX.test(hex)) throw new Error('A document key is 64 hex digits.');
+  const recipientKey = await importEncryptionPublicKey(recipient.publicKey);
+  const ephemeral = await createEncryptionKeyPair();
+  const ephemeralPublicKey = await exportEncryptionPublicKey(ephemeral.publicKey);
+  const bound = context(documentId, cid, recipient.id);
+  const aes = await wrapAesKey(ephemeral.privateKey, recipientKey, ephemeralPublicKey, bound, 'encrypt');
+  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+  const wrapped = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: bound }, aes, keyBytes(hex));
+  return {
+    documentId,
+    cid,
+    to: recipient.id,
+    from,
+    ephemeralPublicKey,
+    iv: bytesToBase64(iv),
+    wrapped: bytesToBase64(new Uint8Array(wrapped)),
+  };
+}
+
+// The document key (64 hex) a wrap holds, or null: another recipient's key, a changed field, another content id.
+export async function unwrapKey(wrap: unknown, privateKey: CryptoKey, expectedCid?: string): Promise<string | null> {
+  if (!isKeyWrap(wrap) || (expectedCid !== undefined && wrap.cid !== expectedCid)) return null;
+  try {
+    const bound = context(wrap.documentId, wrap.cid, wrap.to);
+    const ephemeral = await importEncryptionPublicKey(wrap.ephemeralPublicKey);
+    const aes = await wrapAesKey(privateKey, ephemeral, wrap.ephemeralPublicKey, bound, 'decrypt');
+    const iv = fromBase64(wrap.iv);
+    if (iv.length !== IV_BYTES) return null;
+    const plain = new Uint8Array(
+      await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: bound }, aes, fromBase64(wrap.wrapped)),
+    );
+    return plain.length === 32 ? keyHex(plain) : null;
+  } catch {
+    return null; // the tag does not hold: not this key's wrap, or changed on the way
+  }
+}
+
+// True when `privateKey` is the private half of `publicKey`: a stored encryption key is checked against the enrolled one.
+export async function encryptionKeyMatches(privateKey: CryptoKey, publicKey: string): Promise<boolean> {
+  try {
+    const probe = await createEncryptionKeyPair();
+    const mine = await crypto.subtle.deriveBits(
+      { name: 'ECDH', public: await importEncryptionPublicKey(publicKey) },
+      probe.privateKey,
+      256,
+    );
+    const theirs = await crypto.subtle.deriveBits({ name: 'ECDH', public: probe.publicKey }, privateKey, 256);
+    return keyHex(new Uint8Array(mine)) === keyHex(new Uint8Array(theirs));
+  } catch {
+    return false;
+  }
+}
+
+// The sync server's emergency key pair; it publishes the public half and keeps the private half on its disk.
+export async function createCareNetworkKey(): Promise<CareNetworkKey> {
+  const pair = await createEncryptionKeyPair();
+  const pkcs8 = new Uint8Array(await crypto.subtle.exportKey('pkcs8', pair.privateKey));
+  return { publicKey: await exportEncryptionPublicKey(pair.publicKey), privateKey: bytesToBase64(pkcs8) };
+}
+
+// The care network's private key as releaseForGrant uses it: non-extractable.
+export function importCareNetworkKey(privateKey: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey('pkcs8', fromBase64(privateKey), ENCRYPTION_ALGORITHM, false, ['deriveBits']);
+}
+
+export interface ReleaseRequest {
+  grantId: string;
+  documentId: string;
+}
+
+// The document key of `wrapToCareNetwork`, re-wrapped in memory to the doctor of grant `grantId` at their enrolled
+// key, only while that grant is active, of full level, on the document's patient, and the document is live;
+// else why not. `state` is the projection of the verified chain; the key is never returned in clear.
+export async function releaseForGrant(
+  state: LedgerState,
+  request: ReleaseRequest,
+  wrapToCareNetwork: unknown,
+  carePrivateKey: CryptoKey,
+  now: number,
+): Promise<KeyWrap | string> {
+  const known = state.grants.get(request.grantId);
+  if (!known) return `no grant ${request.grantId} is on the ledger`;
+  const { grant } = known;
+  if (known.closedBy || !isGrantActive(grant, now)) return `grant ${request.grantId} is not active`;
+  if (grant.accessLevel !== 'full') return `grant ${request.grantId} is basic access, which opens no files`;
+  const document = state.documents.get(request.documentId);
+  if (!document || document.deletedAt) return `document ${request.documentId} is not a stored document`;
+  if (document.patientId !== grant.patientId) return `document ${request.documentId} is not the granted patient's`;
+  if (!isKeyWrap(wrapToCareNetwork) || wrapToCareNetwork.to !== CARE_NETWORK || wrapToCareNetwork.documentId !== document.id)
+    return `the wrap is not the care network's wrap of document ${request.documentId}`;
+  const doctorKey = state.enrolment?.encryption?.[grant.doctorId];
+  if (!doctorKey) return `the ledger enrols no encryption key for ${grant.doctorId}`;
+  const key = await unwrapKey(wrapToCareNetwork, carePrivateKey, document.ipfsHash);
+  if (!key) return `the care network's wrap of document ${request.documentId} does not open`;
+  return wrapKey(document.id, document.ipfsHash, key, { id: grant.doctorId, publicKey: doctorKey }, CARE_NETWORK);
+}

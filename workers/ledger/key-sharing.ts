@@ -1,0 +1,138 @@
+// Document keys to and from this device's other readers (docs/decisions/document-keys-travel-wrapped.md): the sync
+// module (workers/sync/) sends what wrapsToSend gives and hands what arrives to acceptWraps. Keys leave this module
+// only wrapped; a key in clear never crosses the worker boundary.
+import { accessScope, isShareActive } from '../core/access';
+import { PATIENTS } from '../core/directory';
+import { decryptDocument } from '../core/documents';
+import {
+  CARE_NETWORK,
+  isEncryptionPublicKey,
+  isKeyWrap,
+  unwrapKey,
+  wrapKey,
+  type KeyWrap,
+  type Recipient,
+} from '../core/key-wraps';
+import type { LedgerState } from '../core/ledger-state';
+import type { DocumentInfo, User } from '../core/types';
+import type { LedgerDeps } from './deps';
+import type { LedgerStore } from './store';
+
+// Meta entry: patient id -> whether their document keys are wrapped to the care network's emergency key.
+export const CARE_CONSENT_KEY = 'careNetworkConsent';
+const MAX_WRAPS_PER_CALL = 10_000; // a peer's list is read no further
+
+export interface KeySharingSession {
+  actor: () => User | null;
+  encryptionKey: (userId: string) => CryptoKey | undefined;
+}
+
+function consentsOf(value: unknown): Record<string, boolean> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean'));
+}
+
+// Who may read `document` at `now` and has an enrolled key: its patient (their other devices), the doctor it names,
+// and every doctor with an active full share of the patient.
+function readersOf(state: LedgerState, document: DocumentInfo, now: number): Recipient[] {
+  const keys = state.enrolment?.encryption ?? {};
+  const ids = new Set([document.patientId]);
+  if (document.doctorId) ids.add(document.doctorId);
+  for (const shareId of state.patientShares.get(document.patientId) ?? []) {
+    const share = state.shares.get(shareId)?.share;
+    if (share && accessScope(share.accessLevel).documents && isShareActive(share, now)) ids.add(share.doctorId);
+  }
+  return [...ids].filter((id) => Object.hasOwn(keys, id)).map((id) => ({ id, publicKey: keys[id] }));
+}
+
+async function opens(bytes: ArrayBuffer, keyHex: string, cid: string): Promise<boolean> {
+  try {
+    await decryptDocument(bytes, keyHex, cid);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function createKeySharing(deps: LedgerDeps, store: LedgerStore, session: KeySharingSession) {
+  let careNetworkKey: string | null = null;
+  let made = new Map<string, KeyWrap>(); // `${documentId}|${to}|${recipient key}` -> its wrap: one per reader, not one per call
+
+  async function careConsent(patientId: string): Promise<boolean> {
+    const stored = consentsOf(await deps.storage.readMeta(CARE_CONSENT_KEY))[patientId];
+    return stored ?? PATIENTS.some((patient) => patient.id === patientId); // on by default for the demo accounts
+  }
+
+  // Whoever calls this decides that `patientId` is the signed-in patient: the worker's own call, not a peer's.
+  async function setCareConsent(patientId: string, on: boolean): Promise<void> {
+    const consents = consentsOf(await deps.storage.readMeta(CARE_CONSENT_KEY));
+    await deps.storage.commit({ meta: { [CARE_CONSENT_KEY]: { ...consents, [patientId]: on } } });
+  }
+
+  // False on a ledger made before keys travelled (its genesis enrols no encryption keys): its files open only on the
+  // device that stored them, and the Devices card should say so.
+  async function keysTravel(): Promise<boolean> {
+    await store.ready();
+    return store.state().enrolment?.encryption !== undefined;
+  }
+
+  // The public key the sync server publishes for the care network; null while not connected.
+  function setCareNetworkKey(publicKey: string | null): void {
+    careNetworkKey = isEncryptionPublicKey(publicKey) ? publicKey : null;
+  }
+
+  // A wrap of every live document key this device holds, to each reader the ledger allows now (and to the care
+  // network where the patient consents). An empty list on a ledger made before keys travelled.
+  async function wrapsToSend(): Promise<KeyWrap[]> {
+    await store.ready();
+    const s = store.current();
+    const state = s.verified.state;
+    if (s.invalid || !state.enrolment?.encryption) return [];
+    const now = deps.now();
+    const from = session.actor()?.id ?? '';
+    const consents = new Map<string, boolean>();
+    const next = new Map<string, KeyWrap>();
+    for (const document of state.documents.values()) {
+      const keyHex = s.keys.get(document.id);
+      if (document.deletedAt || !keyHex) continue;
+      const recipients = readersOf(state, document, now);
+      if (!consents.has(document.patientId)) consents.set(document.patientId, await careConsent(document.patientId));
+      if (careNetworkKey && consents.get(document.patientId)) recipients.push({ id: CARE_NETWORK, publicKey: careNetworkKey });
+      for (const recipient of recipients) {
+        const id = `${document.id}|${recipient.id}|${recipient.publicKey}`;
+        const wrap = made.get(id) ?? (await wrapKey(document.id, document.ipfsHash, keyHex, recipient, from));
+        next.set(id, wrap);
+      }
+    }
+    made = next; // wraps to readers who lost access are not sent again
+    return [...next.values()];
+  }
+
+  // Stores the key of each wrap addressed to the signed-in user that opens with their encryption key and opens
+  // the file's bytes; how many were stored. A wrap whose file's bytes have not arrived yet is left: offer it
+  // again after store.addRemoteContent.
+  async function acceptWraps(wraps: unknown[]): Promise<number> {
+    const user = session.actor();
+    const privateKey = user ? session.encryptionKey(user.id) : undefined;
+    if (!user || !privateKey || !Array.isArray(wraps)) return 0;
+    await store.ready();
+    let accepted = 0;
+    for (const wrap of wraps.slice(0, MAX_WRAPS_PER_CALL)) {
+      if (!isKeyWrap(wrap) || wrap.to !== user.id) continue;
+      const s = store.current();
+      const document = s.verified.state.documents.get(wrap.documentId);
+      if (!document || document.deletedAt || s.keys.has(document.id)) continue;
+      const bytes = await deps.storage.readContent(document.id);
+      if (!bytes) continue;
+      const keyHex = await unwrapKey(wrap, privateKey, document.ipfsHash);
+      // a wrap anyone could make to this user's public key: only a key that opens the file is kept
+      if (!keyHex || !(await opens(bytes, keyHex, document.ipfsHash))) continue;
+      if (await store.addRemoteKey(document.id, keyHex)) accepted++;
+    }
+    return accepted;
+  }
+
+  return { wrapsToSend, acceptWraps, keysTravel, careConsent, setCareConsent, setCareNetworkKey };
+}
+
+export type KeySharing = ReturnType<typeof createKeySharing>;
