@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { mineChild } from '../../workers/core/chain';
 import { tipsOf } from '../../workers/core/dag';
 import { mergeBlocks } from '../../workers/core/merge';
-import { signBlock } from '../../workers/core/signatures';
+import { signBlock, type StoredKeys } from '../../workers/core/signatures';
 import type { Block } from '../../workers/core/types';
 import type { LedgerDeps } from '../../workers/ledger/deps';
 import { createLedgerBackend } from '../../workers/service';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
-import type { LedgerStorage } from '../../workers/storage/ledger-storage';
+import { KEYS_KEY, type LedgerStorage } from '../../workers/storage/ledger-storage';
 import { authorKey } from '../support/forged-blocks';
 import { SARAH, WILSON, createClock, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
 import { testDeps } from '../support/test-ledger';
@@ -179,5 +179,36 @@ describe('devices that wrote while apart', () => {
     const outcome = await mergeBlocks([], [{ ...genesis, data: { ...genesis.data, title: 'Edited genesis' } }]);
     expect(outcome).toMatchObject({ added: [], blocks: [], waiting: [] });
     expect(outcome.refused).toEqual([{ hash: genesis.hash, reason: 'record data was changed (data hash mismatch)' }]);
+  });
+
+  it('lets a device without the ledger key write after a grant expired, leaving the expiry to a device that holds it', async () => {
+    const { a, b, storageB, clock } = await twoDevices();
+    const keys = (await storageB.readMeta(KEYS_KEY)) as StoredKeys;
+    await storageB.commit({ meta: { [KEYS_KEY]: { ...keys, ledger: { publicKey: keys.ledger.publicKey } } } });
+    const device = createLedgerBackend(testDeps({ storage: storageB, now: clock.now }));
+    await signInAs(device.service, WILSON);
+    const reason = 'Unconscious on arrival';
+    const grant = await device.service.requestEmergencyAccess({
+      patientId: SARAH.id,
+      reason,
+      accessLevel: 'basic',
+      durationMinutes: 15,
+    });
+    clock.advance(16 * 60_000);
+    await signInAs(device.service, SARAH);
+    await device.service.upload(uploadOf('After the grant ended'));
+    const events = (d: Device) =>
+      d.store.current().blocks.flatMap((block) => (block.data.type === 'emergency_access' ? [block.data.emergency.event] : []));
+    expect(events(device)).toEqual(['granted']);
+    expect(device.store.state().grants.get(grant.id)?.closedBy).toBeUndefined();
+    await expect(device.service.downloadBackup(crypto.randomUUID(), 'a long password', 'browser')).resolves.toBeTruthy(); // without the ledger key too;
+
+    await a.store.mergeRemote(device.store.current().blocks);
+    await signInAs(a.service, SARAH);
+    await a.service.upload(uploadOf('On the device with the ledger key'));
+    expect(events(a)).toEqual(['granted', 'expired']);
+    await device.store.mergeRemote(a.store.current().blocks);
+    expect(device.store.state().grants.get(grant.id)?.closedBy).toBe('expired');
+    expect(hashes(device)).toEqual(hashes(a));
   });
 });

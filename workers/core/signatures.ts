@@ -43,14 +43,16 @@ export interface UnlockedKeys {
 export interface StoredKeys {
   algorithm: typeof SIGNATURE_ALGORITHM;
   users: Record<string, WrappedUserKey>;
-  ledger: { publicKey: string; privateKey: CryptoKey }; // extractable only so a backup can carry it, sealed under the backup's password
+  // extractable only so a backup can carry it, sealed under the backup's password; absent on a device that took the
+  // ledger from a sync server (it never travels): that device leaves expiries to one that holds it
+  ledger: { publicKey: string; privateKey?: CryptoKey };
 }
 
 // The keys as a backup carries them (inside its password-sealed part): the ledger's private key as pkcs8.
 export interface PortableKeys {
   algorithm: typeof SIGNATURE_ALGORITHM;
   users: Record<string, WrappedUserKey>;
-  ledger: { publicKey: string; privateKey: string }; // base64 pkcs8
+  ledger: { publicKey: string; privateKey?: string }; // base64 pkcs8; absent when the backed-up device did not hold it
 }
 
 const encoder = new TextEncoder();
@@ -171,20 +173,23 @@ export async function createStoredKeys(userIds: readonly string[], password: str
 }
 
 export async function exportKeys(keys: StoredKeys): Promise<PortableKeys> {
-  const privateKey = toBase64(await crypto.subtle.exportKey('pkcs8', keys.ledger.privateKey));
-  return { algorithm: keys.algorithm, users: keys.users, ledger: { publicKey: keys.ledger.publicKey, privateKey } };
+  const { publicKey, privateKey } = keys.ledger;
+  const ledger = privateKey ? { publicKey, privateKey: toBase64(await crypto.subtle.exportKey('pkcs8', privateKey)) } : { publicKey };
+  return { algorithm: keys.algorithm, users: keys.users, ledger };
 }
 
 // The keys of a backup, or null when they are malformed or do not match what its genesis block enrolled.
 export async function importKeys(portable: PortableKeys, enrolment: KeyEnrolment): Promise<StoredKeys | null> {
   try {
-    const privateKey = await crypto.subtle.importKey('pkcs8', fromBase64(portable.ledger.privateKey), SIGNATURE_ALGORITHM, true, [
-      'sign',
-    ]);
+    const portableKey = portable.ledger.privateKey;
+    const privateKey =
+      portableKey === undefined
+        ? undefined
+        : await crypto.subtle.importKey('pkcs8', fromBase64(portableKey), SIGNATURE_ALGORITHM, true, ['sign']);
     const keys: StoredKeys = {
       algorithm: SIGNATURE_ALGORITHM,
       users: portable.users,
-      ledger: { publicKey: portable.ledger.publicKey, privateKey },
+      ledger: { publicKey: portable.ledger.publicKey, ...(privateKey ? { privateKey } : {}) },
     };
     const enrolled = enrolmentOf(keys);
     const same = (a: Record<string, string> = {}, b: Record<string, string> = {}) =>
@@ -192,7 +197,8 @@ export async function importKeys(portable: PortableKeys, enrolment: KeyEnrolment
     // a ledger made before keys travelled enrols no encryption keys: the ones the keys carry are simply not enrolled yet
     const sameEncryption = enrolment.encryption === undefined || same(enrolment.encryption, enrolled.encryption);
     const sameUsers = same(enrolment.users, enrolled.users) && sameEncryption;
-    return sameUsers && enrolled.ledger === enrolment.ledger && (await keyMatches(privateKey, enrolment.ledger)) ? keys : null;
+    const keyHolds = privateKey === undefined || (await keyMatches(privateKey, enrolment.ledger));
+    return sameUsers && enrolled.ledger === enrolment.ledger && keyHolds ? keys : null;
   } catch {
     return null;
   }

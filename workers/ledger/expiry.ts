@@ -28,6 +28,7 @@ export function createExpiry(deps: LedgerDeps, getStore: () => LedgerStore) {
     timer = undefined;
     const store = getStore();
     if (!store.loaded() || store.current().invalid) return;
+    if (!store.current().storedKeys?.ledger.privateKey) return; // writes.ts: expiries are left to a device that holds the key
     let next = Infinity;
     for (const known of store.state().grants.values())
       if (!known.closedBy) next = Math.min(next, Date.parse(known.grant.expiresAt));

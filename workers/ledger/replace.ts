@@ -88,10 +88,12 @@ export function newKeys(deps: LedgerDeps): Promise<StoredKeys> {
 
 // A genesis that enrols `keys` and is signed by their ledger key, or null when it would not verify (keys edited at rest).
 async function genesisOf(deps: LedgerDeps, keys: StoredKeys): Promise<Block | null> {
+  const ledgerKey = keys.ledger.privateKey;
+  if (!ledgerKey) return null; // keys taken from a sync server cannot start a new ledger
   try {
     const timestamp = iso(deps.now());
     const record = genesisRecord(deps.randomId(), timestamp, enrolmentOf(keys));
-    const genesis = await signBlock(createGenesisBlock(record, timestamp, deps.difficulty), keys.ledger.privateKey);
+    const genesis = await signBlock(createGenesisBlock(record, timestamp, deps.difficulty), ledgerKey);
     const { firstInvalid, state } = verifyLedger([genesis], deps.difficulty);
     if (firstInvalid || !state.enrolment) return null;
     return (await firstSignatureFailure([genesis], state.enrolment, new Map())) ? null : genesis;

@@ -172,7 +172,8 @@ export function createWriter(deps: LedgerDeps, hooks: WriterHooks, store: Writer
         const ahead = futureTipProblem(store.current().verified.state, deps.now());
         if (ahead) fail('ReadOnlyError', ahead);
       }
-      if (!options.skipDue && !store.current().invalid) {
+      // a device without the ledger's key (it took the ledger from a sync server) leaves expiries to one that has it
+      if (!options.skipDue && !store.current().invalid && store.current().storedKeys?.ledger.privateKey) {
         const due = hooks.dueRecords(store.current().verified.state, blockTime());
         if (due.length > 0) {
           await commitDraft('The end of an emergency access was not saved', { records: due, result: () => undefined });
