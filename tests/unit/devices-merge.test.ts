@@ -182,7 +182,7 @@ describe('devices that wrote while apart', () => {
   });
 
   it('lets a device without the ledger key write after a grant expired, leaving the expiry to a device that holds it', async () => {
-    const { a, b, storageB, clock } = await twoDevices();
+    const { a, storageB, clock } = await twoDevices();
     const keys = (await storageB.readMeta(KEYS_KEY)) as StoredKeys;
     await storageB.commit({ meta: { [KEYS_KEY]: { ...keys, ledger: { publicKey: keys.ledger.publicKey } } } });
     const device = createLedgerBackend(testDeps({ storage: storageB, now: clock.now }));

@@ -174,7 +174,9 @@ export async function createStoredKeys(userIds: readonly string[], password: str
 
 export async function exportKeys(keys: StoredKeys): Promise<PortableKeys> {
   const { publicKey, privateKey } = keys.ledger;
-  const ledger = privateKey ? { publicKey, privateKey: toBase64(await crypto.subtle.exportKey('pkcs8', privateKey)) } : { publicKey };
+  const ledger = privateKey
+    ? { publicKey, privateKey: toBase64(await crypto.subtle.exportKey('pkcs8', privateKey)) }
+    : { publicKey };
   return { algorithm: keys.algorithm, users: keys.users, ledger };
 }
 
