@@ -77,7 +77,7 @@ function benchKeys() {
         DEMO_PASSWORD,
         PBKDF2_ITERATIONS,
       ));
-    const signing = new Map<string, CryptoKey>([[LEDGER_AUTHOR, stored.ledger.privateKey]]);
+    const signing = new Map<string, CryptoKey>([[LEDGER_AUTHOR, stored.ledger.privateKey!]]);
     for (const [id, wrapped] of Object.entries(stored.users)) signing.set(id, (await unlockUserKey(wrapped, DEMO_PASSWORD))!);
     return { stored, signing };
   })();

@@ -95,7 +95,7 @@ describe('keys', () => {
       expect(key).not.toHaveProperty('privateKey');
     }
     expect(new Set(Object.values(keys.users).map((key) => key.salt)).size).toBe(USERS.length);
-    expect(keys.ledger.privateKey.extractable).toBe(true); // only so a backup can carry it, sealed under the backup's password
+    expect(keys.ledger.privateKey?.extractable).toBe(true); // only so a backup can carry it, sealed under the backup's password
     const genesis = ledger.stored.blocks[0];
     expect(genesis.data.type === 'diagnosis' && genesis.data.enrolment).toEqual({
       algorithm: SIGNATURE_ALGORITHM,
@@ -122,7 +122,7 @@ describe('keys', () => {
     expect(moved && enrolmentOf(moved)).toEqual(enrolmentOf(mine));
     const sample = await signBlock(
       createGenesisBlock(genesisRecord('g', AT, enrolmentOf(mine)), AT, 1),
-      (moved as StoredKeys).ledger.privateKey,
+      (moved as StoredKeys).ledger.privateKey!,
     );
     expect(await signatureProblem(sample, enrolmentOf(mine), new Map())).toBeNull(); // the moved ledger key still signs as the enrolled one
     expect(await importKeys(await exportKeys(theirs), enrolmentOf(mine))).toBeNull();
