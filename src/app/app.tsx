@@ -4,6 +4,7 @@ import type { LedgerRemote } from '../ledger/ledger-context';
 import { LedgerProvider } from '../ledger/ledger-provider';
 import type { LedgerConnection } from '../ledger/ledger-worker';
 import { LedgerFailure } from './ledger-failure';
+import { PrefetchScreens } from './prefetch-screens';
 import type { createAppRouter } from './router';
 import { useFileDropGuard } from './use-file-drop-guard';
 
@@ -19,6 +20,7 @@ export function App({ router, service, connect }: AppProps) {
     <LedgerProvider service={service} connect={connect} renderFailure={(failure) => <LedgerFailure {...failure} />}>
       <SessionProvider>
         <RouterProvider router={router} />
+        <PrefetchScreens />
       </SessionProvider>
     </LedgerProvider>
   );

@@ -1,7 +1,7 @@
 // The first-visit screens part of `npm run bench` (`-- --screens` alone): a new user of each role signs in through
 // the login form of the built app (fresh browser context: no HTTP cache, no stored ledger), waits on the dashboard
-// until the network is quiet, then opens every screen of the side menu once (first visit), then each again (second
-// visit). Each time is taken in the page, from the click to the frame that shows the screen's heading with no
+// until the network has been quiet for a second, then opens every screen of the side menu once (first visit), then
+// each again (second visit). Each time is taken in the page, from the click to the frame that shows the screen's heading with no
 // spinner left in <main>. Medians of BENCH_SCREEN_ROUNDS (5) rounds, each in a context of its own.
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,6 +12,8 @@ import { CHROMIUM_ARGS, previewApp } from './browser-bench.mjs';
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, 'tests/bench/results/screens-build'); // git-ignored; dist/ is left to the e2e run
 const ROUNDS = Number(process.env.BENCH_SCREEN_ROUNDS || 5);
+// BENCH_SCREEN_RTT_MS > 0: the page's requests get that round-trip time and 1.6 Mbps down, as Lighthouse's slow 4G
+const RTT_MS = Number(process.env.BENCH_SCREEN_RTT_MS || 0);
 const PASSWORD = 'demo123'; // workers/core/constants.ts, DEMO_PASSWORD
 const ACCOUNTS = { patient: 'sarah.johnson@medledger.demo', doctor: 'emily.carter@medledger.demo' }; // DEMO_ACCOUNTS
 
@@ -58,6 +60,21 @@ async function visitTimed(page, path) {
   );
 }
 
+// Resolves once no request of the page has been in flight for `quietMs` (Playwright's networkidle fires once per
+// page load: a page that loaded before would not wait at all).
+function quietNetwork(page) {
+  let inFlight = 0;
+  let last = Date.now();
+  const start = () => ((inFlight += 1), (last = Date.now()));
+  const end = () => ((inFlight = Math.max(0, inFlight - 1)), (last = Date.now()));
+  page.on('request', start);
+  page.on('requestfinished', end);
+  page.on('requestfailed', end);
+  return async (quietMs = 1000) => {
+    while (inFlight > 0 || Date.now() - last < quietMs) await new Promise((done) => setTimeout(done, 50));
+  };
+}
+
 async function menuPaths(page) {
   return page.$$eval('nav[aria-label="Main menu"] a', (links) =>
     links.map((link) => ({ path: link.getAttribute('href'), label: link.textContent.trim() })),
@@ -77,8 +94,14 @@ async function runRole(browser, baseUrl, role) {
     context.setDefaultTimeout(60_000);
     await context.addInitScript(installTimer);
     const page = await context.newPage();
+    if (RTT_MS > 0) {
+      const cdp = await context.newCDPSession(page);
+      const throughput = { downloadThroughput: 1.6e6 / 8, uploadThroughput: 0.75e6 / 8 };
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: RTT_MS, ...throughput });
+    }
+    const quiet = quietNetwork(page);
     const signInMs = await signInTimed(page, role);
-    await page.waitForLoadState('networkidle'); // the user reads the dashboard a moment before moving on
+    await quiet(); // the user reads the dashboard a moment before moving on
     const items = (await menuPaths(page)).filter((item) => item.path !== `/${role}/dashboard`);
     const first = {};
     const second = {};
@@ -109,7 +132,15 @@ export async function runScreensBench({ executablePath }) {
   try {
     const patient = await runRole(browser, baseUrl, 'patient');
     const doctor = await runRole(browser, baseUrl, 'doctor');
-    return { when: new Date().toISOString(), rounds: ROUNDS, cpus: cpus().length, loadAverage: loadavg(), patient, doctor };
+    return {
+      when: new Date().toISOString(),
+      rounds: ROUNDS,
+      rttMs: RTT_MS,
+      cpus: cpus().length,
+      loadAverage: loadavg(),
+      patient,
+      doctor,
+    };
   } finally {
     await browser.close();
     await server.close();
@@ -122,7 +153,9 @@ export function formatScreensTable(results) {
   const load = results.loadAverage.map((value) => value.toFixed(2)).join(', ');
   const lines = [
     `First and second visits from the side menu, click to the frame that shows the screen settled (heading shown, ` +
-      `no spinner in <main>), median of ${results.rounds} new users per role, no throttling, ${results.cpus} CPUs, load ${load} at the end`,
+      `no spinner in <main>), median of ${results.rounds} new users per role, ${
+        results.rttMs ? `network ${results.rttMs} ms round trip and 1.6 Mbps down` : 'no throttling'
+      }, ${results.cpus} CPUs, load ${load} at the end`,
     '',
     '| role | screen | first visit | second visit | goals (< 600 / < 200 ms) |',
     '|---|---|---:|---:|---|',
