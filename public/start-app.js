@@ -60,14 +60,21 @@
     script.type = 'module';
     script.src = entry;
     elements.append(script);
-    const manifest = self.getAttribute('data-manifest');
-    if (manifest) {
-      const link = document.createElement('link');
-      link.rel = 'manifest';
-      link.href = manifest;
-      elements.append(link);
-    }
     document.head.append(elements);
+    // the manifest later still, once the app's code has run: its processing is a task of its own
+    const manifest = self.getAttribute('data-manifest');
+    const idle = window.requestIdleCallback ?? ((run) => setTimeout(run, 1000));
+    if (manifest) {
+      idle(
+        () => {
+          const link = document.createElement('link');
+          link.rel = 'manifest';
+          link.href = manifest;
+          document.head.append(link);
+        },
+        { timeout: 5000 },
+      );
+    }
   };
   // Once the screen is painted (first-contentful-paint). The timer is a last resort, should no paint come.
   const afterPaint = () => {
