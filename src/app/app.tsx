@@ -12,15 +12,16 @@ interface AppProps {
   router: ReturnType<typeof createAppRouter>; // the browser router, or a memory router in tests
   service?: LedgerRemote; // tests inject a proxy; the app starts the worker lazily
   connect?: (restart: boolean) => LedgerConnection; // tests inject a watched connection they can break
+  fetchAhead?: boolean; // the built app fetches the screens a user may open next (tests leave it out)
 }
 
-export function App({ router, service, connect }: AppProps) {
+export function App({ router, service, connect, fetchAhead = false }: AppProps) {
   useFileDropGuard();
   return (
     <LedgerProvider service={service} connect={connect} renderFailure={(failure) => <LedgerFailure {...failure} />}>
       <SessionProvider>
         <RouterProvider router={router} />
-        <PrefetchScreens />
+        {fetchAhead ? <PrefetchScreens /> : null}
       </SessionProvider>
     </LedgerProvider>
   );
