@@ -107,19 +107,19 @@ const devWithoutCsp: Plugin = {
 };
 
 // Build only: #root carries the login screen's HTML, rendered from LoginPage itself (src/app/prerender-login.tsx),
-// so a slow phone paints it before the JavaScript arrives; src/main.tsx then renders the app in its place.
-const prerenderLogin: Plugin = {
-  name: 'prerender-login',
+// so a slow phone paints it before the JavaScript arrives; src/main.tsx then renders the app in its place. After
+// #root, each user's dashboard frame in a <template> (src/app/prerender-shell.tsx): public/start-app.js shows the
+// stored user's for a returning user, so their dashboard paints as early as the login.
+const prerenderScreens: Plugin = {
+  name: 'prerender-screens',
   apply: 'build',
   async transformIndexHtml(html) {
-    const { module } = await runnerImport<{ renderLoginHtml: () => string }>('/src/app/prerender-login.tsx', {
-      root,
-      configFile: false,
-      logLevel: 'error',
-    });
+    const load = async <T>(file: string) => (await runnerImport<T>(file, { root, configFile: false, logLevel: 'error' })).module;
+    const { renderLoginHtml } = await load<{ renderLoginHtml: () => string }>('/src/app/prerender-login.tsx');
+    const { renderShellTemplates } = await load<{ renderShellTemplates: () => Promise<string> }>('/src/app/prerender-shell.tsx');
     const empty = '<div id="root"></div>';
     if (!html.includes(empty)) throw new Error('index.html has no empty <div id="root"></div> to pre-render into');
-    return html.replace(empty, `<div id="root">${module.renderLoginHtml()}</div>`);
+    return html.replace(empty, `<div id="root">${renderLoginHtml()}</div>${await renderShellTemplates()}`);
   },
 };
 
@@ -139,10 +139,12 @@ function stagedChunks(bundle: Rolldown.OutputBundle | undefined, entry: Rolldown
 
 // Build only: the entry script and its modulepreloads (with those of main.tsx's stages) move to data attributes
 // of public/start-app.js, which requests them after the first paint: the pre-rendered screen's paint then waits
-// for no JavaScript.
+// for no JavaScript. So does the web app manifest's link: Chromium fetches the manifest and an icon as soon as it
+// sees it, which a slow network then sends before the screen's own paint.
 const startAfterFirstPaint: Plugin = {
   name: 'start-after-first-paint',
   apply: 'build',
+  enforce: 'post', // after vite-plugin-pwa's, which adds the manifest's link (listed before this one below)
   transformIndexHtml: {
     order: 'post',
     handler(html, { bundle, chunk }) {
@@ -152,8 +154,14 @@ const startAfterFirstPaint: Plugin = {
       const preloads = [...html.matchAll(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g)];
       let result = html.replace(entry[0], '');
       for (const preload of preloads) result = result.replace(preload[0], '');
+      const manifest = /\s*<link rel="manifest" href="([^"]+)">/.exec(result);
+      if (!manifest) throw new Error('index.html has no web app manifest link to move');
+      result = result.replace(manifest[0], '');
       const hrefs = [...preloads.map((preload) => preload[1]), ...stagedChunks(bundle, chunk)].join(' ');
-      return result.replace(starter, `<script src="/start-app.js" data-entry="${entry[1]}" data-preload="${hrefs}"></script>`);
+      return result.replace(
+        starter,
+        `<script src="/start-app.js" data-entry="${entry[1]}" data-preload="${hrefs}" data-manifest="${manifest[1]}"></script>`,
+      );
     },
   },
 };
@@ -198,7 +206,7 @@ const offlineApp = VitePWA({
 
 // comlink() must come first, in both plugin lists: it rewrites only the literal `new ComlinkWorker(new URL(...))`
 export default defineConfig(({ command }) => ({
-  plugins: [comlink(), react(), devWithoutCsp, prerenderLogin, startAfterFirstPaint, offlineApp],
+  plugins: [comlink(), react(), devWithoutCsp, prerenderScreens, offlineApp, startAfterFirstPaint],
   worker: {
     format: 'es',
     plugins: () => [comlink()],

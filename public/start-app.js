@@ -1,20 +1,48 @@
 // A classic script in index.html's head (the CSP allows no inline script). The build pre-renders the login
 // screen into #root (vite.config.ts): it is the right screen only at / for a visitor without a stored session
-// ('currentUser', src/auth/session-storage.ts), so elsewhere it stays hidden until the app has rendered. The
-// app's JavaScript is requested after that first paint (the build moves its entry into data-entry), so a slow
-// network shows the screen first.
+// ('currentUser', src/auth/session-storage.ts), so elsewhere it stays hidden until the app has rendered. For a
+// returning user at / or their dashboard, the build's frame of that dashboard (a <template> per user in the
+// directory, src/app/prerender-shell.tsx) shows instead until the app's screen is ready (src/app/mount-app.tsx).
+// The app's JavaScript and the web app manifest are requested after that first paint (the build moves them into
+// data attributes), so a slow network shows the screen first.
 (() => {
+  const html = document.documentElement;
   let stored = null;
   try {
     stored = window.localStorage.getItem('currentUser');
   } catch {
     // storage blocked: the app treats that as signed out too
   }
-  if (window.location.pathname !== '/' || stored !== null) document.documentElement.classList.add('prerender-hidden');
+  const path = window.location.pathname;
+  if (path !== '/' || stored !== null) html.classList.add('prerender-hidden');
+
+  // Only the stored id picks a frame, and every frame is built from the user directory alone: the stored entry's
+  // other fields are never shown (the app trusts none of it either, docs/decisions/session-lookup.md).
+  let shellId = null;
+  if (stored !== null && (path === '/' || /^\/(patient|doctor)\/dashboard$/.test(path))) {
+    try {
+      const id = JSON.parse(stored)?.id;
+      if (typeof id === 'string') shellId = id;
+    } catch {
+      // not JSON: the app signs out
+    }
+  }
+  const showShell = () => {
+    const template = document.getElementById(`shell-${shellId}`);
+    const root = document.getElementById('root');
+    if (!(template instanceof HTMLTemplateElement) || !root || (path !== '/' && template.dataset.path !== path)) return false;
+    const shell = document.createElement('div');
+    shell.id = 'prerendered-shell';
+    shell.inert = true; // nothing in it works before the app runs; the app's own screen replaces it
+    shell.append(template.content.cloneNode(true));
+    root.before(shell);
+    html.classList.add('shell-shown');
+    return true;
+  };
 
   const self = document.currentScript;
   const entry = self?.getAttribute('data-entry');
-  if (!entry) return; // npm run dev: index.html loads the app itself
+  if (!entry) return; // npm run dev: index.html loads the app itself (and has no frames)
   const preloads = (self.getAttribute('data-preload') ?? '').split(' ').filter(Boolean);
   let started = false;
   const start = () => {
@@ -33,18 +61,42 @@
     script.src = entry;
     elements.append(script);
     document.head.append(elements);
+    // the manifest later still, once the app's code has run: its processing is a task of its own
+    const manifest = self.getAttribute('data-manifest');
+    const idle = window.requestIdleCallback ?? ((run) => setTimeout(run, 1000));
+    if (manifest) {
+      idle(
+        () => {
+          const link = document.createElement('link');
+          link.rel = 'manifest';
+          link.href = manifest;
+          document.head.append(link);
+        },
+        { timeout: 5000 },
+      );
+    }
   };
-  // Once the screen is painted (first-contentful-paint). Nothing is painted when the pre-rendered screen is
-  // hidden or the tab is in the background: then at once. The timer is a last resort, should no paint come.
-  const hidden = document.documentElement.classList.contains('prerender-hidden') || document.visibilityState === 'hidden';
-  if (hidden || typeof PerformanceObserver !== 'function') {
-    start();
-    return;
-  }
-  new PerformanceObserver((entries, observer) => {
-    if (!entries.getEntriesByName('first-contentful-paint').length) return;
-    observer.disconnect();
-    start();
-  }).observe({ type: 'paint', buffered: true });
-  setTimeout(start, 3000);
+  // Once the screen is painted (first-contentful-paint). The timer is a last resort, should no paint come.
+  const afterPaint = () => {
+    if (typeof PerformanceObserver !== 'function') {
+      start();
+      return;
+    }
+    new PerformanceObserver((entries, observer) => {
+      if (!entries.getEntriesByName('first-contentful-paint').length) return;
+      observer.disconnect();
+      start();
+    }).observe({ type: 'paint', buffered: true });
+    setTimeout(start, 3000);
+  };
+  // A frame is in the page once it is parsed, before its first paint. Nothing is painted when the tab is in the
+  // background, or when the pre-rendered login is hidden and no frame shows instead: then the app starts at once.
+  if (shellId !== null) {
+    document.addEventListener(
+      'DOMContentLoaded',
+      () => (showShell() && document.visibilityState !== 'hidden' ? afterPaint() : start()),
+      { once: true },
+    );
+  } else if (document.visibilityState === 'hidden' || html.classList.contains('prerender-hidden')) start();
+  else afterPaint();
 })();

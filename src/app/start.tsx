@@ -11,7 +11,7 @@ export function startApp(root: HTMLElement): void {
   mountApp(
     root,
     <StrictMode>
-      <App router={router} />
+      <App router={router} fetchAhead />
     </StrictMode>,
   );
 

@@ -1,3 +1,5 @@
+import { SCREEN_SHOWN_EVENT } from '../components/pending-screen';
+
 // Puts focus on the screen's heading (h1) as soon as it is shown, unless the user or the screen has moved focus
 // elsewhere meanwhile. Returns a cleanup that stops waiting. A screen may show a spinner before its heading.
 export function focusHeadingWhenShown(main: HTMLElement): () => void {
@@ -8,12 +10,19 @@ export function focusHeadingWhenShown(main: HTMLElement): () => void {
     if (!heading) return false;
     if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1;
     heading.focus({ preventScroll: true });
-    return true;
+    return document.activeElement === heading; // not while the app renders out of sight
   };
   if (tryFocus()) return () => undefined;
-  const observer = new MutationObserver(() => {
-    if (tryFocus()) observer.disconnect();
-  });
+  const retry = () => {
+    if (!tryFocus()) return;
+    observer.disconnect();
+    document.removeEventListener(SCREEN_SHOWN_EVENT, retry);
+  };
+  const observer = new MutationObserver(retry);
   observer.observe(main, { childList: true, subtree: true });
-  return () => observer.disconnect();
+  document.addEventListener(SCREEN_SHOWN_EVENT, retry);
+  return () => {
+    observer.disconnect();
+    document.removeEventListener(SCREEN_SHOWN_EVENT, retry);
+  };
 }

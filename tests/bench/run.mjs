@@ -2,7 +2,8 @@
 // Two parts: the ledger core in Node (core-bench.ts) and the built app in Chromium (browser-bench.mjs).
 // `npm run bench -- --core` runs the Node part only, `-- --browser` the browser part only, `-- --sandbox` only
 // the browser part's live sandbox chain (its figures replace the sandbox figures of the last browser run),
-// `-- --lighthouse` only Lighthouse on the login page and the dashboard (lighthouse-bench.mjs),
+// `-- --lighthouse` only Lighthouse on the login page and the dashboards (lighthouse-bench.mjs), `-- --screens`
+// only the first and second visits of every screen (screens-bench.mjs),
 // `-- --portability` only the export, backup and restore of a big ledger (portability-bench.mjs), and
 // `-- --signatures` only the signed-blocks part (signature-bench.mjs).
 // The TypeScript benches are loaded through Vite's module runner with js-sha256 aliased to its browser
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
 import { formatBrowserTable, formatSandboxTable, runBrowserBench, runSandboxBench } from './browser-bench.mjs';
 import { formatLighthouseTable, runLighthouseBench } from './lighthouse-bench.mjs';
+import { formatScreensTable, runScreensBench } from './screens-bench.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
@@ -21,7 +23,9 @@ const only = process.argv.includes('--core')
     ? 'browser'
     : process.argv.includes('--lighthouse')
       ? 'lighthouse'
-      : 'both';
+      : process.argv.includes('--screens')
+        ? 'screens'
+        : 'both';
 await mkdir(resultsDir, { recursive: true });
 const benchJson = new URL('./results/bench.json', import.meta.url);
 
@@ -104,6 +108,13 @@ if (only === 'both' || only === 'lighthouse') {
   console.log('\n' + formatLighthouseTable(lighthouse) + '\n');
 }
 
+let screens = null;
+if (only === 'both' || only === 'screens') {
+  console.log('\nFirst visits of every screen (the built app in Chromium)...');
+  screens = await runScreensBench({ executablePath: process.env.CHROMIUM_PATH });
+  console.log('\n' + formatScreensTable(screens) + '\n');
+}
+
 // A run of one part keeps the other parts' figures from the last run (each says when it ran).
 const previous = only === 'both' ? {} : await readFile(benchJson, 'utf8').then(JSON.parse, () => ({}));
 await writeFile(
@@ -113,6 +124,7 @@ await writeFile(
       core: report ?? previous.core ?? null,
       browser: browser ?? previous.browser ?? null,
       lighthouse: lighthouse ?? previous.lighthouse ?? null,
+      screens: screens ?? previous.screens ?? null,
     },
     null,
     2,

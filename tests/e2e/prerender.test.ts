@@ -1,8 +1,10 @@
-// The login screen pre-rendered at build time (vite.config.ts, prerenderLogin): painted before any JavaScript
+// The login screen pre-rendered at build time (vite.config.ts, prerenderScreens): painted before any JavaScript
 // runs, hidden where the app will show another screen, and taken over by React in place (hydrated, same nodes).
+// A returning user's dashboard frame, pre-rendered the same way: shown before the app runs, replaced once its data is in.
 import { describe, expect, test } from './support/fixtures';
 import { DESKTOP } from './support/page';
-import { settled } from './support/read';
+import { settled, stat, text } from './support/read';
+import { login } from './support/session';
 
 describe('pre-rendered login screen', () => {
   test('is on screen without JavaScript, inert and read-only until the app runs', async ({ browser, baseUrl }) => {
@@ -55,6 +57,53 @@ describe('pre-rendered login screen', () => {
     await page.getByLabel('Email').fill('someone@example.com');
     await settled(() => page.getByLabel('Email').inputValue()).toBe('someone@example.com');
     expect(warnings.filter((warning) => warning.includes('pre-rendered'))).toEqual([]);
+    expect(recorded.unexpectedProblems()).toEqual([]);
+  });
+
+  test('a returning user sees their dashboard frame before the app runs: from the user list, inert, saying the records are being checked', async ({
+    browser,
+    baseUrl,
+  }) => {
+    const context = await browser.newContext({ baseURL: baseUrl, viewport: DESKTOP });
+    try {
+      // public/start-app.js runs, the app's entry never arrives: what shows is the pre-rendered frame alone
+      await context.route(/\/assets\/index-[\w-]+\.js$/, (route) => route.abort());
+      const page = await context.newPage();
+      await page.goto('/');
+      // only the id picks the frame: a name stored beside it is never shown
+      await page.evaluate(() => localStorage.setItem('currentUser', JSON.stringify({ id: 'doctor-1', name: 'Someone Else' })));
+      await page.goto('/doctor/dashboard');
+      const frame = page.locator('#prerendered-shell');
+      await settled(() => frame.locator('h1').textContent()).toBe('Welcome, Dr. Emily Carter');
+      expect(await frame.getAttribute('inert')).toBe('');
+      const shown = (await frame.textContent()) ?? '';
+      expect(shown).toContain('Checking your records on this device...');
+      expect(shown).not.toContain('Someone Else');
+      expect(await page.locator('#root').isVisible()).toBe(false);
+      // the same user at another role's dashboard, or an unknown id: no frame, nothing painted until the app runs
+      await page.goto('/patient/dashboard');
+      await settled(() => page.locator('#prerendered-shell').count()).toBe(0);
+      await page.evaluate(() => localStorage.setItem('currentUser', JSON.stringify({ id: 'nobody' })));
+      await page.goto('/');
+      await settled(() => page.locator('#prerendered-shell').count()).toBe(0);
+      expect(await page.locator('#login-email').isVisible()).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("the app's dashboard takes the frame's place once its data is in, with focus on its heading", async ({
+    page,
+    recorded,
+  }) => {
+    await login(page, 'patient');
+    await page.reload();
+    await settled(() => page.locator('#prerendered-shell').count()).toBe(0);
+    const heading = page.getByRole('heading', { level: 1, name: 'Welcome back, Sarah Johnson' });
+    await heading.waitFor();
+    await settled(() => heading.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await text(stat(page, 'Total Records'))).not.toBe('...');
+    expect(await page.locator('.page-spinner').count()).toBe(0);
     expect(recorded.unexpectedProblems()).toEqual([]);
   });
 });
