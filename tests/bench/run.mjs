@@ -3,8 +3,9 @@
 // `npm run bench -- --core` runs the Node part only, `-- --browser` the browser part only, `-- --sandbox` only
 // the browser part's live sandbox chain (its figures replace the sandbox figures of the last browser run),
 // `-- --lighthouse` only Lighthouse on the login page and the dashboard (lighthouse-bench.mjs),
-// `-- --portability` only the export, backup and restore of a big ledger (portability-bench.mjs), and
-// `-- --signatures` only the signed-blocks part (signature-bench.mjs).
+// `-- --portability` only the export, backup and restore of a big ledger (portability-bench.mjs),
+// `-- --signatures` only the signed-blocks part (signature-bench.mjs), and `-- --sync` only two devices through
+// the real sync server (sync-bench.mjs).
 // The TypeScript benches are loaded through Vite's module runner with js-sha256 aliased to its browser
 // source: under Node the package resolves to a node:crypto wrapper, which is not what the browser runs.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -36,6 +37,16 @@ if (process.argv.includes('--portability')) {
   console.log('\n' + formatPortabilityTable(run) + '\n');
   await writeFile(new URL('./results/portability.json', import.meta.url), JSON.stringify(run, null, 2) + '\n');
   console.log('Written: tests/bench/results/portability.json');
+  process.exit(0);
+}
+
+if (process.argv.includes('--sync')) {
+  const { formatSyncTable, runSyncBench } = await import('./sync-bench.mjs');
+  console.log('Sync benchmark: two devices through the real sync server (the built app in Chromium)...');
+  const run = await runSyncBench();
+  console.log('\n' + formatSyncTable(run) + '\n');
+  await writeFile(new URL('./results/sync.json', import.meta.url), JSON.stringify(run, null, 2) + '\n');
+  console.log('Written: tests/bench/results/sync.json');
   process.exit(0);
 }
 
