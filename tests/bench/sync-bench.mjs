@@ -270,7 +270,11 @@ export async function runSyncBench() {
     const catchUps = [];
     for (const size of CATCH_UP_SIZES) {
       console.log(`[sync] a new device takes a ledger of ${size.toLocaleString('en-US')} blocks...`);
-      catchUps.push(await catchUp(browser, baseUrl, support, size));
+      const caught = await catchUp(browser, baseUrl, support, size);
+      console.log(
+        `[sync] ${size} blocks: taken after ${Math.round(caught.takenMs)} ms, shown verified ${Math.round(caught.explorerMs)} ms later`,
+      );
+      catchUps.push(caught);
     }
     return { when: new Date().toISOString(), cpus: cpus().length, loadAverage: loadavg()[0], visible, catchUps };
   } finally {
