@@ -4,8 +4,9 @@
 // the browser part's live sandbox chain (its figures replace the sandbox figures of the last browser run),
 // `-- --lighthouse` only Lighthouse on the login page and the dashboards (lighthouse-bench.mjs), `-- --screens`
 // only the first and second visits of every screen (screens-bench.mjs),
-// `-- --portability` only the export, backup and restore of a big ledger (portability-bench.mjs), and
-// `-- --signatures` only the signed-blocks part (signature-bench.mjs).
+// `-- --portability` only the export, backup and restore of a big ledger (portability-bench.mjs),
+// `-- --signatures` only the signed-blocks part (signature-bench.mjs), and `-- --sync` only two devices through
+// the real sync server (sync-bench.mjs).
 // The TypeScript benches are loaded through Vite's module runner with js-sha256 aliased to its browser
 // source: under Node the package resolves to a node:crypto wrapper, which is not what the browser runs.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -40,6 +41,16 @@ if (process.argv.includes('--portability')) {
   console.log('\n' + formatPortabilityTable(run) + '\n');
   await writeFile(new URL('./results/portability.json', import.meta.url), JSON.stringify(run, null, 2) + '\n');
   console.log('Written: tests/bench/results/portability.json');
+  process.exit(0);
+}
+
+if (process.argv.includes('--sync')) {
+  const { formatSyncTable, runSyncBench } = await import('./sync-bench.mjs');
+  console.log('Sync benchmark: two devices through the real sync server (the built app in Chromium)...');
+  const run = await runSyncBench();
+  console.log('\n' + formatSyncTable(run) + '\n');
+  await writeFile(new URL('./results/sync.json', import.meta.url), JSON.stringify(run, null, 2) + '\n');
+  console.log('Written: tests/bench/results/sync.json');
   process.exit(0);
 }
 

@@ -1,0 +1,321 @@
+// `npm run bench -- --sync`: two devices of one ledger through the real sync server (dist-server/, a child process
+// with its own storage folder) and the built app (dist/) in two Chromium contexts. Measures
+// - upload-to-visible: an upload through the form on device A until its record is listed on device B. Both pages
+//   stamp the moment with performance.timeOrigin + performance.now() (one clock on one machine): A when its
+//   "Upload successful" heading is added, B when a MutationObserver on Medical Records sees the record's heading;
+// - catch-up: a new device connects to a server holding 1,000 or 10,000 blocks (seeded from Node: the ledger
+//   service over memory storage, pushed as a device through an Automerge-repo client, tests/server/support/devices.ts)
+//   and takes the ledger: Connect click until the card says the device holds the server's ledger, then the explorer
+//   shows every block verified after signing in again;
+// - a 10 MB file: its upload's answer on A until its encrypted bytes are stored in B's IndexedDB (the key does not
+//   travel yet, so B cannot open it).
+import { cpSync, existsSync, mkdtempSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { build, runnerImport } from 'vite';
+import { previewApp } from './browser-bench.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const UPLOADS = Number(process.env.SYNC_UPLOADS || 50);
+const CATCH_UP_SIZES = (process.env.SYNC_CATCH_UP || '1000,10000').split(',').map(Number);
+const PASSWORD = 'demo123';
+const SARAH = 'sarah.johnson@medledger.demo';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
+const now = (page) => page.evaluate(() => performance.timeOrigin + performance.now());
+
+async function signIn(page) {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Fill Demo Credentials' }).click();
+  await page.getByLabel('Email').fill(SARAH);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/patient/dashboard', { timeout: 60_000 });
+}
+
+const card = (page) => page.getByRole('region', { name: 'Devices and sync' });
+const inStep = (page) => card(page).locator('[data-sync-state="in-step"]');
+
+// Connects from My Profile; returns when the Connect click was made and when the device held the server's ledger
+// (a device that took it signs in again, then waits to be in step).
+async function connect(page, port, name) {
+  await page.goto('/patient/profile');
+  await card(page).getByLabel('Server address').fill(`ws://127.0.0.1:${port}`);
+  await card(page).getByLabel("This device's name").fill(name);
+  const clicked = await now(page);
+  await card(page).getByRole('button', { name: 'Connect' }).click();
+  const adopted = page.getByText("This device now holds the sync server's ledger");
+  await inStep(page).or(adopted).first().waitFor({ timeout: 300_000 });
+  const taken = await now(page);
+  if (await adopted.isVisible()) {
+    await signIn(page);
+    await page.goto('/patient/profile');
+  }
+  await inStep(page).waitFor({ timeout: 300_000 });
+  return { clicked, taken };
+}
+
+async function newDevice(browser, baseUrl) {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+  context.setDefaultTimeout(60_000);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  return { context, page, errors };
+}
+
+// Stamps, in the page, when a level-3 heading starting with `prefix` first appears: title -> epoch ms.
+function watchHeadings(page, prefix) {
+  return page.evaluate((prefix) => {
+    const seen = {};
+    const look = () => {
+      const at = performance.timeOrigin + performance.now();
+      for (const heading of document.querySelectorAll('h3')) {
+        const title = heading.textContent?.trim() ?? '';
+        if (title.startsWith(prefix) && !(title in seen)) seen[title] = at;
+      }
+    };
+    new MutationObserver(look).observe(document.body, { childList: true, subtree: true, characterData: true });
+    look();
+    window.syncBenchSeen = seen;
+  }, prefix);
+}
+
+// Stamps, in the page, when the "Upload successful" heading is added (the upload's answer reached the screen).
+function watchAnswers(page) {
+  return page.evaluate(() => {
+    window.syncBenchAnswers = [];
+    let shown = false;
+    new MutationObserver(() => {
+      const heading = [...document.querySelectorAll('h1,h2,h3,h4,h5')].some((h) => h.textContent?.trim() === 'Upload successful');
+      if (heading && !shown) window.syncBenchAnswers.push(performance.timeOrigin + performance.now());
+      shown = heading;
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+async function upload(page, title, file) {
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Upload Documents', exact: true }).click();
+  await page.getByRole('heading', { name: 'Upload Medical Documents', level: 1 }).waitFor();
+  await page.getByLabel('Add files').setInputFiles([file]);
+  await page.locator('label[for="record-type-test-report"]').click();
+  await page.getByLabel('Title').fill(title);
+  const answers = await page.evaluate(() => window.syncBenchAnswers.length);
+  await page.getByRole('button', { name: 'Upload Documents' }).click();
+  await page.getByRole('heading', { name: 'Upload successful' }).waitFor({ timeout: 120_000 });
+  await page.waitForFunction((count) => window.syncBenchAnswers.length > count, answers);
+  return page.evaluate(() => window.syncBenchAnswers.at(-1));
+}
+
+// Encrypted file bytes stored on the device (the worker's 'contents' store), polled in the page every 20 ms
+// until there are more than `count`; returns the epoch ms it saw them.
+function contentsBeyond(page, count) {
+  return page.evaluate(async (count) => {
+    const open = () =>
+      new Promise((resolve, reject) => {
+        const request = indexedDB.open('medledger');
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    for (;;) {
+      const db = await open();
+      const stored = await new Promise((resolve, reject) => {
+        const request = db.transaction('contents', 'readonly').objectStore('contents').count();
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      db.close();
+      if (stored > count) return performance.timeOrigin + performance.now();
+      await new Promise((done) => setTimeout(done, 20));
+    }
+  }, count);
+}
+
+async function storedContents(page) {
+  return page.evaluate(async () => {
+    const db = await new Promise((resolve, reject) => {
+      const request = indexedDB.open('medledger');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const count = await new Promise((resolve) => {
+      const request = db.transaction('contents', 'readonly').objectStore('contents').count();
+      request.onsuccess = () => resolve(request.result);
+    });
+    db.close();
+    return count;
+  });
+}
+
+async function uploadsToVisible(browser, baseUrl, server) {
+  const laptop = await newDevice(browser, baseUrl);
+  const phone = await newDevice(browser, baseUrl);
+  await signIn(laptop.page);
+  await connect(laptop.page, server.port, 'Bench laptop');
+  await signIn(phone.page);
+  await connect(phone.page, server.port, 'Bench phone');
+  await phone.page
+    .getByRole('navigation', { name: 'Main menu' })
+    .getByRole('link', { name: 'Medical Records', exact: true })
+    .click();
+  await phone.page.getByRole('heading', { name: 'Medical Records', level: 1 }).waitFor();
+  await watchHeadings(phone.page, 'Sync bench ');
+  await watchAnswers(laptop.page);
+
+  const delays = [];
+  for (let n = 1; n <= UPLOADS; n++) {
+    const title = `Sync bench ${n}`;
+    const file = {
+      name: `bench-${n}.pdf`,
+      mimeType: 'application/pdf',
+      buffer: Buffer.from(`%PDF-1.4 bench ${n} ${'x'.repeat(512)}`),
+    };
+    const answered = await upload(laptop.page, title, file);
+    await phone.page.waitForFunction((title) => title in window.syncBenchSeen, title, { timeout: 60_000 });
+    const seen = await phone.page.evaluate((title) => window.syncBenchSeen[title], title);
+    delays.push(seen - answered);
+    if (n % 10 === 0) console.log(`[sync] ${n}/${UPLOADS} uploads seen on the other device`);
+  }
+
+  // a 10 MB file: its encrypted bytes reach the phone's IndexedDB
+  const before = await storedContents(phone.page);
+  const arrived = contentsBeyond(phone.page, before);
+  const bigFile = { name: 'scan-10mb.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(10 * 1024 * 1024, 0x25) };
+  const bigAnswered = await upload(laptop.page, 'Sync bench 10 MB scan', bigFile);
+  const bigStored = await arrived;
+
+  const errors = [...laptop.errors, ...phone.errors];
+  await laptop.context.close();
+  await phone.context.close();
+  const sorted = [...delays].sort((a, b) => a - b);
+  return {
+    uploads: UPLOADS,
+    msMedian: quantile(sorted, 0.5),
+    msP95: quantile(sorted, 0.95),
+    msMax: sorted.at(-1),
+    ms: delays,
+    tenMbFileMs: bigStored - bigAnswered,
+    errors,
+  };
+}
+
+async function catchUp(browser, baseUrl, support, size) {
+  const { startServer, newStorageDir } = support.process;
+  const server = await startServer(newStorageDir());
+  const seedStarted = Date.now();
+  // genesis + (size - 1) uploads: `size` blocks
+  const ledger = await support.devices.signedLedger(size - 1);
+  const blocks = await ledger.blocks();
+  const seeder = await support.devices.connectDevice(server.port, 'seed', blocks, ledger.keys);
+  const joined = await server.join(seeder.joinRequest());
+  if (!joined.ok) throw new Error(`the server refused the seed: ${joined.reason}`);
+  while ((await server.info()).height < blocks.length) await new Promise((done) => setTimeout(done, 200));
+  const seedMs = Date.now() - seedStarted;
+  await seeder.close();
+
+  const device = await newDevice(browser, baseUrl);
+  try {
+    await signIn(device.page);
+    const { clicked, taken } = await connect(device.page, server.port, 'New tablet');
+    const inStepAt = await now(device.page);
+    await device.page.goto('/patient/blockchain');
+    const summary = device.page.locator('#explorer-tabs-tabpane-chain [data-chain-valid="true"]');
+    await summary.waitFor({ timeout: 300_000 });
+    const shown = await summary.textContent();
+    const verifiedAt = await now(device.page);
+    return {
+      blocks: blocks.length,
+      seedMs,
+      takenMs: taken - clicked,
+      inStepMs: inStepAt - clicked, // includes signing in again through the form
+      explorerMs: verifiedAt - inStepAt,
+      explorerSays: shown?.match(/All [\d,]+ blocks? verified/)?.[0] ?? shown,
+      errors: device.errors,
+    };
+  } finally {
+    await device.context.close();
+    await server.kill();
+  }
+}
+
+export async function runSyncBench() {
+  process.env.NODE_ENV = 'production';
+  if (!existsSync(fileURLToPath(new URL('../../dist/index.html', import.meta.url)))) {
+    console.log('[sync] building the app (vite build)...');
+    await build({ root, mode: 'production', logLevel: 'warn' });
+  }
+  const { module: buildServer } = await runnerImport('/tests/server/global-setup.ts', { root, logLevel: 'error' });
+  buildServer.default();
+  const { module: processModule } = await runnerImport('/tests/server/support/server-process.ts', { root, logLevel: 'error' });
+  const { module: devices } = await runnerImport('/tests/server/support/devices.ts', { root, logLevel: 'error' });
+  const support = { process: processModule, devices };
+
+  // serve a private copy of dist/: a build run meanwhile in the same tree would empty it under the server
+  const served = mkdtempSync(join(tmpdir(), 'medledger-sync-bench-app-'));
+  cpSync(join(root, 'dist'), served, { recursive: true });
+  const { server: app, baseUrl } = await previewApp(served);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  const server = await processModule.startServer(processModule.newStorageDir());
+  try {
+    console.log(`[sync] ${UPLOADS} uploads on one device, each until it shows on the other...`);
+    const visible = await uploadsToVisible(browser, baseUrl, server);
+    const catchUps = [];
+    for (const size of CATCH_UP_SIZES) {
+      console.log(`[sync] a new device takes a ledger of ${size.toLocaleString('en-US')} blocks...`);
+      const caught = await catchUp(browser, baseUrl, support, size);
+      console.log(
+        `[sync] ${size} blocks: taken after ${Math.round(caught.takenMs)} ms, shown verified ${Math.round(caught.explorerMs)} ms later`,
+      );
+      catchUps.push(caught);
+    }
+    return { when: new Date().toISOString(), cpus: cpus().length, loadAverage: loadavg()[0], visible, catchUps };
+  } finally {
+    await server.kill();
+    await browser.close();
+    await app.close();
+  }
+}
+
+const ms = (value) => `${Math.round(value).toLocaleString('en-US')} ms`;
+
+export function formatSyncTable(run) {
+  const { visible } = run;
+  const rows = [
+    ['Measure', 'Figure', 'Goal'],
+    [
+      `Upload to visible on the other device (${visible.uploads} uploads), median / p95`,
+      `${ms(visible.msMedian)} / ${ms(visible.msP95)}`,
+      `p95 < 1,000 ms: ${visible.msP95 < 1000 ? 'met' : 'missed'}`,
+    ],
+    ['  slowest', ms(visible.msMax), ''],
+    ["10 MB file: upload's answer to encrypted bytes stored on the other device", ms(visible.tenMbFileMs), ''],
+    ...run.catchUps.flatMap((each) => [
+      [
+        `New device takes ${each.blocks.toLocaleString('en-US')} blocks: Connect to ledger taken`,
+        ms(each.takenMs),
+        each.blocks === 10000 ? `< 5,000 ms: ${each.takenMs < 5000 ? 'met' : 'missed'}` : '',
+      ],
+      ['  then the explorer verifies and shows them', `${ms(each.explorerMs)} (${each.explorerSays})`, ''],
+      ['  seeding the server from Node (not a device figure)', ms(each.seedMs), ''],
+    ]),
+    ['Page errors', String(visible.errors.length + run.catchUps.reduce((sum, each) => sum + each.errors.length, 0)), ''],
+    ['Machine', `${run.cpus} CPUs, load ${run.loadAverage.toFixed(1)}`, ''],
+  ];
+  const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column].length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}

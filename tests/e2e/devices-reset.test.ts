@@ -1,0 +1,50 @@
+// A connected device that resets its demo data comes back in step (docs/decisions/one-ledger-across-devices.md,
+// "Nothing held is dropped"): it takes the server's ledger again, which signs its user out (their key was unlocked
+// from the keys the reset replaced); signed in again, they see every record.
+import type { Page } from 'playwright-core';
+import { beforeAll } from 'vitest';
+import buildServer from '../server/global-setup';
+import { connect, serverForTest } from './support/devices';
+import { describe, expect, test } from './support/fixtures';
+import { goTo, pdfFile, recordItem, uploadRecord } from './support/records';
+import { login } from './support/session';
+
+beforeAll(() => buildServer());
+
+async function uploadThenReset(page: Page): Promise<void> {
+  const server = await serverForTest();
+  await login(page, 'patient');
+  await connect(page, server, 'patient', 'Laptop');
+  await uploadRecord(page, 'Kept by the server', [pdfFile('kept.pdf')]);
+  await page.getByRole('button', { name: 'Reset demo data' }).click();
+  const reset = page.getByRole('dialog', { name: 'Reset demo data?' });
+  await reset.getByRole('button', { name: 'Reset demo data' }).click();
+  await reset.waitFor({ state: 'detached', timeout: 30_000 });
+}
+
+describe('resetting a connected device', { timeout: 180_000 }, () => {
+  test('a connected device that is reset takes the ledger back: signed in again, its user sees the record', async ({ page }) => {
+    await uploadThenReset(page);
+    await login(page, 'patient'); // a fresh load of the app finds the user signed out
+    await goTo(page, 'Medical Records', 'Medical Records');
+    await recordItem(page, 'Kept by the server').waitFor({ timeout: 20_000 });
+  });
+
+  // Bug: after the reset the screens still show Sarah signed in, but the worker has signed her out (the device took
+  // the server's ledger back): Medical Records says "Access denied: Insufficient permissions" in both of its lists
+  // instead of asking her to sign in again or showing her records. Only a reload brings the login screen.
+  test.fails(
+    'right after the reset, the open app asks to sign in again or shows the record, never "Access denied"',
+    async ({ page }) => {
+      await uploadThenReset(page);
+      await goTo(page, 'Medical Records', 'Medical Records');
+      await page
+        .getByRole('button', { name: 'Sign In' })
+        .or(recordItem(page, 'Kept by the server'))
+        .or(page.getByText('Access denied: Insufficient permissions').first())
+        .first()
+        .waitFor({ timeout: 20_000 });
+      expect(await page.getByText('Access denied: Insufficient permissions').count()).toBe(0);
+    },
+  );
+});

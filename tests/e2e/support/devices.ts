@@ -1,0 +1,74 @@
+// Browser contexts as devices of one ledger through the real sync server: start a server of the test's own,
+// open a device, connect and disconnect it from My Profile's "Devices and sync" card, read its chain.
+import type { Browser, Page } from 'playwright-core';
+import { expect, onTestFinished } from 'vitest';
+import type { Role } from '../../../workers/core/types';
+import { newStorageDir, startServer, type ServerProcess } from '../../server/support/server-process';
+import { newPage, type RecordedPage } from './page';
+import { login } from './session';
+
+export const syncCard = (page: Page) => page.getByRole('region', { name: 'Devices and sync' });
+export const syncState = (page: Page) => syncCard(page).locator('[data-sync-state]');
+
+// A sync server with its own storage folder for one test, killed when the test ends.
+export async function serverForTest(): Promise<ServerProcess> {
+  const server = await startServer(newStorageDir());
+  onTestFinished(() => server.kill());
+  return server;
+}
+
+// Another device: a fresh context (own IndexedDB), closed when the test ends; the test fails on its unexpected errors.
+export async function newDevice(browser: Browser, baseUrl: string): Promise<RecordedPage> {
+  const device = await newPage(browser, baseUrl);
+  onTestFinished(async () => {
+    const unexpected = device.unexpectedProblems();
+    await device.context.close();
+    expect(unexpected, 'errors on another device').toEqual([]);
+  });
+  return device;
+}
+
+export async function waitForSyncState(page: Page, state: string, timeout = 30_000): Promise<void> {
+  await expect.poll(() => syncState(page).getAttribute('data-sync-state'), { timeout }).toBe(state);
+}
+
+// Connects from My Profile; a device that took the server's ledger signs in again (as `email`), as the card asks.
+export async function connect(page: Page, server: ServerProcess, role: Role, name: string, email?: string): Promise<void> {
+  await page.goto(`/${role}/profile`);
+  const card = syncCard(page);
+  await card.getByLabel('Server address').fill(`ws://127.0.0.1:${server.port}`);
+  await card.getByLabel("This device's name").fill(name);
+  await card.getByRole('button', { name: 'Connect' }).click();
+  const adopted = page.getByText("This device now holds the sync server's ledger");
+  const settledState = card.locator('[data-sync-state="in-step"], [data-sync-state="refused"], [data-sync-state="offline"]');
+  await settledState.or(adopted).first().waitFor({ timeout: 30_000 });
+  if (await adopted.isVisible()) {
+    await login(page, role, email);
+    await page.goto(`/${role}/profile`);
+  }
+  await waitForSyncState(page, 'in-step');
+}
+
+export async function disconnect(page: Page, role: Role): Promise<void> {
+  await page.goto(`/${role}/profile`);
+  await syncCard(page).getByRole('button', { name: 'Disconnect' }).click();
+  await waitForSyncState(page, 'off');
+}
+
+// The explorer's chain tab: every row's block number and full hash, top to bottom (the demo chains here are short,
+// so the virtualized table renders them all).
+export async function openChain(page: Page, role: Role): Promise<void> {
+  await page.goto(`/${role}/blockchain`);
+  await page.locator('#explorer-tabs-tabpane-chain tr[data-block-index]').first().waitFor();
+}
+
+export function chainRows(page: Page): Promise<string[]> {
+  return page
+    .locator('#explorer-tabs-tabpane-chain tr[data-block-index]')
+    .evaluateAll((rows) =>
+      rows.map((row) => `#${(row as HTMLElement).dataset.blockIndex} ${row.querySelector('td code')?.getAttribute('title')}`),
+    );
+}
+
+export const chainVerdict = (page: Page) =>
+  page.locator('#explorer-tabs-tabpane-chain [data-chain-valid]').getAttribute('data-chain-valid');
