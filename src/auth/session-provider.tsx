@@ -1,10 +1,11 @@
 import { startTransition, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Role } from '../../workers/core/types';
-import { useLedger } from '../ledger/use-ledger';
+import { useLedger, useLedgerContext } from '../ledger/use-ledger';
 import { SessionContext, type SessionState, type SessionValue } from './session-context';
 import { SESSION_KEY, clearStoredUser, readStoredUserId, storeUser } from './session-storage';
 
 const SIGNED_OUT: SessionState = { status: 'signed-out', user: null };
+const REPLACED: readonly ['reset'] = ['reset']; // the whole ledger was replaced (a reset, a restore, a sync server's ledger taken)
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const service = useLedger();
@@ -14,6 +15,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return id ? { id } : null;
   });
   const [state, setState] = useState<SessionState>(() => (resume ? { status: 'loading', user: null } : SIGNED_OUT));
+
+  // After the ledger was replaced the worker may have signed the user out (a device that took a sync server's ledger
+  // again): ask it again rather than show a screen whose every call is refused.
+  const { versions } = useLedgerContext();
+  useEffect(
+    () =>
+      versions.subscribe(REPLACED, () => {
+        const id = readStoredUserId();
+        if (id) setResume({ id });
+      }),
+    [versions],
+  );
 
   // Resume the stored id through the worker; whatever else the entry claims is ignored (docs/decisions/session-lookup.md).
   useEffect(() => {
