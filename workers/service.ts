@@ -9,6 +9,7 @@ import { createChanges } from './ledger/changes';
 import type { LedgerDeps } from './ledger/deps';
 import { createEmergency } from './ledger/emergency';
 import { createExpiry } from './ledger/expiry';
+import { createCareConsent } from './ledger/care-consent';
 import { createKeySharing, type KeySharing } from './ledger/key-sharing';
 import { createRecords } from './ledger/records';
 import { createSandbox } from './ledger/sandbox';
@@ -86,6 +87,7 @@ export function createLedgerBackend(deps: LedgerDeps): {
     ...backupRestore.api,
     ...transfers.api,
     ...sync.api,
+    ...createCareConsent(keySharing, session.enter, () => sync.localChanged()),
   };
   void store.ready().catch(() => undefined); // start loading now; a failure is reported by the first call
   void sync.resume().catch(() => undefined); // a device that was connected before the reload connects again
