@@ -122,6 +122,7 @@ export async function createLedgerKeeper(
   let heldState: LedgerState | undefined; // the projection of `held`
   const heldHashes = new Set<string>();
   const heldCids = new Set<string>();
+  const wrapSource = new Map<string, string>(); // wrap id -> the device it was copied from, since this start
 
   // One task at a time: every merge reads and replaces `held`.
   let tail: Promise<unknown> = Promise.resolve();
@@ -220,15 +221,17 @@ export async function createLedgerKeeper(
   }
 
   // Copies each checked wrap the ledger does not hold yet: the first wrap to a reader stays (every one opens to the
-  // same key). The server cannot open a wrap to a user; it opens the care network's only in release.
+  // same key). A wrap its device took out (a patient who withdrew the care network's consent) is taken out too.
+  // The server cannot open a wrap to a user; it opens the care network's only in release.
   function syncWraps(device: WatchedDevice): void {
     if (!ledger || !device.handle.isReady()) return;
     const doc = device.handle.doc();
-    if (!isRecord(doc) || !isRecord(doc.wraps)) return;
+    if (!isRecord(doc)) return;
+    const offered = isRecord(doc.wraps) ? doc.wraps : {};
     const held = ledger.doc().wraps ?? {};
     const copied: [string, Uint8Array][] = [];
     const refusals: Refusal[] = [];
-    for (const [key, bytes] of Object.entries(doc.wraps)) {
+    for (const [key, bytes] of Object.entries(offered)) {
       const decidedKey = `wrap:${key}`;
       if (Object.hasOwn(held, key) || device.decided.has(decidedKey)) continue;
       const problem = wrapProblem(wrapEntryOf(key, bytes));
@@ -238,12 +241,22 @@ export async function createLedgerKeeper(
         copied.push([key, new Uint8Array(bytes as Uint8Array)]);
       } else refusals.push([decidedKey, problem]);
     }
-    if (copied.length > 0) {
+    const withdrawn = [...wrapSource]
+      .filter(([key, from]) => from === device.id && !Object.hasOwn(offered, key))
+      .map(([key]) => key);
+    if (copied.length > 0 || withdrawn.length > 0) {
       ledger.change((ledgerDoc) => {
         if (!isRecord(ledgerDoc.wraps)) ledgerDoc.wraps = {};
         for (const [key, bytes] of copied) ledgerDoc.wraps[key] = bytes;
+        for (const key of withdrawn) delete ledgerDoc.wraps[key];
       });
-      log(`accepted ${copied.length} key wrap(s) from device ${device.id}`);
+      for (const [key] of copied) wrapSource.set(key, device.id);
+      for (const key of withdrawn) {
+        wrapSource.delete(key);
+        device.decided.delete(`wrap:${key}`);
+      }
+      if (copied.length > 0) log(`accepted ${copied.length} key wrap(s) from device ${device.id}`);
+      if (withdrawn.length > 0) log(`took out ${withdrawn.length} key wrap(s) device ${device.id} withdrew`);
     }
     refuse(device, refusals);
   }

@@ -55,7 +55,7 @@ describe('document keys through the sync server', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).publicKey).toBe(info.careNetworkKey);
   });
 
-  it('copies checked wraps, shows no key in clear to a client that never signed in, and releases only under an active full grant', async () => {
+  it('copies checked wraps, shows no key in clear to a client that never signed in, releases only under an active full grant, and no more once consent is withdrawn', async () => {
     const storage = createMemoryStorage();
     const backend = createLedgerBackend(testDeps({ storage }));
     await signInAs(backend.service, SARAH);
@@ -123,5 +123,12 @@ describe('document keys through the sync server', () => {
     expect(await unwrapKey(wrap, await encryptionKeyOf(CARTER.id))).toBeNull();
     expect(server.lines.some((line) => line.includes(`released the key of document ${documentId} to ${WILSON.id}`))).toBe(true);
     expect(server.lines.some((line) => line.includes(key))).toBe(false);
+
+    // Sarah withdraws her consent: her device takes its care-network wrap out, and the server no longer releases
+    const careId = wrapId({ documentId, to: CARE_NETWORK });
+    laptop.handle.change((doc) => void delete doc.wraps?.[careId]);
+    await expect.poll(() => Object.hasOwn(ledger.doc().wraps ?? {}, careId)).toBe(false);
+    expect(await release(full.id, documentId)).toMatchObject({ ok: false, reason: expect.stringMatching(/care network's wrap/) });
+    expect(Object.keys(ledger.doc().wraps ?? {}).length).toBe(wraps.length - 1);
   });
 });

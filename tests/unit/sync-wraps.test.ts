@@ -66,7 +66,7 @@ describe('wraps through the sync client', () => {
     expect(keys.setCareNetworkKey).toHaveBeenLastCalledWith(null);
   });
 
-  it('writes the wraps key sharing gives into the device document, and later only the entries that changed', async () => {
+  it('writes the wraps key sharing gives into the device document, then only the entries that changed or went', async () => {
     const server = fakeServer({ genesis: GENESIS });
     const keys = fakeKeys([fakeWrap('doc-1', SARAH.id)]);
     const client = await connect(server, fakeStore([GENESIS]), keys);
@@ -80,6 +80,10 @@ describe('wraps through the sync client', () => {
     client.localChanged();
     await expect.poll(() => Object.keys(device().wraps ?? {}).sort()).toEqual([first, `doc-1|${CARE_NETWORK}`].sort());
     expect(device().wraps?.[first]).toBe(sent); // unchanged: not written again
+
+    keys.wraps.splice(1); // the patient withdrew her consent: no wrap to the care network is made any more
+    client.localChanged();
+    await expect.poll(() => Object.keys(device().wraps ?? {})).toEqual([first]);
   });
 
   it("offers every wrap of the ledger to key sharing once the file's bytes have arrived", async () => {

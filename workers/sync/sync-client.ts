@@ -213,17 +213,19 @@ function mirror(
     await pushWraps();
   }
 
-  // Only the entries that changed: an unchanged wrap encodes to the same bytes (key-sharing keeps one per reader).
+  // Only the entries that changed: an unchanged wrap encodes to the same bytes (key-sharing keeps one per reader);
+  // a wrap to a reader who lost access, or to the care network after the patient withdrew consent, is taken out.
   async function pushWraps(): Promise<void> {
     if (!keys) return;
     const sent = device.doc()?.wraps ?? {};
-    const fresh = (await keys.wrapsToSend())
-      .map((wrap) => [wrapId(wrap), encodeWrap(wrap)] as const)
-      .filter(([id, bytes]) => !sameBytes(sent[id], bytes));
-    if (fresh.length === 0) return;
+    const now = new Map((await keys.wrapsToSend()).map((wrap) => [wrapId(wrap), encodeWrap(wrap)]));
+    const fresh = [...now].filter(([id, bytes]) => !sameBytes(sent[id], bytes));
+    const gone = Object.keys(sent).filter((id) => !now.has(id));
+    if (fresh.length === 0 && gone.length === 0) return;
     device.change((d) => {
       if (!d.wraps) d.wraps = {};
       for (const [id, bytes] of fresh) d.wraps[id] = bytes;
+      for (const id of gone) delete d.wraps[id];
     });
   }
 
