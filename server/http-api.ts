@@ -1,7 +1,7 @@
-// The server's small JSON API (GET /api/ledger, POST /api/join), answering pages served from loopback only.
+// The server's small JSON API (GET /api/ledger, POST /api/join, POST /api/release), answering pages served from loopback only.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LedgerKeeper } from './ledger-keeper';
-import { joinRequestOf } from './wire-checks';
+import { joinRequestOf, releaseRequestOf } from './wire-checks';
 
 const MAX_BODY_BYTES = 64 * 1024; // a join request is a few hundred bytes
 
@@ -31,7 +31,13 @@ function readBody(request: IncomingMessage): Promise<string | null> {
   });
 }
 
-async function answerJoin(request: IncomingMessage, response: ServerResponse, keeper: LedgerKeeper): Promise<void> {
+// Reads a JSON body, checks it with `check` and answers with `answer`'s result; a bad request gets a 4xx and why.
+async function answerPost<T>(
+  request: IncomingMessage,
+  response: ServerResponse,
+  check: (value: unknown) => T | string,
+  answer: (checked: T) => Promise<unknown>,
+): Promise<void> {
   const body = await readBody(request);
   if (body === null) return send(response, 413, { ok: false, reason: `the request is larger than ${MAX_BODY_BYTES} bytes` });
   let value: unknown;
@@ -40,9 +46,9 @@ async function answerJoin(request: IncomingMessage, response: ServerResponse, ke
   } catch {
     return send(response, 400, { ok: false, reason: 'the request is not JSON' });
   }
-  const join = joinRequestOf(value);
-  if (typeof join === 'string') return send(response, 400, { ok: false, reason: join });
-  send(response, 200, await keeper.join(join));
+  const checked = check(value);
+  if (typeof checked === 'string') return send(response, 400, { ok: false, reason: checked });
+  send(response, 200, await answer(checked));
 }
 
 export function createApiHandler(keeper: LedgerKeeper, log: (line: string) => void) {
@@ -60,10 +66,16 @@ export function createApiHandler(keeper: LedgerKeeper, log: (line: string) => vo
       return void response.end();
     }
     if (path === '/api/ledger' && request.method === 'GET') return send(response, 200, keeper.info());
-    if (path === '/api/join' && request.method === 'POST') {
-      answerJoin(request, response, keeper).catch((error: unknown) => {
-        log(`join failed: ${error instanceof Error ? error.message : String(error)}`);
-        if (!response.headersSent) send(response, 500, { ok: false, reason: 'the server failed to answer the join' });
+    const posts = { '/api/join': 'join', '/api/release': 'release' } as const;
+    const what = request.method === 'POST' && Object.hasOwn(posts, path) ? posts[path as keyof typeof posts] : undefined;
+    if (what) {
+      const answered =
+        what === 'join'
+          ? answerPost(request, response, joinRequestOf, (join) => keeper.join(join))
+          : answerPost(request, response, releaseRequestOf, (release) => keeper.release(release));
+      answered.catch((error: unknown) => {
+        log(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+        if (!response.headersSent) send(response, 500, { ok: false, reason: `the server failed to answer the ${what}` });
       });
       return;
     }

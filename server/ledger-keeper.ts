@@ -2,6 +2,15 @@
 // Every block is verified by workers/core/merge.ts before it is kept; the server re-implements no check.
 import type { AutomergeUrl, DocHandle, Repo } from '@automerge/automerge-repo';
 import { contentId } from '../workers/core/documents';
+import {
+  CARE_NETWORK,
+  importCareNetworkKey,
+  releaseForGrant,
+  wrapId,
+  type CareNetworkKey,
+  type KeyWrap,
+  type ReleaseRequest,
+} from '../workers/core/key-wraps';
 import { MAX_BLOCK_BYTES, mergeBlocks, type RefusedBlockReport } from '../workers/core/merge';
 import type { LedgerState } from '../workers/core/projection';
 import {
@@ -17,16 +26,18 @@ import {
   type JoinRequest,
   type LedgerDoc,
   type LedgerInfo,
+  type ReleaseAnswer,
 } from '../workers/core/sync-protocol';
 import type { Block, ClinicalRecord } from '../workers/core/types';
 import { readState, writeState, type ServerState } from './state-file';
-import { MAX_NAME_CHARS, isFileEntry, syncedKeysOf } from './wire-checks';
+import { MAX_NAME_CHARS, isFileEntry, syncedKeysOf, wrapEntryOf } from './wire-checks';
 
 const FIND_TIMEOUT_MS = 10_000; // a device document or file document the server waits for
 
 export interface LedgerKeeper {
   info(): LedgerInfo;
   join(request: JoinRequest): Promise<JoinAnswer>;
+  release(request: ReleaseRequest): Promise<ReleaseAnswer>;
 }
 
 interface WatchedDevice {
@@ -96,8 +107,14 @@ function summaryOf(doc: DeviceDoc): DeviceSummary {
   };
 }
 
-export async function createLedgerKeeper(repo: Repo, stateFile: string, log: (line: string) => void): Promise<LedgerKeeper> {
+export async function createLedgerKeeper(
+  repo: Repo,
+  stateFile: string,
+  log: (line: string) => void,
+  careKey: CareNetworkKey,
+): Promise<LedgerKeeper> {
   const state: ServerState = readState(stateFile);
+  const carePrivateKey = await importCareNetworkKey(careKey.privateKey); // non-extractable from here on
   const publicKeys = new Map<string, Promise<CryptoKey>>(); // imported enrolled keys, shared by every merge
   const devices = new Map<string, WatchedDevice>();
   let ledger: DocHandle<LedgerDoc> | null = null;
@@ -105,6 +122,7 @@ export async function createLedgerKeeper(repo: Repo, stateFile: string, log: (li
   let heldState: LedgerState | undefined; // the projection of `held`
   const heldHashes = new Set<string>();
   const heldCids = new Set<string>();
+  const wrapSource = new Map<string, string>(); // wrap id -> the device it was copied from, since this start
 
   // One task at a time: every merge reads and replaces `held`.
   let tail: Promise<unknown> = Promise.resolve();
@@ -190,6 +208,74 @@ export async function createLedgerKeeper(repo: Repo, stateFile: string, log: (li
     refuse(device, refusals);
   }
 
+  // undefined: wait (its document's block has not arrived); null: copy it; else why it is refused.
+  function wrapProblem(wrap: KeyWrap | null): string | null | undefined {
+    if (!wrap) return 'malformed key wrap';
+    const document = heldState?.documents.get(wrap.documentId);
+    if (!document) return undefined;
+    if (document.ipfsHash !== wrap.cid) return 'key wrap names other bytes than its document';
+    if (document.deletedAt) return 'key wrap of a deleted document';
+    const users = heldState?.enrolment?.users ?? {};
+    if (wrap.to !== CARE_NETWORK && !Object.hasOwn(users, wrap.to)) return 'key wrap to no user of this ledger';
+    return null;
+  }
+
+  // Copies each checked wrap the ledger does not hold yet: the first wrap to a reader stays (every one opens to the
+  // same key). A wrap its device took out (a patient who withdrew the care network's consent) is taken out too.
+  // The server cannot open a wrap to a user; it opens the care network's only in release.
+  function syncWraps(device: WatchedDevice): void {
+    if (!ledger || !device.handle.isReady()) return;
+    const doc = device.handle.doc();
+    if (!isRecord(doc)) return;
+    const offered = isRecord(doc.wraps) ? doc.wraps : {};
+    const held = ledger.doc().wraps ?? {};
+    const copied: [string, Uint8Array][] = [];
+    const refusals: Refusal[] = [];
+    for (const [key, bytes] of Object.entries(offered)) {
+      const decidedKey = `wrap:${key}`;
+      if (Object.hasOwn(held, key) || device.decided.has(decidedKey)) continue;
+      const problem = wrapProblem(wrapEntryOf(key, bytes));
+      if (problem === undefined) continue;
+      if (problem === null) {
+        device.decided.add(decidedKey);
+        copied.push([key, new Uint8Array(bytes as Uint8Array)]);
+      } else refusals.push([decidedKey, problem]);
+    }
+    const withdrawn = [...wrapSource]
+      .filter(([key, from]) => from === device.id && !Object.hasOwn(offered, key))
+      .map(([key]) => key);
+    if (copied.length > 0 || withdrawn.length > 0) {
+      ledger.change((ledgerDoc) => {
+        if (!isRecord(ledgerDoc.wraps)) ledgerDoc.wraps = {};
+        for (const [key, bytes] of copied) ledgerDoc.wraps[key] = bytes;
+        for (const key of withdrawn) delete ledgerDoc.wraps[key];
+      });
+      for (const [key] of copied) wrapSource.set(key, device.id);
+      for (const key of withdrawn) {
+        wrapSource.delete(key);
+        device.decided.delete(`wrap:${key}`);
+      }
+      if (copied.length > 0) log(`accepted ${copied.length} key wrap(s) from device ${device.id}`);
+      if (withdrawn.length > 0) log(`took out ${withdrawn.length} key wrap(s) device ${device.id} withdrew`);
+    }
+    refuse(device, refusals);
+  }
+
+  // The care network's wrap re-wrapped to the granted doctor, decided on the verified chain; every answer is logged.
+  async function release(request: ReleaseRequest): Promise<ReleaseAnswer> {
+    const encoded = ledger?.doc().wraps?.[wrapId({ documentId: request.documentId, to: CARE_NETWORK })];
+    const stored = encoded ? wrapEntryOf(wrapId({ documentId: request.documentId, to: CARE_NETWORK }), encoded) : null;
+    const outcome = heldState
+      ? await releaseForGrant(heldState, request, stored, carePrivateKey, Date.now())
+      : 'this server holds no ledger yet';
+    if (typeof outcome === 'string') {
+      log(`release refused for document ${request.documentId} under grant ${request.grantId}: ${outcome}`);
+      return { ok: false, reason: outcome };
+    }
+    log(`released the key of document ${request.documentId} to ${outcome.to} under grant ${request.grantId}`);
+    return { ok: true, wrap: outcome };
+  }
+
   // undefined: not decided yet (the file document is not here yet); null: it holds; else why it is refused.
   async function fileProblem(entry: FileEntry): Promise<string | null | undefined> {
     let handle: DocHandle<FileDoc>;
@@ -248,6 +334,7 @@ export async function createLedgerKeeper(repo: Repo, stateFile: string, log: (li
     serial(async () => {
       device.scheduled = false;
       await syncBlocks(device);
+      syncWraps(device);
     })
       .then(() => syncFiles(device))
       .catch((error: unknown) => log(`sync of device ${device.id} failed: ${message(error)}`));
@@ -368,7 +455,9 @@ export async function createLedgerKeeper(repo: Repo, stateFile: string, log: (li
       ledgerUrl: ledger?.url ?? null,
       genesis: held[0]?.hash ?? null,
       height: held.length,
+      careNetworkKey: careKey.publicKey,
     }),
     join,
+    release,
   };
 }

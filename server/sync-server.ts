@@ -8,6 +8,7 @@ import { NodeWSServerAdapter } from '@automerge/automerge-repo-network-websocket
 import { NodeFSStorageAdapter } from '@automerge/automerge-repo-storage-nodefs';
 import { WebSocketServer } from 'ws';
 import { MAX_SYNC_MESSAGE_BYTES } from '../workers/core/sync-protocol';
+import { loadCareNetworkKey } from './care-network-key';
 import { createApiHandler, isLoopbackOrigin } from './http-api';
 import { createLedgerKeeper } from './ledger-keeper';
 
@@ -41,7 +42,8 @@ export async function startSyncServer({ host, port, dir, log }: SyncServerOption
   });
   repo.networkSubsystem.on('peer', ({ peerId }) => log(`peer connected ${peerId}`));
   repo.networkSubsystem.on('peer-disconnected', ({ peerId }) => log(`peer disconnected ${peerId}`));
-  const keeper = await createLedgerKeeper(repo, join(dir, 'ledger.json'), log);
+  const careKey = await loadCareNetworkKey(join(dir, 'care-network-key.json'));
+  const keeper = await createLedgerKeeper(repo, join(dir, 'ledger.json'), log, careKey);
   http.on('request', createApiHandler(keeper, log));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

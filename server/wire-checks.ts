@@ -1,10 +1,12 @@
 // Shape checks of what devices send the server (workers/core/sync-protocol.ts): a peer's value is untrusted until checked here.
 import { isValidAutomergeUrl } from '@automerge/automerge-repo';
 import { SYNC_PROTOCOL_VERSION, type FileEntry, type JoinRequest, type SyncedKeys } from '../workers/core/sync-protocol';
+import { isKeyWrap, wrapId, type KeyWrap, type ReleaseRequest } from '../workers/core/key-wraps';
 import type { KeyEnrolment } from '../workers/core/types';
 
 const HASH = /^[0-9a-f]{64}$/;
 export const MAX_NAME_CHARS = 200; // a device's name or id as the ledger document keeps it
+const MAX_WRAP_BYTES = 4 * 1024; // a wrap is about 500 bytes of JSON
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -33,6 +35,26 @@ export function joinRequestOf(value: unknown): JoinRequest | string {
     deviceUrl: value.deviceUrl,
     genesis: value.genesis,
   };
+}
+
+// The release request, or the reason it is not one.
+export function releaseRequestOf(value: unknown): ReleaseRequest | string {
+  if (!isRecord(value)) return 'the request is not a JSON object';
+  if (!isShortText(value.grantId)) return 'grantId is missing or too long';
+  if (!isShortText(value.documentId)) return 'documentId is missing or too long';
+  return { grantId: value.grantId, documentId: value.documentId };
+}
+
+// A device's wrap entry as a KeyWrap stored under its own wrapId, or null.
+export function wrapEntryOf(key: string, bytes: unknown): KeyWrap | null {
+  if (!(bytes instanceof Uint8Array) || bytes.byteLength > MAX_WRAP_BYTES) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return null;
+  }
+  return isKeyWrap(value) && wrapId(value) === key ? value : null;
 }
 
 export function isFileEntry(value: unknown): value is FileEntry {

@@ -390,6 +390,9 @@ export interface LedgerService {
   connectSync(request: SyncRequest): Promise<SyncConnection>; // resolves with the state after the join (refused: why)
   disconnectSync(): Promise<SyncStatus>;
   syncStatus(): Promise<SyncStatus>;
+  // the signed-in patient's consent that the sync server's care network may open their files under an emergency grant
+  careNetworkConsent(): Promise<boolean>;
+  setCareNetworkConsent(on: boolean): Promise<boolean>;
 
   // anchor: the records chain's tip, kept elsewhere by the user and compared later (only reads the chain)
   saveAnchor(): Promise<ChainAnchor>;

@@ -9,6 +9,7 @@ import { createChanges } from './ledger/changes';
 import type { LedgerDeps } from './ledger/deps';
 import { createEmergency } from './ledger/emergency';
 import { createExpiry } from './ledger/expiry';
+import { createCareConsent } from './ledger/care-consent';
 import { createKeySharing, type KeySharing } from './ledger/key-sharing';
 import { createRecords } from './ledger/records';
 import { createSandbox } from './ledger/sandbox';
@@ -55,22 +56,29 @@ export function createLedgerBackend(deps: LedgerDeps): {
     sandbox.stopAll();
     transfers.cancelAll();
     backupRestore.actorChanged();
+    sync.localChanged(); // wraps to the user who signed in are taken, theirs to send are made
   });
+  const keySharing = createKeySharing(deps, store, session);
   const emergency = createEmergency(deps, store, session.enter);
   const sandbox = createSandbox(deps, store, session.enter);
   const sharing = createSharing(deps, store, session.enter);
   const transfers = createTransferJobs(deps, session.enter);
   const portability = createPortability(deps, store, session.enter, transfers);
   const backupRestore = createBackupRestore(deps, store, session.enter, session.api.signOut, transfers);
-  const sync = createSync(deps, store, session.enter, session.api.signOut, () =>
-    changes.notifyLocal({ revision: store.loaded() ? store.current().revision : 0, kinds: ['sync'] }),
+  const sync = createSync(
+    deps,
+    store,
+    session.enter,
+    session.api.signOut,
+    () => changes.notifyLocal({ revision: store.loaded() ? store.current().revision : 0, kinds: ['sync'] }),
+    keySharing,
   );
 
   const service: LedgerService = {
     ...session.api,
     ...createChainView(store, session.enter, session.actor),
     ...createAnchors(deps, store, session.enter),
-    ...createRecords(deps, store, session.enter, { emergency: emergency.logRead, share: sharing.logShareRead }),
+    ...createRecords(deps, store, session.enter, { emergency: emergency.logRead, share: sharing.logShareRead }, sync.release),
     ...emergency.api,
     ...sharing.api,
     ...changes.api,
@@ -79,10 +87,10 @@ export function createLedgerBackend(deps: LedgerDeps): {
     ...backupRestore.api,
     ...transfers.api,
     ...sync.api,
+    ...createCareConsent(keySharing, session.enter, () => sync.localChanged()),
   };
   void store.ready().catch(() => undefined); // start loading now; a failure is reported by the first call
   void sync.resume().catch(() => undefined); // a device that was connected before the reload connects again
   // every call passes the table of who may call what first
-  const keySharing = createKeySharing(deps, store, session);
   return { service: guarded(service, session.actor), store, actor: session.actor, keySharing };
 }

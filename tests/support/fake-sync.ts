@@ -1,12 +1,14 @@
 // A sync server in memory for the sync module's tests: one document repo shared by the device and the "server",
-// and the two HTTP endpoints of server/ (GET /api/ledger, POST /api/join). No WebSocket, no Automerge.
+// and the HTTP endpoints of server/ (GET /api/ledger, POST /api/join, POST /api/release). No WebSocket, no Automerge.
 import { vi } from 'vitest';
+import type { ReleaseRequest } from '../../workers/core/key-wraps';
 import {
   SYNC_PROTOCOL_VERSION,
   encodeBlock,
   type DeviceDoc,
   type JoinRequest,
   type LedgerDoc,
+  type ReleaseAnswer,
   type SyncedKeys,
 } from '../../workers/core/sync-protocol';
 import type { Block } from '../../workers/core/types';
@@ -58,10 +60,21 @@ export function fakeRepo() {
 const json = (body: unknown, status = 200): HttpAnswer => ({ ok: status < 400, status, json: async () => body });
 
 // The server's side: its ledger document, and what a join records.
-// With `relay`, the server takes every block a device document gains (all but those whose hash starts 'bad').
-export function fakeServer(options: { genesis?: Block; blocks?: Block[]; keys?: SyncedKeys; relay?: boolean } = {}) {
+// With `relay`, the server takes every block a device document gains (all but those whose hash starts 'bad');
+// `release` answers POST /api/release (else: no grant).
+export function fakeServer(
+  options: {
+    genesis?: Block;
+    blocks?: Block[];
+    keys?: SyncedKeys;
+    relay?: boolean;
+    careNetworkKey?: string;
+    release?: (request: ReleaseRequest) => Promise<ReleaseAnswer>;
+  } = {},
+) {
   const repos = fakeRepo();
   const joins: JoinRequest[] = [];
+  const releases: ReleaseRequest[] = [];
   let ledgerUrl: string | null = null;
   const blocks = options.blocks ?? (options.genesis ? [options.genesis] : []);
   if (blocks.length > 0) {
@@ -88,7 +101,13 @@ export function fakeServer(options: { genesis?: Block; blocks?: Block[]; keys?: 
         ledgerUrl,
         genesis: doc?.genesis ?? null,
         height: Object.keys(doc?.blocks ?? {}).length,
+        careNetworkKey: options.careNetworkKey ?? null,
       });
+    }
+    if (path === '/api/release' && init) {
+      const request = JSON.parse(init.body) as ReleaseRequest;
+      releases.push(request);
+      return json(options.release ? await options.release(request) : { ok: false, reason: `no grant ${request.grantId}` });
     }
     if (path === '/api/join' && init) {
       const request = JSON.parse(init.body) as JoinRequest;
@@ -134,7 +153,7 @@ export function fakeServer(options: { genesis?: Block; blocks?: Block[]; keys?: 
   });
   const openRepo = vi.fn(async () => repos.repo);
   const transport: SyncTransport = { fetch, openRepo };
-  return { transport, fetch, openRepo, repos, joins, ledger: () => ledger()?.doc(), ledgerHandle: ledger };
+  return { transport, fetch, openRepo, repos, joins, releases, ledger: () => ledger()?.doc(), ledgerHandle: ledger };
 }
 
 // A block as the sync module handles it: only its hash and place matter here; the real store verifies the rest.

@@ -1,7 +1,7 @@
 // My Profile's "Devices and sync" card, fed the service over a MessageChannel with a sync server faked in memory.
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { SARAH, signInAs, uploadOf } from '../support/ledger-fixtures';
+import { CARTER, SARAH, signInAs, uploadOf } from '../support/ledger-fixtures';
 import { fakeServer } from '../support/fake-sync';
 import { openLedger, renderApp } from './render-app';
 
@@ -77,5 +77,22 @@ describe('Devices and sync on My Profile', () => {
       'Enter the server address, starting with ws:// or wss://.',
     );
     expect(server.fetch).not.toHaveBeenCalled();
+  });
+
+  it("lets a patient turn off the care network's emergency access to her files", async () => {
+    const ledger = openLedger({ syncTransport: fakeServer().transport });
+    const { user } = renderApp('/patient/profile', { ledger, signedInAs: SARAH.id });
+    const section = await card();
+    const consent = await within(section).findByRole('switch', { name: 'Let the care network open my files in an emergency' });
+    await waitFor(() => expect(consent).toBeChecked()); // on by default for the demo accounts
+    await user.click(consent);
+    await waitFor(() => expect(consent).not.toBeChecked());
+    expect(await ledger.service.careNetworkConsent()).toBe(false);
+  });
+
+  it('shows a doctor no emergency consent switch', async () => {
+    renderApp('/doctor/profile', { ledger: openLedger({ syncTransport: fakeServer().transport }), signedInAs: CARTER.id });
+    const section = await card();
+    expect(within(section).queryByRole('switch')).toBeNull();
   });
 });

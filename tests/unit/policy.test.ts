@@ -73,6 +73,8 @@ const ARGS: Record<Method, (caller: Caller, s: Scene) => unknown[]> = {
   connectSync: () => [{ serverUrl: 'not a server address', deviceName: 'Test device' }], // refused before any server is called
   disconnectSync: () => [],
   syncStatus: () => [],
+  careNetworkConsent: () => [],
+  setCareNetworkConsent: () => [false],
   saveAnchor: () => [],
   checkAnchor: () => ['{}'],
   exportFhir: () => ['job-1', { withFiles: false }],
@@ -164,6 +166,18 @@ describe('relations the table names are checked by the modules', () => {
     expect(answer).toEqual({ allowed: false, reason: expect.stringContaining('Dr. Emily Carter') });
     expect(await errorOf(service.resetDemoData())).toEqual({ name: 'AccessDeniedError', message: answer.reason });
     expect((await service.chainStatus()).height).toBeGreaterThan(1); // nothing was dropped
+  });
+
+  test("a patient's emergency consent is their own: Michael turning his off leaves Sarah's on", async () => {
+    const s = await scene();
+    const service = createTestLedgerService({ storage: s.storage });
+    await signInAs(service, MICHAEL);
+    expect(await service.careNetworkConsent()).toBe(true); // on by default for the demo accounts
+    expect(await service.setCareNetworkConsent(false)).toBe(false);
+    expect(await service.careNetworkConsent()).toBe(false);
+    await signInAs(service, SARAH);
+    expect(await service.careNetworkConsent()).toBe(true);
+    expect(await errorOf(service.setCareNetworkConsent('yes' as unknown as boolean))).toMatchObject({ name: 'ValidationError' });
   });
 
   test("a reset that drops only the caller's own records goes through", async () => {

@@ -1,5 +1,6 @@
 // The composition root builds the API from one module per capability: together they cover every method of
 // LedgerService, and no method is given by two modules (a spread would silently keep the last one).
+import { createCareConsent } from '../../workers/ledger/care-consent';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { LedgerService } from '../../workers/api';
 import type { createAnchors } from '../../workers/ledger/anchor';
@@ -29,6 +30,7 @@ interface Modules {
   backupRestore: ReturnType<typeof createBackupRestore>['api'];
   transfers: ReturnType<typeof createTransferJobs>['api'];
   sync: ReturnType<typeof createSync>['api'];
+  careConsent: ReturnType<typeof createCareConsent>;
 }
 type MethodsOf<M extends keyof Modules> = keyof Modules[M];
 type Covered = { [M in keyof Modules]: MethodsOf<M> }[keyof Modules];
@@ -75,6 +77,8 @@ describe('the capability modules', () => {
       connectSync: true,
       disconnectSync: true,
       syncStatus: true,
+      careNetworkConsent: true,
+      setCareNetworkConsent: true,
       saveAnchor: true,
       checkAnchor: true,
       sandboxReset: true,

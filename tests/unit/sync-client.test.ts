@@ -15,6 +15,7 @@ const info = (genesis: string | null) => ({
   ledgerUrl: genesis && 'automerge:x',
   genesis,
   height: 1,
+  careNetworkKey: null,
 });
 
 const clients: SyncClient[] = [];

@@ -1,5 +1,6 @@
 // What devices and the sync server exchange through Automerge-repo (docs/decisions/one-ledger-across-devices.md).
 // Plain shapes only: the worker's sync module and the server both read and write them.
+import type { KeyWrap } from './key-wraps';
 import type { Block } from './types';
 
 export const SYNC_PROTOCOL_VERSION = 1;
@@ -9,6 +10,9 @@ export const MAX_SYNC_FILE_BYTES = 10 * 1024 * 1024 + 64 * 1024; // a file's enc
 
 // Blocks travel as UTF-8 JSON bytes (a scalar in Automerge: never collaborative text), keyed by their hash.
 export type EncodedBlocks = Record<string, Uint8Array>;
+
+// Document keys travel wrapped (core/key-wraps.ts): UTF-8 JSON of one KeyWrap, keyed by wrapId.
+export type EncodedWraps = Record<string, Uint8Array>;
 
 // One stored file's encrypted bytes, in a document of its own so the ledger document stays small.
 export interface FileDoc {
@@ -33,6 +37,7 @@ export interface DeviceDoc {
   blocks: EncodedBlocks;
   files: Record<string, FileEntry>; // by document id
   keys?: Uint8Array; // UTF-8 JSON of SyncedKeys: only the device that seeds a new server sends them
+  wraps?: EncodedWraps; // the document keys this device holds, wrapped to their readers (absent in older documents)
   tip: string; // hash of its newest block in the order
   height: number;
   seenAt: string; // ISO 8601, updated while connected
@@ -60,6 +65,7 @@ export interface LedgerDoc {
   blocks: EncodedBlocks;
   files: Record<string, FileEntry>;
   keys: Uint8Array; // UTF-8 JSON of SyncedKeys
+  wraps?: EncodedWraps; // checked wraps copied from the devices (absent in older documents)
   devices: Record<string, DeviceSummary>;
   refused: Record<string, RefusedBlock>;
 }
@@ -78,7 +84,12 @@ export interface LedgerInfo {
   ledgerUrl: string | null; // null until the first device joins
   genesis: string | null;
   height: number;
+  careNetworkKey: string | null; // the public half of the server's care-network emergency key
 }
+
+// POST /api/release, asked with a ReleaseRequest (core/key-wraps.ts): the care network's wrap of a document's key,
+// re-wrapped to the doctor of an active full grant.
+export type ReleaseAnswer = { ok: true; wrap: KeyWrap } | { ok: false; reason: string };
 
 // POST /api/join
 export interface JoinRequest {
@@ -95,6 +106,10 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 export function encodeBlock(block: Block): Uint8Array {
   return encoder.encode(JSON.stringify(block));
+}
+
+export function encodeWrap(wrap: KeyWrap): Uint8Array {
+  return encoder.encode(JSON.stringify(wrap));
 }
 
 // Whatever a peer sent, as a value the verifier can check (never throws): undefined when it is not JSON.

@@ -88,6 +88,8 @@ export const POLICY: Readonly<Record<keyof LedgerService, Permission>> = {
   connectSync: { callers: SIGNED_IN, why: 'this device joins the ledger it holds; every block it takes is verified' },
   disconnectSync: { callers: SIGNED_IN, why: 'this device works alone again; nothing is dropped' },
   syncStatus: { callers: SIGNED_IN, why: 'the link, block counts and the devices’ tips: no record data' },
+  careNetworkConsent: { callers: PATIENT, relations: ['self'], why: "the patient's own emergency consent" },
+  setCareNetworkConsent: { callers: PATIENT, relations: ['self'], why: 'the patient decides for their own files' },
   // anchor
   saveAnchor: { callers: SIGNED_IN, why: 'hashes of the chain, no record data' },
   checkAnchor: { callers: SIGNED_IN, why: 'hashes of the chain, no record data' },

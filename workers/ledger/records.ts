@@ -15,6 +15,8 @@ import { accessHistoryOf, blockSummary, documentView, grantsOf, isClinical, newe
 
 // Logs a read under a grant or a share on the chain (the emergency and sharing modules, through the root).
 export type LogRead = (signedIn: User, accessId: string, read: AccessRead) => Promise<void>;
+// Fetches and stores a document's key under an emergency grant (the sync module): null when stored, else why not.
+export type ReleaseKey = (grantId: string, documentId: string) => Promise<string | null>;
 
 function storedDocument(state: LedgerState, documentId: unknown): DocumentInfo {
   const document = typeof documentId === 'string' ? state.documents.get(documentId) : undefined;
@@ -26,6 +28,7 @@ export function createRecords(
   store: LedgerStore,
   enter: () => Promise<User>,
   logRead: { emergency: LogRead; share: LogRead },
+  releaseKey?: ReleaseKey,
 ) {
   const api: Pick<LedgerService, 'patientOverview' | 'listRecords' | 'upload' | 'readDocument' | 'deleteDocument'> = {
     async patientOverview() {
@@ -108,11 +111,19 @@ export function createRecords(
       const access = documentAccess(signedIn, document, grantsOf(state), store.clock(), sharesOf(state));
       const deleted = (): never => fail('NotFoundError', `"${document.fileName}" was deleted.`);
       if (document.deletedAt) deleted();
-      const key = store.current().keys.get(document.id);
+      let key = store.current().keys.get(document.id);
       const stored = await deps.storage.readContent(document.id);
+      let released: string | null = null;
+      if (stored && !key && access.via === 'emergency' && releaseKey) {
+        // the patient's devices may all be offline: the sync server's care network releases it against the grant
+        released = await releaseKey(access.grant.id, document.id);
+        key = store.current().keys.get(document.id);
+      }
       if (!stored || !key) {
         await store.refresh(); // another tab may have deleted it since this one last read
         if (store.state().documents.get(document.id)?.deletedAt !== undefined) deleted();
+        if (store.current().awaiting.has(document.id))
+          fail('NotFoundError', `This file has not reached this device yet.${released ? ` ${released}` : ''}`);
         fail('IntegrityError', `The stored bytes of "${document.fileName}" are missing.`);
       }
       const bytes = await decryptDocument(stored, key, document.ipfsHash);

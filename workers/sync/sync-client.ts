@@ -2,17 +2,20 @@
 // ways. IndexedDB stays the device's truth: blocks and bytes arrive only through the store, which verifies them.
 import type { SyncStatus } from '../api';
 import { contentId } from '../core/documents';
+import { wrapId, type ReleaseRequest } from '../core/key-wraps';
 import type { Block } from '../core/types';
 import {
   SYNC_PROTOCOL_VERSION,
   decodeBlock,
   encodeBlock,
+  encodeWrap,
   type DeviceDoc,
   type FileDoc,
   type JoinAnswer,
   type JoinRequest,
   type LedgerDoc,
   type LedgerInfo,
+  type ReleaseAnswer,
   type SyncedKeys,
 } from '../core/sync-protocol';
 import {
@@ -25,7 +28,7 @@ import {
   newDeviceDoc,
   pendingBlocks,
 } from './sync-plan';
-import type { DocHandleLike, RepoLike, SyncStore, SyncTransport } from './sync-ports';
+import type { DocHandleLike, RepoLike, SyncKeys, SyncStore, SyncTransport } from './sync-ports';
 
 export interface SyncOptions {
   serverUrl: string;
@@ -33,6 +36,7 @@ export interface SyncOptions {
   deviceId: string;
   deviceUrl?: string; // this device's document from an earlier connection
   store: SyncStore;
+  keys?: SyncKeys; // absent: document keys do not travel
   transport: SyncTransport;
   now: () => number;
   changed: () => void; // the status changed: the screens hear of it
@@ -43,7 +47,9 @@ export interface SyncClient {
   adopted: boolean; // this device took the server's ledger in place of its untouched demo one
   genesis: string; // the ledger it joined
   status(): Omit<SyncStatus, 'serverUrl' | 'deviceName'>;
-  localChanged(): void; // blocks or files were written here: push them at once
+  localChanged(): void; // blocks or files were written here, or another user signed in: sync at once
+  // asks the server for a document's key under an emergency grant and stores it: null when it did, else why not
+  release(request: ReleaseRequest): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -52,6 +58,15 @@ export class SyncRefused extends Error {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+const post = (body: unknown) => ({
+  method: 'POST' as const,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+function sameBytes(a: unknown, b: Uint8Array): boolean {
+  return a instanceof Uint8Array && a.byteLength === b.byteLength && a.every((byte, i) => byte === b[i]);
+}
 
 function isLedgerInfo(value: unknown): value is LedgerInfo {
   const info = value as Partial<LedgerInfo> | null;
@@ -79,6 +94,7 @@ export async function startSync(options: SyncOptions): Promise<SyncClient> {
   if (!origin) throw new SyncRefused('The server address must start with ws:// or wss://.');
   const info = await readJson(await transport.fetch(`${origin}/api/ledger`), 'GET /api/ledger');
   if (!isLedgerInfo(info)) throw new SyncRefused('The address answers, but not as a MedLedger sync server.');
+  options.keys?.setCareNetworkKey(info.careNetworkKey ?? null);
   const local = store.blocks();
   const plan = joinPlan({ genesis: local[0]?.hash ?? '', untouched: store.untouched() }, info);
   if (plan.action === 'refuse') throw new SyncRefused(plan.reason);
@@ -95,12 +111,12 @@ export async function startSync(options: SyncOptions): Promise<SyncClient> {
       deviceUrl: device.url,
       genesis: genesis.hash,
     };
-    const joinInit = { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) };
-    const answer = (await readJson(await transport.fetch(`${origin}/api/join`, joinInit), 'POST /api/join')) as JoinAnswer;
+    const answer = (await readJson(await transport.fetch(`${origin}/api/join`, post(request)), 'POST /api/join')) as JoinAnswer;
     if (!answer?.ok) throw new SyncRefused(answer?.reason || 'The sync server refused this device.');
     const ledger = await repo.find<LedgerDoc>(answer.ledgerUrl);
-    return { ...mirror(repo, device, ledger, options), adopted: plan.action === 'adopt', genesis: genesis.hash };
+    return { ...mirror(repo, device, ledger, options, origin), adopted: plan.action === 'adopt', genesis: genesis.hash };
   } catch (error) {
+    options.keys?.setCareNetworkKey(null);
     await repo.shutdown().catch(() => undefined);
     throw error;
   }
@@ -143,8 +159,9 @@ function mirror(
   device: DocHandleLike<DeviceDoc>,
   ledger: DocHandleLike<LedgerDoc>,
   options: SyncOptions,
+  origin: string,
 ): Omit<SyncClient, 'adopted' | 'genesis'> {
-  const { store, now, changed } = options;
+  const { store, keys, now, changed } = options;
   const heldFiles = new Set<string>(); // document ids whose bytes this device holds (read to push, or stored on arrival)
   const refusedHere = new Map<string, string>(); // block hash -> why this device's store refused it
   let online = true;
@@ -193,6 +210,23 @@ function mirror(
       const fileDoc = repo.create<FileDoc>({ kind: 'medledger-file', cid: file.cid, bytes: new Uint8Array(bytes) });
       device.change((d) => void (d.files[file.id] = { cid: file.cid, url: fileDoc.url, size: bytes.byteLength }));
     }
+    await pushWraps();
+  }
+
+  // Only the entries that changed: an unchanged wrap encodes to the same bytes (key-sharing keeps one per reader);
+  // a wrap to a reader who lost access, or to the care network after the patient withdrew consent, is taken out.
+  async function pushWraps(): Promise<void> {
+    if (!keys) return;
+    const sent = device.doc()?.wraps ?? {};
+    const now = new Map((await keys.wrapsToSend()).map((wrap) => [wrapId(wrap), encodeWrap(wrap)]));
+    const fresh = [...now].filter(([id, bytes]) => !sameBytes(sent[id], bytes));
+    const gone = Object.keys(sent).filter((id) => !now.has(id));
+    if (fresh.length === 0 && gone.length === 0) return;
+    device.change((d) => {
+      if (!d.wraps) d.wraps = {};
+      for (const [id, bytes] of fresh) d.wraps[id] = bytes;
+      for (const id of gone) delete d.wraps[id];
+    });
   }
 
   async function pull(): Promise<void> {
@@ -217,6 +251,8 @@ function mirror(
       if ((await contentId(file.bytes)) !== entry.cid) continue; // bytes that are not what the chain names
       if (await store.addRemoteContent(documentId, file.bytes)) heldFiles.add(documentId);
     }
+    // after the bytes: a wrap is taken only once its file's bytes are here to check the key against
+    if (keys && doc.wraps) await keys.acceptWraps(Object.values(doc.wraps).map(decodeBlock));
   }
 
   ledger.on('change', schedule);
@@ -244,8 +280,16 @@ function mirror(
       return { ...base, state: 'in-step', ...(doc && tip ? { serverTip: tip } : {}) };
     },
     localChanged: schedule,
+    async release(request) {
+      const url = `${origin}/api/release`;
+      const answer = (await readJson(await options.transport.fetch(url, post(request)), 'POST /api/release')) as ReleaseAnswer;
+      if (!answer?.ok) return answer?.reason || 'The sync server did not release the key.';
+      const stored = keys ? await keys.acceptWraps([answer.wrap]) : 0;
+      return stored > 0 ? null : 'The key the sync server released does not open this file.';
+    },
     async close() {
       closed = true;
+      keys?.setCareNetworkKey(null);
       ledger.off('change', schedule);
       await queue;
       await repo.shutdown();

@@ -1,6 +1,7 @@
 // What the sync module needs from outside, as small interfaces: the device's store, a document repo and HTTP.
 // The worker passes Automerge-repo over WebSocket (automerge-repo.ts) and the ledger store (store-port.ts);
 // the unit tests pass fakes.
+import type { KeyWrap } from '../core/key-wraps';
 import type { SyncedKeys } from '../core/sync-protocol';
 import type { Block } from '../core/types';
 
@@ -15,6 +16,13 @@ export interface SyncStore {
   mergeRemote(incoming: unknown[]): Promise<RemoteMerge>; // verifies each block with workers/core before it keeps it
   addRemoteContent(documentId: string, bytes: Uint8Array): Promise<boolean>; // checked against the content id the chain names
   adopt(genesis: string, blocks: unknown[], keys: SyncedKeys): Promise<void>; // the server's ledger replaces the untouched demo one
+}
+
+// Document keys as they travel (workers/ledger/key-sharing.ts): wrapped only, never in clear.
+export interface SyncKeys {
+  setCareNetworkKey(publicKey: string | null): void; // the server's, while connected
+  wrapsToSend(): Promise<KeyWrap[]>;
+  acceptWraps(wraps: unknown[]): Promise<number>; // stores the keys of the wraps to the signed-in user that open their file
 }
 
 export interface DocHandleLike<T> {

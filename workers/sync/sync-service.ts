@@ -6,7 +6,7 @@ import { fail, type LedgerDeps } from '../ledger/deps';
 import type { LedgerStore } from '../ledger/store';
 import type { User } from '../core/types';
 import type { SyncClient } from './sync-client';
-import type { SyncTransport } from './sync-ports';
+import type { SyncKeys, SyncTransport } from './sync-ports';
 import { storePort } from './store-port';
 
 export const SYNC_KEY = 'sync'; // storage meta: the link's settings, so a reload reconnects by itself
@@ -44,6 +44,7 @@ export function createSync(
   enter: () => Promise<User>,
   signOut: () => Promise<void>,
   changed: () => void,
+  keys?: SyncKeys,
 ) {
   let settings: SyncSettings | null = null;
   let link: Link = { state: 'off' };
@@ -82,6 +83,7 @@ export function createSync(
         const client = await startSync({
           ...current,
           store: port,
+          ...(keys ? { keys } : {}),
           transport,
           now: deps.now,
           changed: () => mine === attempt && changed(),
@@ -178,6 +180,16 @@ export function createSync(
   return {
     api,
     resume,
+    // The key of a document under an emergency grant, from the server's care network: null when it is stored now,
+    // else why not (not connected, or the server's answer).
+    async release(grantId: string, documentId: string): Promise<string | null> {
+      if (link.state !== 'connected') return 'This device is not connected to a sync server.';
+      try {
+        return await link.client.release({ grantId, documentId });
+      } catch (error) {
+        return error instanceof Error ? error.message : 'The sync server did not answer.';
+      }
+    },
     localChanged() {
       if (link.state !== 'connected') return;
       if (store.loaded() && store.current().blocks[0]?.hash !== link.client.genesis) return void rejoin();

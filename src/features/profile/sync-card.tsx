@@ -14,6 +14,7 @@ import { useSession } from '../../auth/use-session';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 import { useSyncStatus } from '../../ledger/use-sync-status';
+import { CareConsentSwitch } from './care-consent-switch';
 
 const ADOPTED_NOTICE =
   "This device now holds the sync server's ledger. Sign in again: its records are signed with the server's keys.";
@@ -64,7 +65,7 @@ function DeviceTable({ devices }: { devices: SyncStatus['devices'] }) {
 // connects it; with sync off nothing is called.
 export function SyncCard() {
   const service = useLedger();
-  const { signOut } = useSession();
+  const { signOut, user } = useSession();
   const id = useId();
   const { data: status, error: loadError } = useSyncStatus();
   const [serverUrl, setServerUrl] = useState<string | null>(null); // null: what the worker holds, or the default
@@ -148,6 +149,7 @@ export function SyncCard() {
           {error || userMessage(loadError, 'The sync state could not be read.')}
         </Alert>
       ) : null}
+      {user?.role === 'patient' ? <CareConsentSwitch /> : null}
       {status && status.devices.length > 0 ? <DeviceTable devices={status.devices} /> : null}
     </SectionCard>
   );

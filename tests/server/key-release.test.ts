@@ -1,0 +1,134 @@
+// Document keys through the sync server: it copies wraps it has checked, never holds or shows a key in clear, and
+// releases the care network's wrap only to the doctor of an active full emergency grant.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '../../workers/core/constants';
+import { CARE_NETWORK, unwrapKey, wrapId, type KeyWrap } from '../../workers/core/key-wraps';
+import { unlockUserKeys } from '../../workers/core/signatures';
+import { encodeBlock, encodeWrap, type ReleaseAnswer, type SyncedKeys } from '../../workers/core/sync-protocol';
+import { createLedgerBackend } from '../../workers/service';
+import { createMemoryStorage } from '../../workers/storage/memory-storage';
+import { CARTER, SARAH, WILSON, signInAs, uploadOf } from '../support/ledger-fixtures';
+import { testDeps } from '../support/test-ledger';
+import { connectDevice, type TestDevice } from './support/devices';
+import { newStorageDir, startServer, type ServerProcess } from './support/server-process';
+
+let server: ServerProcess;
+const devices: TestDevice[] = [];
+
+beforeAll(async () => {
+  server = await startServer(newStorageDir());
+});
+
+afterAll(async () => {
+  await Promise.allSettled(devices.map((each) => each.close()));
+  await server?.kill();
+});
+
+async function release(grantId: string, documentId: string): Promise<ReleaseAnswer> {
+  const answer = await fetch(`http://127.0.0.1:${server.port}/api/release`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ grantId, documentId }),
+  });
+  return (await answer.json()) as ReleaseAnswer;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+function hexBytes(hex: string): Buffer {
+  return Buffer.from(hex, 'hex');
+}
+
+describe('document keys through the sync server', () => {
+  it('keeps its care-network key readable by its user only and publishes the public half', async () => {
+    const info = await server.info();
+    expect(info.careNetworkKey).toMatch(/^B[A-Za-z0-9+/]{86}=$/);
+    const file = join(server.dir, 'care-network-key.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8')).publicKey).toBe(info.careNetworkKey);
+  });
+
+  it('copies checked wraps, shows no key in clear to a client that never signed in, releases only under an active full grant, and no more once consent is withdrawn', async () => {
+    const storage = createMemoryStorage();
+    const backend = createLedgerBackend(testDeps({ storage }));
+    await signInAs(backend.service, SARAH);
+    const documentId = (await backend.service.upload(uploadOf('Scan for the emergency'))).record.documentIds[0];
+    const key = backend.store.current().keys.get(documentId) as string;
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    backend.keySharing.setCareNetworkKey((await server.info()).careNetworkKey);
+    const wraps = await backend.keySharing.wrapsToSend();
+    expect(wraps.map((wrap) => wrap.to).sort()).toEqual([CARE_NETWORK, CARTER.id, SARAH.id]);
+
+    const stored = backend.store.storedKeys();
+    const keys: SyncedKeys = { algorithm: 'Ed25519', users: stored!.users, ledger: { publicKey: stored!.ledger.publicKey } };
+    const laptop = await connectDevice(server.port, 'laptop', backend.store.current().blocks, keys);
+    devices.push(laptop);
+    const stranger: KeyWrap = { ...wraps[0], to: 'someone-else' };
+    laptop.handle.change((doc) => {
+      doc.wraps = Object.fromEntries(wraps.map((wrap) => [wrapId(wrap), encodeWrap(wrap)]));
+      doc.wraps[wrapId(stranger)] = encodeWrap(stranger);
+    });
+    const joined = await server.join(laptop.joinRequest());
+    expect(joined).toMatchObject({ ok: true });
+
+    // a raw client: it never signs in, it only asks for the ledger document by its URL
+    const raw = await connectDevice(server.port, 'raw', backend.store.current().blocks.slice(0, 1));
+    devices.push(raw);
+    const ledger = await raw.ledger((joined as { ledgerUrl: string }).ledgerUrl);
+    await expect.poll(() => Object.keys(ledger.doc().wraps ?? {}).sort()).toEqual(wraps.map(wrapId).sort());
+    const decoder = new TextDecoder();
+    const whole = JSON.stringify(ledger.doc(), (_, value: unknown) =>
+      value instanceof Uint8Array ? decoder.decode(value) : value,
+    );
+    expect(whole).toContain(documentId);
+    expect(whole).not.toContain(key);
+    expect(ledger.doc().refused[`wrap:${wrapId(stranger)}`]?.reason).toBe('key wrap to no user of this ledger');
+    for (const file of filesUnder(server.dir)) {
+      const bytes = readFileSync(file);
+      expect(bytes.includes(Buffer.from(key)), file).toBe(false);
+      expect(bytes.includes(hexBytes(key)), file).toBe(false);
+    }
+
+    expect(await release('no-such-grant', documentId)).toEqual({ ok: false, reason: 'no grant no-such-grant is on the ledger' });
+    await signInAs(backend.service, WILSON);
+    const request = { patientId: SARAH.id, reason: 'Unconscious on arrival', durationMinutes: 30 };
+    const pushBlocks = async () => {
+      const blocks = backend.store.current().blocks;
+      laptop.handle.change((doc) => {
+        for (const block of blocks) if (!doc.blocks[block.hash]) doc.blocks[block.hash] = encodeBlock(block);
+      });
+      await expect.poll(async () => (await server.info()).height).toBe(blocks.length);
+    };
+    const basic = await backend.service.requestEmergencyAccess({ ...request, accessLevel: 'basic' });
+    await pushBlocks();
+    expect(await release(basic.id, documentId)).toMatchObject({ ok: false, reason: expect.stringMatching(/basic access/) });
+    await backend.service.endEmergencyAccess(basic.id);
+    const full = await backend.service.requestEmergencyAccess({ ...request, accessLevel: 'full' });
+    await pushBlocks();
+    const answer = await release(full.id, documentId);
+    expect(answer).toMatchObject({ ok: true, wrap: { to: WILSON.id, from: CARE_NETWORK, documentId } });
+    const wrap = (answer as { wrap: KeyWrap }).wrap;
+    expect(JSON.stringify(answer)).not.toContain(key);
+    const encryptionKeyOf = async (userId: string) =>
+      (await unlockUserKeys(stored!.users[userId], DEMO_PASSWORD))?.encryptionKey as CryptoKey;
+    expect(await unwrapKey(wrap, await encryptionKeyOf(WILSON.id))).toBe(key);
+    expect(await unwrapKey(wrap, await encryptionKeyOf(SARAH.id))).toBeNull();
+    expect(await unwrapKey(wrap, await encryptionKeyOf(CARTER.id))).toBeNull();
+    expect(server.lines.some((line) => line.includes(`released the key of document ${documentId} to ${WILSON.id}`))).toBe(true);
+    expect(server.lines.some((line) => line.includes(key))).toBe(false);
+
+    // Sarah withdraws her consent: her device takes its care-network wrap out, and the server no longer releases
+    const careId = wrapId({ documentId, to: CARE_NETWORK });
+    laptop.handle.change((doc) => void delete doc.wraps?.[careId]);
+    await expect.poll(() => Object.hasOwn(ledger.doc().wraps ?? {}, careId)).toBe(false);
+    expect(await release(full.id, documentId)).toMatchObject({ ok: false, reason: expect.stringMatching(/care network's wrap/) });
+    expect(Object.keys(ledger.doc().wraps ?? {}).length).toBe(wraps.length - 1);
+  });
+});
