@@ -76,6 +76,8 @@ export interface ReadableBlockSummary {
   author: string; // who signed it: a user id, or 'ledger' for system blocks
   signature: SignatureState;
   problem?: string; // sandbox pages: the check this block fails by itself (its hash, data, difficulty or link to the block before)
+  joins?: number; // the heads it names, when more than one: where branches written on different devices joined
+  notApplied?: string; // kept but not applied: the rule it broke only because of a block written concurrently
 }
 
 // A block of a record the reader may not read: its place in the chain and its header, nothing of the record
@@ -88,6 +90,7 @@ export interface RestrictedBlockSummary {
   timestamp: string;
   nonce: number;
   problem?: string;
+  joins?: number;
   // never sent: a row may be read as `row.title` without narrowing, and is undefined here
   type?: never;
   title?: never;

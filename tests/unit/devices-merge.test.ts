@@ -82,6 +82,9 @@ describe('devices that wrote while apart', () => {
     await a.store.mergeRemote(b.store.current().blocks);
     expect(hashes(a)).toEqual(hashes(b));
     expect(await a.service.chainStatus()).toMatchObject({ valid: true, height: 5 });
+    const [tip, ...rest] = (await a.service.blocksPage(0, 5)).blocks; // newest first: the explorer shows where they joined
+    expect(tip).toMatchObject({ title: 'After the merge', joins: 2 });
+    expect(rest.every((row) => row.joins === undefined)).toBe(true);
   });
 
   it('keep a read under a share revoked meanwhile on the other device, not applied, the same way on both', async () => {
@@ -103,6 +106,9 @@ describe('devices that wrote while apart', () => {
       expect(notApplied).toHaveLength(1);
       expect(notApplied[0].reason).toMatch(/revoked/);
       expect(device.store.state().shares.get(share.id)?.share.revokedAt).toBeDefined();
+      await signInAs(device.service, SARAH);
+      const rows = (await device.service.blocksPage(0, 10)).blocks.filter((row) => row.notApplied !== undefined);
+      expect(rows).toEqual([expect.objectContaining({ notApplied: notApplied[0].reason, index: notApplied[0].index })]);
       expect(await device.service.chainStatus()).toMatchObject({ valid: true, readOnly: false });
     }
   });

@@ -49,7 +49,8 @@ export function createChainView(store: LedgerStore, enter: () => Promise<User>, 
 
     async blocksPage(offset, limit) {
       const signedIn = await enter();
-      return pageOf(store.current().blocks, offset, limit, visibleTo(signedIn), store.signatureOf);
+      const { blocks } = store.current();
+      return pageOf(blocks, offset, limit, visibleTo(signedIn), store.signatureOf, store.state().notApplied);
     },
 
     async block(index) {

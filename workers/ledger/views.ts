@@ -11,7 +11,7 @@ import type {
 } from '../api';
 import { PATIENTS, findUser } from '../core/directory';
 import type { AccessRead } from '../core/ledger-records';
-import type { GrantRead, GrantState, LedgerState, RecordEntry } from '../core/projection';
+import type { GrantRead, GrantState, LedgerState, NotApplied, RecordEntry } from '../core/projection';
 import type { Block, ClinicalRecord, EmergencyGrant, Patient, Share } from '../core/types';
 import { isIndex } from '../core/ids';
 import { fail } from './deps';
@@ -85,7 +85,7 @@ export function patientById(id: string): Patient {
 
 // A block the reader may not read: its header, nothing of its record (not even who wrote it or its type).
 export function restrictedSummary(
-  block: Pick<Block, 'hash' | 'previousHash' | 'timestamp' | 'nonce'>,
+  block: Pick<Block, 'hash' | 'previousHash' | 'timestamp' | 'nonce' | 'heads'>,
   index: number,
 ): RestrictedBlockSummary {
   return {
@@ -95,7 +95,13 @@ export function restrictedSummary(
     previousHash: block.previousHash,
     timestamp: block.timestamp,
     nonce: block.nonce,
+    ...joinsOf(block),
   };
+}
+
+// Where branches joined: a block naming more than one head.
+function joinsOf(block: Pick<Block, 'heads'>): { joins?: number } {
+  return Array.isArray(block.heads) && block.heads.length > 1 ? { joins: block.heads.length } : {};
 }
 
 export function readableSummary(block: Block, index: number, signature: SignatureState): ReadableBlockSummary {
@@ -110,12 +116,21 @@ export function readableSummary(block: Block, index: number, signature: Signatur
     patientId: block.data.patientId,
     author: typeof block.author === 'string' ? block.author : '', // a stored block may lack it; its rules name that
     signature,
+    ...joinsOf(block),
   };
 }
 
 // visible is false for a block without data too (only a tampered store has one, and verification reports it).
-export function blockSummary(block: Block, index: number, visible: boolean, signature: SignatureState): BlockSummary {
-  return visible && block.data ? readableSummary(block, index, signature) : restrictedSummary(block, index);
+export function blockSummary(
+  block: Block,
+  index: number,
+  visible: boolean,
+  signature: SignatureState,
+  notApplied?: NotApplied,
+): BlockSummary {
+  if (!visible || !block.data) return restrictedSummary(block, index);
+  const summary = readableSummary(block, index, signature);
+  return notApplied ? { ...summary, notApplied: notApplied.reason } : summary;
 }
 
 export function pageOf(
@@ -124,8 +139,11 @@ export function pageOf(
   limit: number,
   visible: (block: Block, index: number) => boolean,
   signatureOf: (index: number) => SignatureState,
+  notApplied: ReadonlyMap<string, NotApplied> = new Map(),
 ): BlocksPage {
-  return rowsPage(blocks.length, offset, limit, (i) => blockSummary(blocks[i], i, visible(blocks[i], i), signatureOf(i)));
+  return rowsPage(blocks.length, offset, limit, (i) =>
+    blockSummary(blocks[i], i, visible(blocks[i], i), signatureOf(i), notApplied.get(blocks[i].hash)),
+  );
 }
 
 // A page of a chain's rows, newest first: offset 0 is the tip.

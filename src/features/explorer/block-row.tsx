@@ -101,6 +101,21 @@ export const BlockRow = memo(function BlockRow({
             open
           </Badge>
         )}
+        {block.joins !== undefined && (
+          <Badge bg="info" text="dark" className="ms-2" title={`Joins ${block.joins} branches written on different devices`}>
+            joins {block.joins}
+          </Badge>
+        )}
+        {!block.restricted && block.notApplied !== undefined && (
+          <Badge
+            bg="warning"
+            text="dark"
+            className="ms-2"
+            title={`Not applied: ${block.notApplied}, written concurrently on another device`}
+          >
+            not applied<span className="visually-hidden">: {block.notApplied}</span>
+          </Badge>
+        )}
       </th>
       {checks && (
         <td className={`explorer-check ${broken ? 'text-danger-emphasis' : 'text-success-emphasis'}`} title={problem}>
