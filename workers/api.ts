@@ -97,6 +97,7 @@ export interface RestrictedBlockSummary {
   patientId?: never;
   author?: never;
   signature?: never;
+  notApplied?: never;
 }
 
 export type BlockSummary = ReadableBlockSummary | RestrictedBlockSummary;
