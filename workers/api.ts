@@ -338,6 +338,7 @@ export type ChangeKind =
   | 'access' // emergency reads and the patient's acknowledgements: the access history and alerts
   | 'signatures' // more signatures of the loaded chain were checked: only the chain status
   | 'sync' // the link to the sync server changed: its state, pending blocks, the devices
+  | 'signed-out' // the worker signed the user out: this device took the sync server's ledger
   | 'reset'; // the whole ledger was replaced (reset, or another tab's reset): everything
 export interface LedgerChange {
   revision: number; // the stored revision after the change

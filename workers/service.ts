@@ -69,7 +69,11 @@ export function createLedgerBackend(deps: LedgerDeps): {
     deps,
     store,
     session.enter,
-    session.api.signOut,
+    async () => {
+      await session.api.signOut();
+      // the screens follow: the device took the server's ledger, whose keys the user must sign in with
+      changes.notifyLocal({ revision: store.loaded() ? store.current().revision : 0, kinds: ['signed-out'] });
+    },
     () => changes.notifyLocal({ revision: store.loaded() ? store.current().revision : 0, kinds: ['sync'] }),
     keySharing,
   );

@@ -2,10 +2,11 @@ import { startTransition, useCallback, useEffect, useMemo, useState, type ReactN
 import type { Role } from '../../workers/core/types';
 import { useLedger, useLedgerContext } from '../ledger/use-ledger';
 import { SessionContext, type SessionState, type SessionValue } from './session-context';
+import { SERVER_LEDGER_NOTICE, leaveSignInNotice, peekSignInNotice } from '../components/sign-in-notice';
 import { SESSION_KEY, clearStoredUser, readStoredUserId, storeUser } from './session-storage';
 
 const SIGNED_OUT: SessionState = { status: 'signed-out', user: null };
-const REPLACED: readonly ['reset'] = ['reset']; // the whole ledger was replaced (a reset, a restore, a sync server's ledger taken)
+const SIGNED_OUT_KINDS: readonly ['signed-out'] = ['signed-out'];
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const service = useLedger();
@@ -16,17 +17,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   });
   const [state, setState] = useState<SessionState>(() => (resume ? { status: 'loading', user: null } : SIGNED_OUT));
 
-  // After the ledger was replaced the worker may have signed the user out (a device that took a sync server's ledger
-  // again): ask it again rather than show a screen whose every call is refused.
+  // The worker signed the user out because this device took the sync server's ledger (on Connect, or again after a
+  // reset): the login screen says why, and the screens stop asking for what is now refused.
   const { versions } = useLedgerContext();
-  useEffect(
-    () =>
-      versions.subscribe(REPLACED, () => {
-        const id = readStoredUserId();
-        if (id) setResume({ id });
-      }),
-    [versions],
-  );
+  useEffect(() => {
+    let seen = versions.versions()['signed-out'];
+    return versions.subscribe(SIGNED_OUT_KINDS, () => {
+      const now = versions.versions()['signed-out'];
+      if (now === seen) return; // a reset also calls every listener
+      seen = now;
+      if (!peekSignInNotice()) leaveSignInNotice(SERVER_LEDGER_NOTICE);
+      const id = readStoredUserId();
+      if (id) setResume({ id });
+    });
+  }, [versions]);
 
   // Resume the stored id through the worker; whatever else the entry claims is ignored (docs/decisions/session-lookup.md).
   useEffect(() => {

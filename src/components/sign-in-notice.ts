@@ -4,6 +4,9 @@ const NOTICE_KEY = 'medledger-sign-in-notice';
 export const RESTORED_NOTICE =
   'Your backup was restored. Sign in again: the restored records are signed with the keys from the backup.';
 
+export const SERVER_LEDGER_NOTICE =
+  "This device now holds the sync server's ledger. Sign in again: its records are signed with the server's keys.";
+
 export function leaveSignInNotice(text: string): void {
   try {
     sessionStorage.setItem(NOTICE_KEY, text);

@@ -6,7 +6,16 @@ export const ALL_CHANGE_KINDS: readonly ChangeKind[] = ['chain', 'records', 'gra
 // How many changes of each kind the screens have been told about; a query refetches when one it reads moves.
 export type LedgerVersions = Readonly<Record<ChangeKind, number>>;
 
-const INITIAL_VERSIONS: LedgerVersions = { chain: 0, records: 0, grants: 0, access: 0, signatures: 0, sync: 0, reset: 0 };
+const INITIAL_VERSIONS: LedgerVersions = {
+  chain: 0,
+  records: 0,
+  grants: 0,
+  access: 0,
+  signatures: 0,
+  sync: 0,
+  'signed-out': 0,
+  reset: 0,
+};
 
 // One number that moves whenever any of `kinds` does; a reset always counts, since it replaces everything.
 export function versionOf(versions: LedgerVersions, kinds: readonly ChangeKind[]): number {

@@ -7,7 +7,7 @@ import type { SyncStatus } from '../../../workers/api';
 import { formatDateTime } from '../../components/format';
 import { HashBadge } from '../../components/hash-badge';
 import { SectionCard } from '../../components/section-card';
-import { leaveSignInNotice } from '../../components/sign-in-notice';
+import { SERVER_LEDGER_NOTICE, leaveSignInNotice } from '../../components/sign-in-notice';
 import { SideScrollBox } from '../../components/side-scroll-box';
 import { DEFAULT_SYNC_SERVER, defaultDeviceName, syncWords } from '../../components/sync-words';
 import { useSession } from '../../auth/use-session';
@@ -15,9 +15,6 @@ import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 import { useSyncStatus } from '../../ledger/use-sync-status';
 import { CareConsentSwitch } from './care-consent-switch';
-
-const ADOPTED_NOTICE =
-  "This device now holds the sync server's ledger. Sign in again: its records are signed with the server's keys.";
 
 const STATE_VARIANT: Record<SyncStatus['state'], string> = {
   off: 'text-body-secondary',
@@ -95,7 +92,7 @@ export function SyncCard() {
     void run(async () => {
       const connection = await service.connectSync({ serverUrl: shownServer, deviceName: shownName });
       if (!connection.adopted) return;
-      leaveSignInNotice(ADOPTED_NOTICE); // the login screen says why the user was signed out
+      leaveSignInNotice(SERVER_LEDGER_NOTICE); // the login screen says why the user was signed out
       await signOut();
     }, 'The device could not connect.');
   };
