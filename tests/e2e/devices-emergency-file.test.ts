@@ -24,14 +24,18 @@ async function takeServersLedger(page: Page, server: ServerProcess, name: string
   const card = syncCard(page);
   await card.getByLabel('Server address').fill(`ws://127.0.0.1:${server.port}`);
   await card.getByLabel("This device's name").fill(name);
+  // the connect has finished once the card leaves its notice for the login screen; signing in earlier reloads the page
+  // in the middle of it. The login screen may show and clear the notice at once, so the leaving itself is recorded.
+  await page.evaluate(() => {
+    const setItem = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key: string, value: string) {
+      if (key === 'medledger-sign-in-notice') document.documentElement.dataset.noticeLeft = 'true';
+      setItem.call(this, key, value);
+    };
+  });
   await card.getByRole('button', { name: 'Connect' }).click();
-  await page.getByRole('button', { name: 'Sign In' }).waitFor({ timeout: 30_000 });
-  // the connect has finished once the card left its notice for the login screen (shown there, or still stored):
-  // signing in earlier reloads the page in the middle of it
-  const notice = page.getByText("This device now holds the sync server's ledger");
-  const noticeLeft = async () =>
-    (await notice.isVisible()) || (await page.evaluate(() => sessionStorage.getItem('medledger-sign-in-notice') !== null));
-  await expect.poll(noticeLeft, { timeout: 30_000 }).toBe(true);
+  await page.locator('html[data-notice-left="true"]').waitFor({ state: 'attached', timeout: 30_000 });
+  await page.getByRole('button', { name: 'Sign In' }).waitFor();
   await login(page, 'doctor', WILSON);
   await page.goto('/doctor/profile');
   await waitForSyncState(page, 'in-step');
