@@ -1,0 +1,92 @@
+// A file opens under a full emergency grant while every device of the patient is offline: its bytes come through
+// the sync server and its key from the server's care-network release to the doctor's enrolled key; the patient's
+// device, once connected again, lists the grant and the read of that file.
+import { beforeAll } from 'vitest';
+import buildServer from '../server/global-setup';
+import type { Page } from 'playwright-core';
+import type { ServerProcess } from '../server/support/server-process';
+import { connect, disconnect, newDevice, serverForTest, syncCard, waitForSyncState } from './support/devices';
+import { describe, expect, test } from './support/fixtures';
+import { section } from './support/read';
+import { downloadFile, goTo, pdfFile, recordItem, uploadRecord } from './support/records';
+import { login } from './support/session';
+
+const WILSON = 'james.wilson@medledger.demo';
+const REASON = 'Found unresponsive, needs the latest cardiology report';
+
+beforeAll(() => buildServer());
+
+// A fresh doctor's device takes the server's ledger and signs in again. Unlike connect() it does not wait for the
+// "now holds the sync server's ledger" notice on screen: since 464ea51 the app reaches sign-in before the card leaves
+// that notice, so it never shows (devices-share fails on it). Switch to connect() once that is fixed.
+async function takeServersLedger(page: Page, server: ServerProcess, name: string): Promise<void> {
+  await page.goto('/doctor/profile');
+  const card = syncCard(page);
+  await card.getByLabel('Server address').fill(`ws://127.0.0.1:${server.port}`);
+  await card.getByLabel("This device's name").fill(name);
+  // the connect has finished once the card leaves its notice for the login screen; signing in earlier reloads the page
+  // in the middle of it. The login screen may show and clear the notice at once, so the leaving itself is recorded.
+  await page.evaluate(() => {
+    const setItem = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key: string, value: string) {
+      if (key === 'medledger-sign-in-notice') document.documentElement.dataset.noticeLeft = 'true';
+      setItem.call(this, key, value);
+    };
+  });
+  await card.getByRole('button', { name: 'Connect' }).click();
+  await page.locator('html[data-notice-left="true"]').waitFor({ state: 'attached', timeout: 30_000 });
+  await page.getByRole('button', { name: 'Sign In' }).waitFor();
+  await login(page, 'doctor', WILSON);
+  await page.goto('/doctor/profile');
+  await waitForSyncState(page, 'in-step');
+}
+
+describe('emergency access to a file across devices', { timeout: 240_000 }, () => {
+  test("a doctor with no share opens a patient's file under a full SOS grant while the patient's devices are offline", async ({
+    page,
+    browser,
+    baseUrl,
+  }) => {
+    const server = await serverForTest();
+    const report = pdfFile('cardiology-report.pdf', `%PDF-1.4 ECG sinus rhythm ${'c'.repeat(400)}`);
+    await login(page, 'patient');
+    await connect(page, server, 'patient', 'Sarah’s laptop');
+    await uploadRecord(page, 'Cardiology report', [report], { description: 'ECG and echo', type: 'Test Report' });
+    // in step: the record's block, and the wraps that travel with it, are on the server
+    await page.goto('/patient/profile');
+    await waitForSyncState(page, 'in-step');
+    await disconnect(page, 'patient');
+
+    const wilson = (await newDevice(browser, baseUrl)).page;
+    await login(wilson, 'doctor', WILSON);
+    await takeServersLedger(wilson, server, 'Wilson’s ER tablet');
+    await goTo(wilson, 'SOS Emergency', 'SOS Emergency Access');
+    await wilson.getByRole('radio', { name: /Sarah Johnson/ }).check();
+    await wilson.getByLabel('Reason for emergency access').fill(REASON);
+    await wilson.getByRole('radio', { name: /Full/ }).check();
+    await wilson.getByRole('button', { name: 'Grant Emergency Access' }).click();
+    await wilson.getByRole('region', { name: 'Emergency Access Active' }).waitFor({ timeout: 15_000 });
+    const item = recordItem(section(wilson, 'Complete History'), 'Cardiology report');
+    await item.waitFor({ timeout: 20_000 });
+    // the file's bytes may still be on their way to this device: open it again until it comes
+    const opened = async () => {
+      try {
+        return (await downloadFile(item, 'cardiology-report.pdf')).bytes.equals(report.buffer);
+      } catch {
+        console.log(`no download yet; alerts: ${JSON.stringify(await wilson.getByRole('alert').allTextContents())}`);
+        return false;
+      }
+    };
+    await expect.poll(opened, { timeout: 60_000 }).toBe(true);
+    // the key came from the server's care network, re-wrapped to Dr. Wilson under his grant
+    expect(server.lines.some((line) => /^\[sync\] released the key of document \S+ to \S+ under grant /.test(line))).toBe(true);
+
+    await connect(page, server, 'patient', 'Sarah’s laptop');
+    await goTo(page, 'Medical Records', 'Medical Records');
+    const entry = section(page, 'Emergency Access History').locator('li.access-entry').filter({ hasText: 'Dr. James Wilson' });
+    await entry.getByText(REASON).waitFor({ timeout: 20_000 });
+    await expect
+      .poll(() => entry.locator('.access-reads li span').allTextContents(), { timeout: 20_000 })
+      .toContain('document "cardiology-report.pdf"');
+  });
+});
