@@ -405,8 +405,10 @@ export async function createLedgerKeeper(
     }
     const handle = await findDevice(request.deviceUrl as AutomergeUrl);
     const doc = handle?.doc() as unknown;
-    if (!handle || !isRecord(doc))
-      return refused('the server could not fetch the device document: connect to the sync server first');
+    if (!handle || !isRecord(doc)) {
+      const { reason } = refused('the server could not fetch the device document yet') as { reason: string };
+      return { ok: false, reason, retry: true };
+    }
     if (doc.kind !== 'medledger-device' || doc.deviceId !== request.deviceId || doc.genesis !== request.genesis) {
       return refused('the device document does not match the join request (kind, deviceId or genesis)');
     }

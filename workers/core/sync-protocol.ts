@@ -99,7 +99,8 @@ export interface JoinRequest {
   deviceUrl: string; // the device's DeviceDoc
   genesis: string;
 }
-export type JoinAnswer = { ok: true; ledgerUrl: string; genesis: string } | { ok: false; reason: string };
+// retry: the refusal is passing (the server has not received the device document yet): join again shortly
+export type JoinAnswer = { ok: true; ledgerUrl: string; genesis: string } | { ok: false; reason: string; retry?: true };
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });

@@ -112,6 +112,7 @@ export async function startSync(options: SyncOptions): Promise<SyncClient> {
       genesis: genesis.hash,
     };
     const answer = (await readJson(await transport.fetch(`${origin}/api/join`, post(request)), 'POST /api/join')) as JoinAnswer;
+    if (answer && !answer.ok && answer.retry) throw new Error(answer.reason); // passing: tried again like a network error
     if (!answer?.ok) throw new SyncRefused(answer?.reason || 'The sync server refused this device.');
     const ledger = await repo.find<LedgerDoc>(answer.ledgerUrl);
     return { ...mirror(repo, device, ledger, options, origin), adopted: plan.action === 'adopt', genesis: genesis.hash };
