@@ -275,39 +275,9 @@ export interface AnchorCheck {
   unverified?: boolean; // block firstDifferent still has the anchor's hash but fails verification: it proves nothing
 }
 
-// This device's link to a sync server (docs/decisions/one-ledger-across-devices.md).
-export type SyncState = 'off' | 'connecting' | 'in-step' | 'syncing' | 'offline' | 'refused';
-
-export interface SyncDevice {
-  name: string;
-  tip: string; // hash of the device's newest block
-  height: number;
-  seenAt: string; // ISO 8601
-  thisDevice: boolean;
-}
-
-export interface SyncStatus {
-  state: SyncState;
-  serverUrl: string; // '' when never connected
-  deviceName: string;
-  since?: string; // ISO 8601: when it went offline
-  pendingBlocks: number; // blocks still to travel, either way
-  reason?: string; // why it was refused
-  devices: SyncDevice[]; // the devices the server knows, this one first
-  serverHeight?: number; // blocks the server verified
-  serverTip?: string; // the server's newest block, known while it holds exactly this device's blocks
-}
-
-// connectSync's answer: the state, and whether this device took the server's ledger (the user then signs in again:
-// their key was unlocked from the demo keys the server's replaced).
-export interface SyncConnection extends SyncStatus {
-  adopted: boolean;
-}
-
-export interface SyncRequest {
-  serverUrl: string; // ws:// or wss://
-  deviceName: string;
-}
+// This device's link to a sync server (docs/decisions/one-ledger-across-devices.md): workers/api-sync.ts.
+import type { SyncConnection, SyncRequest, SyncStatus } from './api-sync';
+export type { SyncConnection, SyncDevice, SyncRequest, SyncState, SyncStatus } from './api-sync';
 
 // Records that leave with the patient: the FHIR export and import, the backup and its restore.
 export type {

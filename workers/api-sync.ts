@@ -1,0 +1,33 @@
+// The sync types of the one API (workers/api.ts): this device's link to a sync server.
+export type SyncState = 'off' | 'connecting' | 'in-step' | 'syncing' | 'offline' | 'refused';
+
+export interface SyncDevice {
+  name: string;
+  tip: string; // hash of the device's newest block
+  height: number;
+  seenAt: string; // ISO 8601
+  thisDevice: boolean;
+}
+
+export interface SyncStatus {
+  state: SyncState;
+  serverUrl: string; // '' when never connected
+  deviceName: string;
+  since?: string; // ISO 8601: when it went offline
+  pendingBlocks: number; // blocks still to travel, either way
+  reason?: string; // why it was refused
+  devices: SyncDevice[]; // the devices the server knows, this one first
+  serverHeight?: number; // blocks the server verified
+  serverTip?: string; // the server's newest block, known while it holds exactly this device's blocks
+}
+
+// connectSync's answer: the state, and whether this device took the server's ledger (the user then signs in again:
+// their key was unlocked from the demo keys the server's replaced).
+export interface SyncConnection extends SyncStatus {
+  adopted: boolean;
+}
+
+export interface SyncRequest {
+  serverUrl: string; // ws:// or wss://
+  deviceName: string;
+}
