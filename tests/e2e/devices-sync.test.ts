@@ -10,6 +10,7 @@ import { newPage, type RecordedPage } from './support/page';
 import { settled } from './support/read';
 import { goTo, pdfFile, recordItem, uploadRecord } from './support/records';
 import { login } from './support/session';
+import { connect, syncCard, syncState } from './support/devices';
 
 let server: ServerProcess;
 beforeAll(async () => {
@@ -20,25 +21,9 @@ afterAll(async () => {
   await server?.kill();
 });
 
-const syncCard = (page: Page) => page.getByRole('region', { name: 'Devices and sync' });
-const syncState = (page: Page) => syncCard(page).locator('[data-sync-state]');
-
-// Connects from My Profile under `name`; a device that took the server's ledger signs in again, as the card asks.
-async function connect(page: Page, role: 'patient' | 'doctor', name: string): Promise<void> {
-  await page.goto(`/${role}/profile`);
-  const card = syncCard(page);
-  await card.getByLabel('Server address').fill(`ws://127.0.0.1:${server.port}`);
-  await card.getByLabel("This device's name").fill(name);
-  await card.getByRole('button', { name: 'Connect' }).click();
-  const adopted = page.getByText("This device now holds the sync server's ledger");
-  const settledState = card.locator('[data-sync-state="in-step"], [data-sync-state="refused"], [data-sync-state="offline"]');
-  // the app goes to sign-in as the device takes the server's ledger; the explanation is checked in devices-reset
-  const signIn = page.getByRole('button', { name: 'Sign In' });
-  await settledState.or(adopted).or(signIn).first().waitFor({ timeout: 30_000 });
-  if ((await adopted.isVisible()) || (await signIn.isVisible())) {
-    await login(page, role);
-    await page.goto(`/${role}/profile`);
-  }
+// The card's words once connected (support/devices.ts connect waits for its state).
+async function connectInStep(page: Page, role: 'patient' | 'doctor', name: string): Promise<void> {
+  await connect(page, server, role, name);
   await expect.poll(() => syncState(page).textContent(), { timeout: 30_000 }).toBe('In step with the server');
 }
 
@@ -54,12 +39,12 @@ describe('one ledger across devices', () => {
     baseUrl,
   }) => {
     await login(page, 'patient');
-    await connect(page, 'patient', 'Sarah’s laptop');
+    await connectInStep(page, 'patient', 'Sarah’s laptop');
 
     doctorDevice = await newPage(browser, baseUrl);
     const doctor = doctorDevice.page;
     await login(doctor, 'doctor');
-    await connect(doctor, 'doctor', 'Clinic PC');
+    await connectInStep(doctor, 'doctor', 'Clinic PC');
 
     await uploadRecord(page, 'Lipid panel from the laptop', [pdfFile('lipids.pdf')], { type: 'Test Report' });
     await goTo(doctor, 'My Patients', 'My Patients');
