@@ -32,7 +32,8 @@ import type { Block, ClinicalRecord } from '../workers/core/types';
 import { readState, writeState, type ServerState } from './state-file';
 import { MAX_NAME_CHARS, isFileEntry, syncedKeysOf, wrapEntryOf } from './wire-checks';
 
-const FIND_TIMEOUT_MS = 10_000; // a device document or file document the server waits for
+const FIND_TIMEOUT_MS = 10_000; // a device document, file document or read block the server waits for
+const RELEASE_POLL_MS = 50;
 
 export interface LedgerKeeper {
   info(): LedgerInfo;
@@ -263,6 +264,9 @@ export async function createLedgerKeeper(
 
   // The care network's wrap re-wrapped to the granted doctor, decided on the verified chain; every answer is logged.
   async function release(request: ReleaseRequest): Promise<ReleaseAnswer> {
+    // the doctor's device writes the read block just before it asks: give it the time to reach this server
+    for (const until = Date.now() + FIND_TIMEOUT_MS; !heldHashes.has(request.readBlock) && Date.now() < until;)
+      await new Promise((resolve) => setTimeout(resolve, RELEASE_POLL_MS));
     const encoded = ledger?.doc().wraps?.[wrapId({ documentId: request.documentId, to: CARE_NETWORK })];
     const stored = encoded ? wrapEntryOf(wrapId({ documentId: request.documentId, to: CARE_NETWORK }), encoded) : null;
     const outcome = heldState

@@ -42,7 +42,8 @@ export function releaseRequestOf(value: unknown): ReleaseRequest | string {
   if (!isRecord(value)) return 'the request is not a JSON object';
   if (!isShortText(value.grantId)) return 'grantId is missing or too long';
   if (!isShortText(value.documentId)) return 'documentId is missing or too long';
-  return { grantId: value.grantId, documentId: value.documentId };
+  if (!isBlockHash(value.readBlock)) return 'readBlock is not a block hash';
+  return { grantId: value.grantId, documentId: value.documentId, readBlock: value.readBlock };
 }
 
 // A device's wrap entry as a KeyWrap stored under its own wrapId, or null.

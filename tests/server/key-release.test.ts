@@ -26,14 +26,16 @@ afterAll(async () => {
   await server?.kill();
 });
 
-async function release(grantId: string, documentId: string): Promise<ReleaseAnswer> {
+async function release(grantId: string, documentId: string, readBlock: unknown = GENESIS_READ): Promise<ReleaseAnswer> {
   const answer = await fetch(`http://127.0.0.1:${server.port}/api/release`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ grantId, documentId }),
+    body: JSON.stringify({ grantId, documentId, readBlock }),
   });
   return (await answer.json()) as ReleaseAnswer;
 }
+
+let GENESIS_READ = ''; // a held block that is no read: the hash of the genesis
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -96,6 +98,7 @@ describe('document keys through the sync server', () => {
       expect(bytes.includes(hexBytes(key)), file).toBe(false);
     }
 
+    GENESIS_READ = backend.store.current().blocks[0].hash;
     expect(await release('no-such-grant', documentId)).toEqual({ ok: false, reason: 'no grant no-such-grant is on the ledger' });
     await signInAs(backend.service, WILSON);
     const request = { patientId: SARAH.id, reason: 'Unconscious on arrival', durationMinutes: 30 };
@@ -112,7 +115,19 @@ describe('document keys through the sync server', () => {
     await backend.service.endEmergencyAccess(basic.id);
     const full = await backend.service.requestEmergencyAccess({ ...request, accessLevel: 'full' });
     await pushBlocks();
-    const answer = await release(full.id, documentId);
+    // no key without the doctor's read of the document on the ledger, named by its block
+    expect(await release(full.id, documentId, 'not a hash')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/readBlock/),
+    });
+    expect(await release(full.id, documentId)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/is not a read of document/),
+    });
+    await backend.service.readDocument(documentId);
+    const readBlock = backend.store.state().grants.get(full.id)?.reads.at(-1)?.block;
+    await pushBlocks();
+    const answer = await release(full.id, documentId, readBlock);
     expect(answer).toMatchObject({ ok: true, wrap: { to: WILSON.id, from: CARE_NETWORK, documentId } });
     const wrap = (answer as { wrap: KeyWrap }).wrap;
     expect(JSON.stringify(answer)).not.toContain(key);
@@ -128,7 +143,10 @@ describe('document keys through the sync server', () => {
     const careId = wrapId({ documentId, to: CARE_NETWORK });
     laptop.handle.change((doc) => void delete doc.wraps?.[careId]);
     await expect.poll(() => Object.hasOwn(ledger.doc().wraps ?? {}, careId)).toBe(false);
-    expect(await release(full.id, documentId)).toMatchObject({ ok: false, reason: expect.stringMatching(/care network's wrap/) });
+    expect(await release(full.id, documentId, readBlock)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/care network's wrap/),
+    });
     expect(Object.keys(ledger.doc().wraps ?? {}).length).toBe(wraps.length - 1);
   });
 });

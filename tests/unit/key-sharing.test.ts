@@ -165,17 +165,27 @@ describe('a release under an emergency grant', () => {
     return { a, clock, documentId, careWrap, key, carePrivateKey: await importCareNetworkKey(care.privateKey) };
   }
 
-  it('re-wraps the key to the granted doctor’s enrolled key under an active full grant, which only his key opens', async () => {
+  // the hash of the newest read block under a grant, as the doctor's device names it in its release request
+  const readBlockOf = (a: Awaited<ReturnType<typeof twoDevices>>['a'], grantId: string) =>
+    a.store.state().grants.get(grantId)?.reads.at(-1)?.block ?? 'no read';
+
+  it('re-wraps the key to the granted doctor’s enrolled key under an active full grant, against his read block, which only his key opens', async () => {
     const { a, clock, documentId, careWrap, key, carePrivateKey } = await patientWithCareWrap();
     await signInAs(a.service, WILSON);
     const grant = await a.service.requestEmergencyAccess({ patientId: SARAH.id, accessLevel: 'full', ...request });
-    const released = await releaseForGrant(
-      a.store.state(),
-      { grantId: grant.id, documentId },
-      careWrap,
-      carePrivateKey,
-      clock.now(),
-    );
+    const release = () =>
+      releaseForGrant(
+        a.store.state(),
+        { grantId: grant.id, documentId, readBlock: readBlockOf(a, grant.id) },
+        careWrap,
+        carePrivateKey,
+        clock.now(),
+      );
+    expect(await release()).toMatch(/is not a read of document/); // no read on the chain yet: no key
+    await a.service.emergencyView(grant.id); // a read of the overview names no document
+    expect(await release()).toMatch(/is not a read of document/);
+    await a.service.readDocument(documentId);
+    const released = await release();
 
     expect(typeof released).toBe('object');
     const wrap = released as KeyWrap;
@@ -190,7 +200,13 @@ describe('a release under an emergency grant', () => {
   it('releases nothing under a basic grant, an expired or ended one, an unknown one, or for another patient’s or a deleted document', async () => {
     const { a, clock, documentId, careWrap, carePrivateKey } = await patientWithCareWrap();
     const release = (grantId: string, id = documentId, wrap: unknown = careWrap) =>
-      releaseForGrant(a.store.state(), { grantId, documentId: id }, wrap, carePrivateKey, clock.now());
+      releaseForGrant(
+        a.store.state(),
+        { grantId, documentId: id, readBlock: readBlockOf(a, grantId) },
+        wrap,
+        carePrivateKey,
+        clock.now(),
+      );
     expect(await release('no-such-grant')).toMatch(/no grant/);
 
     await signInAs(a.service, WILSON);
@@ -211,6 +227,7 @@ describe('a release under an emergency grant', () => {
 
     clock.advance(1000);
     const again = await a.service.requestEmergencyAccess({ patientId: SARAH.id, accessLevel: 'full', ...request });
+    await a.service.readDocument(documentId);
     expect(typeof (await release(again.id))).toBe('object');
     await signInAs(a.service, SARAH);
     await a.service.deleteDocument(documentId);

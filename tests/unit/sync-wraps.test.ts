@@ -105,6 +105,7 @@ describe('wraps through the sync client', () => {
   });
 
   it('asks the server to release a key and stores the wrap it answers; says why when it refuses', async () => {
+    const READ = 'ab'.repeat(32); // the doctor's read block the request names
     const wrap = fakeWrap('doc-1', WILSON.id);
     const server = fakeServer({
       genesis: GENESIS,
@@ -112,15 +113,15 @@ describe('wraps through the sync client', () => {
     });
     const keys = fakeKeys();
     const client = await connect(server, fakeStore([GENESIS]), keys);
-    expect(await client.release({ grantId: 'grant-1', documentId: 'doc-1' })).toBeNull();
+    expect(await client.release({ grantId: 'grant-1', documentId: 'doc-1', readBlock: READ })).toBeNull();
     expect(keys.acceptWraps).toHaveBeenCalledWith([wrap]);
-    expect(await client.release({ grantId: 'grant-2', documentId: 'doc-1' })).toBe('grant is not active');
+    expect(await client.release({ grantId: 'grant-2', documentId: 'doc-1', readBlock: READ })).toBe('grant is not active');
     expect(server.releases).toEqual([
-      { grantId: 'grant-1', documentId: 'doc-1' },
-      { grantId: 'grant-2', documentId: 'doc-1' },
+      { grantId: 'grant-1', documentId: 'doc-1', readBlock: READ },
+      { grantId: 'grant-2', documentId: 'doc-1', readBlock: READ },
     ]);
     keys.acceptWraps.mockResolvedValueOnce(0);
-    expect(await client.release({ grantId: 'grant-1', documentId: 'doc-1' })).toMatch(/does not open this file/);
+    expect(await client.release({ grantId: 'grant-1', documentId: 'doc-1', readBlock: READ })).toMatch(/does not open this file/);
   });
 });
 
@@ -160,7 +161,7 @@ describe('a file under an emergency grant on a doctor’s device', () => {
     await b.store.addRemoteContent(documentId, (await storageA.readContent(documentId)) as ArrayBuffer);
 
     await signInAs(b.service, WILSON);
-    await b.service.requestEmergencyAccess({
+    const grant = await b.service.requestEmergencyAccess({
       patientId: SARAH.id,
       accessLevel: 'full',
       reason: 'Unconscious on arrival',
@@ -170,6 +171,8 @@ describe('a file under an emergency grant on a doctor’s device', () => {
       name: 'NotFoundError',
       message: 'This file has not reached this device yet. This device is not connected to a sync server.',
     });
+    const readsOf = () => b.store.state().grants.get(grant.id)?.reads ?? [];
+    expect(readsOf()).toEqual([]); // nothing was read, so no read is recorded
 
     const carePrivateKey = await importCareNetworkKey(care.privateKey);
     const server = (made.server = fakeServer({
@@ -182,7 +185,9 @@ describe('a file under an emergency grant on a doctor’s device', () => {
     }));
     expect(await b.service.connectSync({ serverUrl: SERVER, deviceName: 'ER desk' })).toMatchObject({ state: 'in-step' });
     expect(textOf((await b.service.readDocument(documentId)).bytes)).toBe('scan');
-    expect(server.releases).toHaveLength(1);
+    // one read on the chain, written before the release that names it
+    expect(readsOf()).toEqual([expect.objectContaining({ documentId })]);
+    expect(server.releases).toEqual([{ grantId: grant.id, documentId, readBlock: readsOf()[0].block }]);
     await b.service.disconnectSync();
   });
 });

@@ -186,11 +186,12 @@ export function importCareNetworkKey(privateKey: string): Promise<CryptoKey> {
 export interface ReleaseRequest {
   grantId: string;
   documentId: string;
+  readBlock: string; // the hash of the doctor's signed read of the document under the grant: no read block, no key
 }
 
 // The document key of `wrapToCareNetwork`, re-wrapped in memory to the doctor of grant `grantId` at their enrolled
-// key, only while that grant is active, of full level, on the document's patient, and the document is live;
-// else why not. `state` is the projection of the verified chain; the key is never returned in clear.
+// key, only while that grant is active, of full level, on the document's patient, the document is live, and the
+// chain holds the doctor's read of it under the grant (block `readBlock`, which the patient sees); else why not. `state` is the projection of the verified chain; the key is never returned in clear.
 export async function releaseForGrant(
   state: LedgerState,
   request: ReleaseRequest,
@@ -208,6 +209,8 @@ export async function releaseForGrant(
   if (document.patientId !== grant.patientId) return `document ${request.documentId} is not the granted patient's`;
   if (!isKeyWrap(wrapToCareNetwork) || wrapToCareNetwork.to !== CARE_NETWORK || wrapToCareNetwork.documentId !== document.id)
     return `the wrap is not the care network's wrap of document ${request.documentId}`;
+  if (!known.reads.some((read) => read.block === request.readBlock && read.documentId === document.id))
+    return `block ${request.readBlock} is not a read of document ${request.documentId} under grant ${request.grantId}`;
   const doctorKey = state.enrolment?.encryption?.[grant.doctorId];
   if (!doctorKey) return `the ledger enrols no encryption key for ${grant.doctorId}`;
   const key = await unwrapKey(wrapToCareNetwork, carePrivateKey, document.ipfsHash);

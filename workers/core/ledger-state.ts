@@ -12,6 +12,7 @@ export interface GrantRead {
   at: string;
   what: string;
   documentId?: string;
+  block: string; // the hash of the read's block: the sync server releases a key only against it
 }
 
 export interface GrantState {

@@ -98,13 +98,13 @@ export function apply(state: LedgerState, block: Block, index: number): LedgerSt
       }
       break;
     case 'access_shared':
-      applyShare(state, record);
+      applyShare(state, record, entry);
       break;
   }
   return state;
 }
 
-function applyShare(state: LedgerState, record: ShareRecord): void {
+function applyShare(state: LedgerState, record: ShareRecord, entry: RecordEntry): void {
   const details = record.share;
   if (details.event === 'shared') {
     push(state.patientShares, record.patientId, details.shareId);
@@ -132,6 +132,7 @@ function applyShare(state: LedgerState, record: ShareRecord): void {
       at: record.timestamp,
       what: details.read ?? '',
       ...(details.documentId ? { documentId: details.documentId } : {}),
+      block: entry.hash,
     });
 }
 
@@ -165,6 +166,7 @@ function applyEmergency(state: LedgerState, record: EmergencyRecord, entry: Reco
       at: record.timestamp,
       what: details.read ?? '',
       ...(details.documentId ? { documentId: details.documentId } : {}),
+      block: entry.hash,
     });
     return;
   }

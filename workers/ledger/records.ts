@@ -15,8 +15,13 @@ import { accessHistoryOf, blockSummary, documentView, grantsOf, isClinical, newe
 
 // Logs a read under a grant or a share on the chain (the emergency and sharing modules, through the root).
 export type LogRead = (signedIn: User, accessId: string, read: AccessRead) => Promise<void>;
-// Fetches and stores a document's key under an emergency grant (the sync module): null when stored, else why not.
-export type ReleaseKey = (grantId: string, documentId: string) => Promise<string | null>;
+// Fetches and stores a document's key under an emergency grant (the sync module) against the read block that
+// `recordRead` writes once the server can be asked: null when stored, else why not.
+export type ReleaseKey = (
+  grantId: string,
+  documentId: string,
+  recordRead: () => Promise<string | undefined>,
+) => Promise<string | null>;
 
 function storedDocument(state: LedgerState, documentId: unknown): DocumentInfo {
   const document = typeof documentId === 'string' ? state.documents.get(documentId) : undefined;
@@ -113,10 +118,19 @@ export function createRecords(
       if (document.deletedAt) deleted();
       let key = store.current().keys.get(document.id);
       const stored = await deps.storage.readContent(document.id);
+      const read = { what: `document "${document.fileName}"`, documentId: document.id };
       let released: string | null = null;
       if (stored && !key && access.via === 'emergency' && releaseKey) {
-        // the patient's devices may all be offline: the sync server's care network releases it against the grant
-        released = await releaseKey(access.grant.id, document.id);
+        // the patient's devices may all be offline: the sync server's care network releases the key against the
+        // doctor's read block, so the read is on the chain (for the patient to see) before the key is handed out
+        const grantId = access.grant.id;
+        released = await releaseKey(grantId, document.id, async () => {
+          await logRead.emergency(signedIn, grantId, read);
+          return store
+            .state()
+            .grants.get(grantId)
+            ?.reads.findLast((r) => r.documentId === document.id)?.block;
+        });
         key = store.current().keys.get(document.id);
       }
       if (!stored || !key) {
@@ -127,7 +141,6 @@ export function createRecords(
         fail('IntegrityError', `The stored bytes of "${document.fileName}" are missing.`);
       }
       const bytes = await decryptDocument(stored, key, document.ipfsHash);
-      const read = { what: `document "${document.fileName}"`, documentId: document.id };
       if (access.via === 'emergency') await logRead.emergency(signedIn, access.grant.id, read);
       if (access.via === 'share') await logRead.share(signedIn, access.share.id, read);
       const content: DocumentContent = { document: documentView(store.state(), document.id) ?? document, bytes };

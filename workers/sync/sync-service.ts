@@ -182,10 +182,12 @@ export function createSync(
     resume,
     // The key of a document under an emergency grant, from the server's care network: null when it is stored now,
     // else why not (not connected, or the server's answer).
-    async release(grantId: string, documentId: string): Promise<string | null> {
+    async release(grantId: string, documentId: string, recordRead: () => Promise<string | undefined>): Promise<string | null> {
       if (link.state !== 'connected') return 'This device is not connected to a sync server.';
+      const readBlock = await recordRead(); // the read goes on the chain only when the server can be asked
+      if (!readBlock) return 'The read of this file was not recorded.';
       try {
-        return await link.client.release({ grantId, documentId });
+        return await link.client.release({ grantId, documentId, readBlock });
       } catch (error) {
         return error instanceof Error ? error.message : 'The sync server did not answer.';
       }
