@@ -8,7 +8,10 @@ export default defineConfig({
     projects: [
       // property tests run hundreds of chains and encryptions per test
       { extends: true, test: { name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'], testTimeout: 30_000 } },
-      { extends: true, test: { name: 'boundary', environment: 'node', include: ['tests/boundary/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'boundary', environment: 'node', include: ['tests/boundary/**/*.test.ts'], testTimeout: 30_000 },
+      },
       {
         extends: true,
         test: {

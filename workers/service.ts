@@ -91,7 +91,7 @@ export function createLedgerBackend(deps: LedgerDeps): {
     ...backupRestore.api,
     ...transfers.api,
     ...sync.api,
-    ...createCareConsent(keySharing, session.enter, () => sync.localChanged()),
+    ...createCareConsent(deps, store, session.enter, () => sync.localChanged()),
   };
   void store.ready().catch(() => undefined); // start loading now; a failure is reported by the first call
   void sync.resume().catch(() => undefined); // a device that was connected before the reload connects again

@@ -8,6 +8,7 @@ export const RECORD_TYPE_LABELS: Record<RecordType, string> = {
   document_deleted: 'File Deleted',
   access_acknowledged: 'Alert Dismissed',
   access_shared: 'Shared Access',
+  care_consent: 'Care Network Consent',
 };
 
 export const RECORD_TYPE_VARIANTS: Record<RecordType, string> = {
@@ -18,4 +19,5 @@ export const RECORD_TYPE_VARIANTS: Record<RecordType, string> = {
   document_deleted: 'dark',
   access_acknowledged: 'light',
   access_shared: 'success',
+  care_consent: 'light',
 };

@@ -131,16 +131,32 @@ describe('document keys between devices', () => {
     expect(addressees(await a.keySharing.wrapsToSend(), documentId)).not.toContain(WILSON.id);
   });
 
-  it('are wrapped to the care network only while the server’s key is known and the patient consents', async () => {
+  it('are wrapped to the care network only while the server’s key is known and the patient consents, a choice every device reads from her block', async () => {
     const { a, b, storageA } = await twoDevices();
     const documentId = await uploadOnA(a, b, storageA);
+    const careKey = (await createCareNetworkKey()).publicKey;
     expect(addressees(await a.keySharing.wrapsToSend(), documentId)).not.toContain(CARE_NETWORK);
-    a.keySharing.setCareNetworkKey((await createCareNetworkKey()).publicKey);
-    expect(await a.keySharing.careConsent(SARAH.id)).toBe(true); // on by default for the demo accounts
+    a.keySharing.setCareNetworkKey(careKey);
+    expect(await a.service.careNetworkConsent()).toBe(true); // on by default for the demo accounts
     expect(addressees(await a.keySharing.wrapsToSend(), documentId)).toContain(CARE_NETWORK);
-    await a.keySharing.setCareConsent(SARAH.id, false);
-    expect(await a.keySharing.careConsent(SARAH.id)).toBe(false);
+    const height = a.store.current().blocks.length;
+    await a.service.setCareNetworkConsent(false);
+    expect(a.store.current().blocks.at(-1)?.data).toMatchObject({
+      type: 'care_consent',
+      patientId: SARAH.id,
+      careNetwork: false,
+    });
+    await a.service.setCareNetworkConsent(false); // the choice in force: nothing more is signed
+    expect(a.store.current().blocks.length).toBe(height + 1);
+    expect(await a.service.careNetworkConsent()).toBe(false);
     expect(addressees(await a.keySharing.wrapsToSend(), documentId)).not.toContain(CARE_NETWORK);
+
+    // her other device takes the block and follows it
+    await b.store.mergeRemote(a.store.current().blocks);
+    b.keySharing.setCareNetworkKey(careKey);
+    await signInAs(b.service, SARAH);
+    expect(await b.service.careNetworkConsent()).toBe(false);
+    expect(addressees(await b.keySharing.wrapsToSend(), documentId)).not.toContain(CARE_NETWORK);
   });
 
   it('are not wrapped again on every call: the same reader gets the same wrap', async () => {
@@ -228,6 +244,12 @@ describe('a release under an emergency grant', () => {
     clock.advance(1000);
     const again = await a.service.requestEmergencyAccess({ patientId: SARAH.id, accessLevel: 'full', ...request });
     await a.service.readDocument(documentId);
+    expect(typeof (await release(again.id))).toBe('object');
+    // her withdrawn consent is on the chain: the server's wrap, if still held, is not released
+    await signInAs(a.service, SARAH);
+    await a.service.setCareNetworkConsent(false);
+    expect(await release(again.id)).toMatch(/does not let the care network/);
+    await a.service.setCareNetworkConsent(true);
     expect(typeof (await release(again.id))).toBe('object');
     await signInAs(a.service, SARAH);
     await a.service.deleteDocument(documentId);

@@ -25,9 +25,10 @@ import {
 import { accessScope } from '../../workers/core/access';
 import { emergencyRecord, genesisRecord, iso } from '../../workers/core/ledger-records';
 import { project } from '../../workers/core/projection';
-import type { Block } from '../../workers/core/types';
+import type { Block, ChainRecord } from '../../workers/core/types';
 import { FORMAT_KEY, KEYS_KEY, LEDGER_FORMAT, SESSION_KEY, type StoredState } from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
+import { authorKey, reforge } from '../support/forged-blocks';
 import { MICHAEL, SARAH, WILSON, createClock, errorOf, fileInput, signInAs, uploadOf } from '../support/ledger-fixtures';
 import { TEST_KEY_ITERATIONS, createTestLedgerService } from '../support/test-ledger';
 
@@ -439,5 +440,44 @@ describe('stored data of the version before signed blocks', () => {
     expect(await service.chainStatus()).toMatchObject({ valid: true, height: 1 });
     expect(await storage.readMeta(FORMAT_KEY)).toBe(LEDGER_FORMAT);
     expect((await service.upload(uploadOf('Signed at last'))).block.author).toBe(SARAH.id);
+  });
+});
+
+describe("a care-network consent is a block of its patient's", () => {
+  // Sarah's ledger ending with her consent withdrawn: block 5
+  async function withdrawn() {
+    const storage = createMemoryStorage();
+    const service = createTestLedgerService({ storage, now: ledger.clock.now });
+    await signInAs(service, SARAH);
+    await service.setCareNetworkConsent(false);
+    return storage;
+  }
+
+  it('names a consent signed by a doctor: only the patient may give or withdraw it', async () => {
+    const storage = await withdrawn();
+    const blocks = (await storage.load()).blocks;
+    const consent = blocks.findIndex((block) => block.data.type === 'care_consent');
+    blocks[consent] = await signBlock({ ...blocks[consent], author: WILSON.id }, await authorKey(storage, WILSON.id));
+    await storage.commit({ blocks: [blocks[consent]] });
+    const service = createTestLedgerService({ storage, now: ledger.clock.now });
+    await signInAs(service, SARAH);
+    expect((await service.chainStatus()).firstInvalid).toEqual({
+      index: consent,
+      reason: `author may not write this (${WILSON.id} signed what only ${SARAH.id} may)`,
+    });
+  });
+
+  it('names a consent that repeats the choice in force, or names a doctor', async () => {
+    for (const [edit, reason] of [
+      [(record: ChainRecord) => ({ ...record, careNetwork: true }), 'a consent repeats the choice in force'],
+      [(record: ChainRecord) => ({ ...record, doctorId: WILSON.id }), 'a consent names a doctor'],
+    ] as const) {
+      const storage = await withdrawn();
+      const consent = (await storage.load()).blocks.findIndex((block) => block.data.type === 'care_consent');
+      await reforge(storage, consent, edit);
+      const service = createTestLedgerService({ storage, now: ledger.clock.now });
+      await signInAs(service, SARAH);
+      expect((await service.chainStatus()).firstInvalid).toEqual({ index: consent, reason });
+    }
   });
 });

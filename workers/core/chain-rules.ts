@@ -1,6 +1,6 @@
 // The chain's rules: whether a block may follow the blocks before it, given the state they fold to
 // (semantic verification). The first block that breaks one is named with it, like a block whose hash does not match.
-import { accessScope, isShareActive, readText, sentRecords } from './access';
+import { accessScope, careConsentOf, isShareActive, readText, sentRecords } from './access';
 import {
   ACCEPTED_EXTENSIONS,
   EMERGENCY_DURATIONS,
@@ -17,6 +17,7 @@ import { authorOf } from './signatures';
 import { checkFileName, checkText, fileNameMessage } from './text-input';
 import type {
   AcknowledgementRecord,
+  CareConsentRecord,
   Block,
   ChainRecord,
   ClinicalRecord,
@@ -194,6 +195,12 @@ function acknowledgementProblem(state: LedgerState, record: AcknowledgementRecor
   return null;
 }
 
+function consentProblem(state: LedgerState, record: CareConsentRecord): string | null {
+  if (!PATIENTS.some((patient) => patient.id === record.patientId)) return 'a consent names no listed patient';
+  if (record.doctorId !== '') return 'a consent names a doctor';
+  return careConsentOf(state, record.patientId) === record.careNetwork ? 'a consent repeats the choice in force' : null;
+}
+
 // null when `block` may follow the blocks folded into `state`, else the rule it breaks.
 export function ruleProblem(state: LedgerState, block: Block, index: number): string | null {
   return fixedRuleProblem(state, block) ?? stateRuleProblem(state, block, index);
@@ -234,5 +241,7 @@ function kindProblem(state: LedgerState, record: ChainRecord, index: number, at:
       return acknowledgementProblem(state, record);
     case 'access_shared':
       return shareProblem(state, record, at);
+    case 'care_consent':
+      return consentProblem(state, record);
   }
 }

@@ -1,6 +1,6 @@
 // Document keys travel wrapped to a reader's enrolled encryption key (docs/decisions/document-keys-travel-wrapped.md):
 // ECDH P-256 with a fresh key per wrap, HKDF-SHA-256, AES-256-GCM. Pure: no storage, randomness from WebCrypto.
-import { isGrantActive } from './access';
+import { careConsentOf, isGrantActive } from './access';
 import { base64ToBytes, bytesToBase64 } from './base64';
 import type { LedgerState } from './ledger-state';
 
@@ -207,6 +207,7 @@ export async function releaseForGrant(
   const document = state.documents.get(request.documentId);
   if (!document || document.deletedAt) return `document ${request.documentId} is not a stored document`;
   if (document.patientId !== grant.patientId) return `document ${request.documentId} is not the granted patient's`;
+  if (!careConsentOf(state, grant.patientId)) return 'the patient does not let the care network open their files';
   if (!isKeyWrap(wrapToCareNetwork) || wrapToCareNetwork.to !== CARE_NETWORK || wrapToCareNetwork.documentId !== document.id)
     return `the wrap is not the care network's wrap of document ${request.documentId}`;
   if (!known.reads.some((read) => read.block === request.readBlock && read.documentId === document.id))

@@ -4,6 +4,7 @@ import type { LedgerState } from './ledger-state';
 import { iso } from './ledger-time';
 import type {
   AcknowledgementRecord,
+  CareConsentRecord,
   ClinicalRecord,
   DeletionRecord,
   DocumentInfo,
@@ -153,5 +154,18 @@ export function shareRecord(id: string, share: Share, event: ShareEvent, timesta
       ...(read ? { read: read.what } : {}),
       ...(read?.documentId ? { documentId: read.documentId } : {}),
     },
+  };
+}
+
+export function careConsentRecord(id: string, patientId: string, careNetwork: boolean, timestamp: string): CareConsentRecord {
+  return {
+    id,
+    patientId,
+    doctorId: '',
+    type: 'care_consent',
+    title: careNetwork ? 'Care network may open my files in an emergency' : 'Care network may not open my files',
+    description: '',
+    careNetwork,
+    timestamp,
   };
 }

@@ -37,6 +37,7 @@ export interface NotApplied {
 }
 
 export interface LedgerState {
+  careConsent: Map<string, boolean>; // patient id -> the newest care-network consent on the chain
   height: number;
   lastTimestamp: string; // of the last block in the order: a new block's time never goes back before it
   tips: string[]; // the heads of the blocks so far, sorted: a new block names them

@@ -30,6 +30,7 @@ export function emptyState(): LedgerState {
     shares: new Map(),
     patientShares: new Map(),
     doctorShares: new Map(),
+    careConsent: new Map(),
     enrolment: null,
   };
 }
@@ -99,6 +100,9 @@ export function apply(state: LedgerState, block: Block, index: number): LedgerSt
       break;
     case 'access_shared':
       applyShare(state, record, entry);
+      break;
+    case 'care_consent':
+      state.careConsent.set(record.patientId, record.careNetwork);
       break;
   }
   return state;

@@ -87,6 +87,7 @@ const SHAPES: Record<ChainRecord['type'], Shape> = {
   document_deleted: { ...BASE, type: text, documentId: nonEmpty },
   access_acknowledged: { ...BASE, type: text, grantIds: listOf(nonEmpty) },
   access_shared: { ...BASE, type: text, share: shaped(SHARE) },
+  care_consent: { ...BASE, type: text, careNetwork: (value) => typeof value === 'boolean' },
 };
 
 // Exactly the shape's keys (optional ones may be absent), each passing its check.

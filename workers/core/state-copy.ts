@@ -21,5 +21,6 @@ export function copyState(state: LedgerState): LedgerState {
     shares: new Map([...state.shares].map(([id, known]) => [id, { ...known, reads: known.reads.slice() }])),
     patientShares: copyLists(state.patientShares),
     doctorShares: copyLists(state.doctorShares),
+    careConsent: new Map(state.careConsent),
   };
 }

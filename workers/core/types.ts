@@ -31,7 +31,8 @@ export interface Doctor extends UserBase {
 export type User = Patient | Doctor;
 
 export type ClinicalRecordType = 'diagnosis' | 'prescription' | 'test_report';
-export type RecordType = ClinicalRecordType | 'emergency_access' | 'document_deleted' | 'access_acknowledged' | 'access_shared';
+export type RecordType =
+  ClinicalRecordType | 'emergency_access' | 'document_deleted' | 'access_acknowledged' | 'access_shared' | 'care_consent';
 export type UploadRecordType = 'prescription' | 'test_report';
 export type AccessLevel = 'basic' | 'full';
 export type EmergencyEvent = 'granted' | 'read' | 'ended' | 'expired';
@@ -124,7 +125,15 @@ export interface ShareRecord extends RecordBase {
   share: ShareDetails;
 }
 
-export type ChainRecord = ClinicalRecord | EmergencyRecord | DeletionRecord | AcknowledgementRecord | ShareRecord;
+// The patient lets the sync server's care network open their files under an emergency grant, or stops it
+// (docs/decisions/document-keys-travel-wrapped.md). No block yet: on, for the demo accounts.
+export interface CareConsentRecord extends RecordBase {
+  type: 'care_consent';
+  careNetwork: boolean;
+}
+
+export type ChainRecord =
+  ClinicalRecord | EmergencyRecord | DeletionRecord | AcknowledgementRecord | ShareRecord | CareConsentRecord;
 
 export interface Block {
   id: string; // its place in the ledger's order, as text (hashed only on blocks without heads)

@@ -1,18 +1,16 @@
 // The patient's consent that the sync server's care network may open their files in an emergency
-// (docs/decisions/document-keys-travel-wrapped.md): read and set for the signed-in patient only.
+// (docs/decisions/document-keys-travel-wrapped.md): a block of the patient's, read and written for the signed-in
+// patient only, so every device and the server decide on the same choice.
 import type { LedgerService } from '../api';
-import { requireRole } from '../core/access';
+import { careConsentOf, requireRole } from '../core/access';
+import { careConsentRecord, iso } from '../core/ledger-records';
 import type { User } from '../core/types';
-import { fail } from './deps';
-
-// What this needs of key sharing (workers/ledger/key-sharing.ts), handed over by workers/service.ts.
-export interface ConsentStore {
-  careConsent(patientId: string): Promise<boolean>;
-  setCareConsent(patientId: string, on: boolean): Promise<void>;
-}
+import { fail, type LedgerDeps } from './deps';
+import type { LedgerStore } from './store';
 
 export function createCareConsent(
-  keySharing: ConsentStore,
+  deps: LedgerDeps,
+  store: LedgerStore,
   enter: () => Promise<User>,
   changed: () => void, // the wraps to send change: sync sends them at once
 ) {
@@ -20,14 +18,18 @@ export function createCareConsent(
     async careNetworkConsent() {
       const signedIn = await enter();
       requireRole(signedIn, 'patient');
-      return keySharing.careConsent(signedIn.id);
+      return careConsentOf(store.state(), signedIn.id);
     },
 
     async setCareNetworkConsent(on) {
       const signedIn = await enter();
       requireRole(signedIn, 'patient');
       if (typeof on !== 'boolean') fail('ValidationError', 'Choose on or off.');
-      await keySharing.setCareConsent(signedIn.id, on);
+      await store.write('The consent was not saved', ({ verified: { state } }, at) =>
+        careConsentOf(state, signedIn.id) === on // already the choice in force: nothing to sign
+          ? { result: () => undefined }
+          : { records: [careConsentRecord(deps.randomId(), signedIn.id, on, iso(at))], result: () => undefined },
+      );
       changed();
       return on;
     },

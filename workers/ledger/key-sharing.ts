@@ -1,8 +1,7 @@
 // Document keys to and from this device's other readers (docs/decisions/document-keys-travel-wrapped.md): the sync
 // module (workers/sync/) sends what wrapsToSend gives and hands what arrives to acceptWraps. Keys leave this module
 // only wrapped; a key in clear never crosses the worker boundary.
-import { accessScope, isShareActive } from '../core/access';
-import { PATIENTS } from '../core/directory';
+import { accessScope, careConsentOf, isShareActive } from '../core/access';
 import { decryptDocument } from '../core/documents';
 import {
   CARE_NETWORK,
@@ -18,18 +17,11 @@ import type { DocumentInfo, User } from '../core/types';
 import type { LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
 
-// Meta entry: patient id -> whether their document keys are wrapped to the care network's emergency key.
-export const CARE_CONSENT_KEY = 'careNetworkConsent';
 const MAX_WRAPS_PER_CALL = 10_000; // a peer's list is read no further
 
 export interface KeySharingSession {
   actor: () => User | null;
   encryptionKey: (userId: string) => CryptoKey | undefined;
-}
-
-function consentsOf(value: unknown): Record<string, boolean> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean'));
 }
 
 // Who may read `document` at `now` and has an enrolled key: its patient (their other devices), the doctor it names,
@@ -58,17 +50,6 @@ export function createKeySharing(deps: LedgerDeps, store: LedgerStore, session: 
   let careNetworkKey: string | null = null;
   let made = new Map<string, KeyWrap>(); // `${documentId}|${to}|${recipient key}` -> its wrap: one per reader, not one per call
 
-  async function careConsent(patientId: string): Promise<boolean> {
-    const stored = consentsOf(await deps.storage.readMeta(CARE_CONSENT_KEY))[patientId];
-    return stored ?? PATIENTS.some((patient) => patient.id === patientId); // on by default for the demo accounts
-  }
-
-  // Whoever calls this decides that `patientId` is the signed-in patient: the worker's own call, not a peer's.
-  async function setCareConsent(patientId: string, on: boolean): Promise<void> {
-    const consents = consentsOf(await deps.storage.readMeta(CARE_CONSENT_KEY));
-    await deps.storage.commit({ meta: { [CARE_CONSENT_KEY]: { ...consents, [patientId]: on } } });
-  }
-
   // False on a ledger made before keys travelled (its genesis enrols no encryption keys): its files open only on the
   // device that stored them, and the Devices card should say so.
   async function keysTravel(): Promise<boolean> {
@@ -90,14 +71,13 @@ export function createKeySharing(deps: LedgerDeps, store: LedgerStore, session: 
     if (s.invalid || !state.enrolment?.encryption) return [];
     const now = deps.now();
     const from = session.actor()?.id ?? '';
-    const consents = new Map<string, boolean>();
     const next = new Map<string, KeyWrap>();
     for (const document of state.documents.values()) {
       const keyHex = s.keys.get(document.id);
       if (document.deletedAt || !keyHex) continue;
       const recipients = readersOf(state, document, now);
-      if (!consents.has(document.patientId)) consents.set(document.patientId, await careConsent(document.patientId));
-      if (careNetworkKey && consents.get(document.patientId)) recipients.push({ id: CARE_NETWORK, publicKey: careNetworkKey });
+      if (careNetworkKey && careConsentOf(state, document.patientId))
+        recipients.push({ id: CARE_NETWORK, publicKey: careNetworkKey });
       for (const recipient of recipients) {
         const id = `${document.id}|${recipient.id}|${recipient.publicKey}`;
         const wrap = made.get(id) ?? (await wrapKey(document.id, document.ipfsHash, keyHex, recipient, from));
@@ -132,7 +112,7 @@ export function createKeySharing(deps: LedgerDeps, store: LedgerStore, session: 
     return accepted;
   }
 
-  return { wrapsToSend, acceptWraps, keysTravel, careConsent, setCareConsent, setCareNetworkKey };
+  return { wrapsToSend, acceptWraps, keysTravel, setCareNetworkKey };
 }
 
 export type KeySharing = ReturnType<typeof createKeySharing>;

@@ -43,7 +43,7 @@ export function kindsOf(records: readonly ChainRecord[]): ChangeKind[] {
       kinds.add(record.emergency.event === 'read' ? 'access' : 'grants');
       if (record.emergency.event === 'granted') kinds.add('records'); // a grant start is listed with the records
     } else if (record.type === 'access_shared') kinds.add(record.share.event === 'read' ? 'access' : 'grants');
-    else kinds.add(record.type === 'access_acknowledged' ? 'access' : 'records');
+    else kinds.add(record.type === 'access_acknowledged' || record.type === 'care_consent' ? 'access' : 'records');
   }
   return [...kinds];
 }

@@ -6,7 +6,7 @@ import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 import { useLedgerQuery } from '../../ledger/use-ledger-query';
 
-const NO_KINDS = [] as const; // the consent changes only through this switch: no notice needs to refetch it
+const ACCESS = ['access'] as const; // a consent block, from this device or another, changes who may read
 
 // The patient's consent that the sync server's care network may open their files under an emergency grant
 // (docs/decisions/document-keys-travel-wrapped.md).
@@ -14,7 +14,7 @@ export function CareConsentSwitch() {
   const service = useLedger();
   const id = useId();
   const load = useCallback((remote: LedgerRemote) => remote.careNetworkConsent(), []);
-  const { data: consent, error: loadError, reload } = useLedgerQuery(load, NO_KINDS);
+  const { data: consent, error: loadError, reload } = useLedgerQuery(load, ACCESS);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
 
