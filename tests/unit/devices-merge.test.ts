@@ -11,7 +11,7 @@ import { createLedgerBackend } from '../../workers/service';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { KEYS_KEY, type LedgerStorage } from '../../workers/storage/ledger-storage';
 import { authorKey } from '../support/forged-blocks';
-import { SARAH, WILSON, createClock, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
+import { SARAH, WILSON, createClock, errorOf, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
 import { testDeps } from '../support/test-ledger';
 
 // A second device holding exactly what the first one stores (as a device that joined and took the ledger).
@@ -170,6 +170,11 @@ describe('devices that wrote while apart', () => {
     expect(await b.service.chainStatus()).toMatchObject({ valid: true, readOnly: false });
     expect((await b.service.listRecords(SARAH.id)).map((view) => view.title)).toContain('Scan from the phone');
     expect(b.store.current().awaiting.has(documentId)).toBe(true);
+    expect(await errorOf(b.service.downloadBackup('backup-1', 'backup password', 'browser'))).toEqual({
+      name: 'ValidationError',
+      message:
+        'A file has not reached this device yet ("report.pdf"): connect to the sync server and wait until it arrives, then back up.',
+    });
 
     const bytes = (await storageA.readContent(documentId)) as ArrayBuffer;
     const key = a.store.current().keys.get(documentId) as string;
@@ -177,6 +182,9 @@ describe('devices that wrote while apart', () => {
     expect(await b.store.addRemoteContent(documentId, bytes, key)).toBe(true);
     expect(b.store.current().awaiting.has(documentId)).toBe(false);
     expect(textOf((await b.service.readDocument(documentId)).bytes)).toBe('scan');
+    expect(await b.service.downloadBackup('backup-2', 'backup password', 'browser')).toMatchObject({
+      fileName: expect.stringMatching(/\.car$/),
+    });
   });
 
   it('refuses a genesis that fails a check when nothing is held yet, and names why', async () => {

@@ -237,6 +237,16 @@ export function createBackupRestore(
         const documents = liveDocuments(state).filter(
           (document) => scope === 'browser' || mayRead(signedIn, document, state, at),
         );
+        const arriving = documents.filter((document) => snapshot.awaiting.has(document.id));
+        if (arriving.length > 0) {
+          const names = arriving.map((document) => `"${document.fileName}"`).join(', ');
+          const [files, they] =
+            arriving.length === 1 ? ['A file has', 'it arrives'] : [`${arriving.length} files have`, 'they arrive'];
+          fail(
+            'ValidationError',
+            `${files} not reached this device yet (${names}): connect to the sync server and wait until ${they}, then back up.`,
+          );
+        }
         const keys = Object.fromEntries(documents.map((document) => [document.id, snapshot.keys.get(document.id) ?? '']));
         const createdAt = iso(at);
         const storedKeys = store.storedKeys();
