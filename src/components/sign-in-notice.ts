@@ -1,5 +1,8 @@
-// A word for the login screen from the screen that signed the user out (a restore), kept for this tab only.
+// A word for the login screen from the screen that signed the user out (a restore, a device that took the sync
+// server's ledger), kept for this tab only until the next sign-in. The login screen subscribes: the word may be left
+// after it has rendered.
 const NOTICE_KEY = 'medledger-sign-in-notice';
+const listeners = new Set<() => void>();
 
 export const RESTORED_NOTICE =
   'Your backup was restored. Sign in again: the restored records are signed with the keys from the backup.';
@@ -13,6 +16,12 @@ export function leaveSignInNotice(text: string): void {
   } catch {
     // storage refused: the user is signed out all the same, only without the explanation
   }
+  for (const listener of listeners) listener();
+}
+
+export function subscribeSignInNotice(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
 }
 
 export function peekSignInNotice(): string | null {
@@ -23,11 +32,12 @@ export function peekSignInNotice(): string | null {
   }
 }
 
-// Shown once: the login screen clears it after its first render.
+// Said until the user signs in again: the login screen clears it then, so a remount never loses it.
 export function clearSignInNotice(): void {
   try {
     sessionStorage.removeItem(NOTICE_KEY);
   } catch {
     // nothing to clear
   }
+  for (const listener of listeners) listener();
 }

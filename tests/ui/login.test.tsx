@@ -1,6 +1,6 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { RESTORED_NOTICE, leaveSignInNotice } from '../../src/components/sign-in-notice';
+import { RESTORED_NOTICE, SERVER_LEDGER_NOTICE, leaveSignInNotice, peekSignInNotice } from '../../src/components/sign-in-notice';
 import { DEMO_PASSWORD } from '../../workers/core/constants';
 import { DEMO_ACCOUNTS } from '../../workers/core/directory';
 import { deferred, openLedger, renderApp, withOverrides } from './render-app';
@@ -32,14 +32,24 @@ describe('Login', () => {
     expect(localStorage.getItem('currentUser')).toBeNull();
   });
 
-  it('says why the user was signed out when a restore left a word, once', async () => {
+  it('says why the user was signed out when a restore left a word, through a remount, until the next sign-in', async () => {
     leaveSignInNotice(RESTORED_NOTICE);
     const first = renderApp('/');
     expect(await screen.findByRole('status')).toHaveTextContent(RESTORED_NOTICE);
     first.unmount();
+    const { user } = renderApp('/');
+    expect(await screen.findByRole('status')).toHaveTextContent(RESTORED_NOTICE); // a second render does not lose it
+    await fillAndSubmit(user, DEMO_ACCOUNTS.patient, DEMO_PASSWORD);
+    await screen.findByRole('heading', { name: /Welcome/ });
+    expect(peekSignInNotice()).toBeNull();
+  });
+
+  it('shows a word left after the login screen rendered, as when the worker signs the user out on Connect', async () => {
     renderApp('/');
     await screen.findByRole('button', { name: 'Sign In' });
-    expect(screen.queryByText(RESTORED_NOTICE)).not.toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    act(() => leaveSignInNotice(SERVER_LEDGER_NOTICE));
+    expect(await screen.findByRole('status')).toHaveTextContent(SERVER_LEDGER_NOTICE);
   });
 
   it('says "Invalid email or password" for a wrong password and moves focus to the message', async () => {

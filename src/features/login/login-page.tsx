@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -11,8 +11,10 @@ import type { Role } from '../../../workers/core/types';
 import { useSession } from '../../auth/use-session';
 import { Icon } from '../../components/icon';
 import { loginErrorMessage } from './login-error-message';
-import { clearSignInNotice, peekSignInNotice } from '../../components/sign-in-notice';
+import { clearSignInNotice, peekSignInNotice, subscribeSignInNotice } from '../../components/sign-in-notice';
 import { ResetLocalData } from './reset-local-data';
+
+const noNotice = () => null; // the prerendered shell holds no word
 
 const FEATURES = [
   { icon: 'box', text: 'Every record sealed in a tamper-evident block' },
@@ -28,9 +30,9 @@ export function LoginPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const errorRef = useRef<HTMLDivElement>(null);
-  const [notice, setNotice] = useState(peekSignInNotice); // why the user was signed out, when a screen left a word
-
-  useEffect(clearSignInNotice, []);
+  const left = useSyncExternalStore(subscribeSignInNotice, peekSignInNotice, noNotice); // why the user was signed out
+  const [resetNotice, setResetNotice] = useState<string | null>(null);
+  const notice = resetNotice ?? left;
 
   useEffect(() => {
     if (error) errorRef.current?.focus();
@@ -48,6 +50,7 @@ export function LoginPage() {
     setError(null);
     try {
       await signIn(email.trim(), password, role);
+      clearSignInNotice(); // said until now
       // the guard of / now sends the user to their dashboard
     } catch (caught) {
       setError(loginErrorMessage(caught));
@@ -144,7 +147,7 @@ export function LoginPage() {
                   <ResetLocalData
                     onReset={() => {
                       setError(null);
-                      setNotice('The local data was reset: this browser starts over with the demo records. Sign in again.');
+                      setResetNotice('The local data was reset: this browser starts over with the demo records. Sign in again.');
                     }}
                   />
                 ) : null}
