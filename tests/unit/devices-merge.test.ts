@@ -6,38 +6,12 @@ import { tipsOf } from '../../workers/core/dag';
 import { mergeBlocks } from '../../workers/core/merge';
 import { signBlock, type StoredKeys } from '../../workers/core/signatures';
 import type { Block } from '../../workers/core/types';
-import type { LedgerDeps } from '../../workers/ledger/deps';
 import { createLedgerBackend } from '../../workers/service';
-import { createMemoryStorage } from '../../workers/storage/memory-storage';
-import { KEYS_KEY, type LedgerStorage } from '../../workers/storage/ledger-storage';
+import { KEYS_KEY } from '../../workers/storage/ledger-storage';
 import { authorKey } from '../support/forged-blocks';
-import { SARAH, WILSON, createClock, errorOf, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
+import { SARAH, WILSON, errorOf, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
 import { testDeps } from '../support/test-ledger';
-
-// A second device holding exactly what the first one stores (as a device that joined and took the ledger).
-async function copyOf(storage: LedgerStorage): Promise<LedgerStorage> {
-  const stored = await storage.load();
-  const copy = createMemoryStorage();
-  const contents = await Promise.all(
-    stored.contentIds.map(async (id) => ({ id, bytes: (await storage.readContent(id)) as ArrayBuffer })),
-  );
-  await copy.commit({ blocks: stored.blocks, documents: stored.documents, contents, meta: stored.meta });
-  return copy;
-}
-
-async function twoDevices() {
-  const clock = createClock();
-  const deps = (storage: LedgerStorage): Partial<LedgerDeps> => ({ storage, now: clock.now });
-  const storageA = createMemoryStorage();
-  const a = createLedgerBackend(testDeps(deps(storageA)));
-  await a.store.ready();
-  const storageB = await copyOf(storageA);
-  const b = createLedgerBackend(testDeps(deps(storageB)));
-  await b.store.ready();
-  return { a, b, storageA, storageB, clock };
-}
-
-type Device = Awaited<ReturnType<typeof twoDevices>>['a'];
+import { type Device, twoDevices } from '../support/two-devices';
 
 const hashes = (device: Device) => device.store.current().blocks.map((block) => block.hash);
 

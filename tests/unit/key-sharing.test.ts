@@ -13,36 +13,9 @@ import {
   type KeyWrap,
 } from '../../workers/core/key-wraps';
 import { unlockUserKeys } from '../../workers/core/signatures';
-import type { LedgerDeps } from '../../workers/ledger/deps';
-import { createLedgerBackend } from '../../workers/service';
 import type { LedgerStorage } from '../../workers/storage/ledger-storage';
-import { createMemoryStorage } from '../../workers/storage/memory-storage';
-import { CARTER, MICHAEL, SARAH, WILSON, createClock, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
-import { testDeps } from '../support/test-ledger';
-
-// A second device holding exactly what the first one stores (as a device that joined and took the ledger).
-async function copyOf(storage: LedgerStorage): Promise<LedgerStorage> {
-  const stored = await storage.load();
-  const copy = createMemoryStorage();
-  const contents = await Promise.all(
-    stored.contentIds.map(async (id) => ({ id, bytes: (await storage.readContent(id)) as ArrayBuffer })),
-  );
-  await copy.commit({ blocks: stored.blocks, documents: stored.documents, contents, meta: stored.meta });
-  return copy;
-}
-
-async function twoDevices() {
-  const clock = createClock();
-  const deps = (storage: LedgerStorage): Partial<LedgerDeps> => ({ storage, now: clock.now });
-  const storageA = createMemoryStorage();
-  const a = createLedgerBackend(testDeps(deps(storageA)));
-  await a.store.ready();
-  const b = createLedgerBackend(testDeps(deps(await copyOf(storageA))));
-  await b.store.ready();
-  return { a, b, storageA, clock };
-}
-
-type Device = Awaited<ReturnType<typeof twoDevices>>['a'];
+import { CARTER, MICHAEL, SARAH, WILSON, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
+import { type Device, twoDevices } from '../support/two-devices';
 
 // Sarah uploads on A; B takes the block and the file's encrypted bytes, but not its key.
 async function uploadOnA(a: Device, b: Device, storageA: LedgerStorage): Promise<string> {
@@ -182,8 +155,7 @@ describe('a release under an emergency grant', () => {
   }
 
   // the hash of the newest read block under a grant, as the doctor's device names it in its release request
-  const readBlockOf = (a: Awaited<ReturnType<typeof twoDevices>>['a'], grantId: string) =>
-    a.store.state().grants.get(grantId)?.reads.at(-1)?.block ?? 'no read';
+  const readBlockOf = (a: Device, grantId: string) => a.store.state().grants.get(grantId)?.reads.at(-1)?.block ?? 'no read';
 
   it('re-wraps the key to the granted doctor’s enrolled key under an active full grant, against his read block, which only his key opens', async () => {
     const { a, clock, documentId, careWrap, key, carePrivateKey } = await patientWithCareWrap();

@@ -12,13 +12,13 @@ import {
 } from '../../workers/core/key-wraps';
 import { decodeBlock, encodeWrap, type DeviceDoc, type FileDoc } from '../../workers/core/sync-protocol';
 import { createLedgerBackend } from '../../workers/service';
-import type { LedgerStorage } from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { startSync, type SyncClient } from '../../workers/sync/sync-client';
 import type { SyncKeys, SyncTransport } from '../../workers/sync/sync-ports';
 import { fakeBlock, fakeServer, fakeStore } from '../support/fake-sync';
 import { SARAH, WILSON, createClock, errorOf, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
 import { testDeps } from '../support/test-ledger';
+import { copyOf } from '../support/two-devices';
 
 const GENESIS = fakeBlock('a'.repeat(64), 0);
 const SERVER = 'ws://127.0.0.1:3030';
@@ -124,17 +124,6 @@ describe('wraps through the sync client', () => {
     expect(await client.release({ grantId: 'grant-1', documentId: 'doc-1', readBlock: READ })).toMatch(/does not open this file/);
   });
 });
-
-// A second device holding exactly what the first one stores.
-async function copyOf(storage: LedgerStorage): Promise<LedgerStorage> {
-  const stored = await storage.load();
-  const copy = createMemoryStorage();
-  const contents = await Promise.all(
-    stored.contentIds.map(async (id) => ({ id, bytes: (await storage.readContent(id)) as ArrayBuffer })),
-  );
-  await copy.commit({ blocks: stored.blocks, documents: stored.documents, contents, meta: stored.meta });
-  return copy;
-}
 
 describe('a file under an emergency grant on a doctor’s device', () => {
   it('opens after the server’s care network releases its key, and without sync says the file has not reached the device', async () => {
