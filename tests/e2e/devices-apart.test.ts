@@ -2,10 +2,18 @@
 // order, and both find the merged chain valid (docs/decisions/one-ledger-across-devices.md, "One order on every device").
 import { beforeAll } from 'vitest';
 import buildServer from '../server/global-setup';
-import { chainRows, chainVerdict, connect, disconnect, newDevice, openChain, serverForTest } from './support/devices';
+import {
+  chainRows,
+  chainVerdict,
+  connect,
+  disconnect,
+  newDevice,
+  openChain,
+  serverForTest,
+  signInAndConnect,
+} from './support/devices';
 import { describe, expect, test } from './support/fixtures';
 import { pdfFile, uploadRecord } from './support/records';
-import { login } from './support/session';
 
 beforeAll(() => buildServer());
 
@@ -16,11 +24,9 @@ describe('writing apart', { timeout: 240_000 }, () => {
     baseUrl,
   }) => {
     const server = await serverForTest();
-    await login(page, 'patient');
-    await connect(page, server, 'patient', 'Laptop');
+    await signInAndConnect(page, server, 'patient', 'Laptop');
     const phone = (await newDevice(browser, baseUrl)).page;
-    await login(phone, 'patient');
-    await connect(phone, server, 'patient', 'Phone');
+    await signInAndConnect(phone, server, 'patient', 'Phone');
     const before = (await server.info()).height;
 
     await disconnect(page, 'patient');

@@ -2,11 +2,10 @@
 // dashboard alerts the patient and Medical Records lists the access.
 import { beforeAll } from 'vitest';
 import buildServer from '../server/global-setup';
-import { connect, disconnect, newDevice, serverForTest } from './support/devices';
+import { connect, disconnect, newDevice, serverForTest, signInAndConnect } from './support/devices';
 import { describe, test } from './support/fixtures';
 import { section } from './support/read';
 import { goTo } from './support/records';
-import { login } from './support/session';
 
 beforeAll(() => buildServer());
 
@@ -17,11 +16,9 @@ describe('emergency access across devices', { timeout: 180_000 }, () => {
     baseUrl,
   }) => {
     const server = await serverForTest();
-    await login(page, 'patient');
-    await connect(page, server, 'patient', 'Sarah’s laptop');
+    await signInAndConnect(page, server, 'patient', 'Sarah’s laptop');
     const doctor = (await newDevice(browser, baseUrl)).page;
-    await login(doctor, 'doctor');
-    await connect(doctor, server, 'doctor', 'ER tablet');
+    await signInAndConnect(doctor, server, 'doctor', 'ER tablet');
     await disconnect(page, 'patient');
 
     await goTo(doctor, 'SOS Emergency', 'SOS Emergency Access');

@@ -3,10 +3,9 @@
 import { beforeAll, onTestFinished } from 'vitest';
 import buildServer from '../server/global-setup';
 import { startServer } from '../server/support/server-process';
-import { chainRows, connect, newDevice, openChain, serverForTest, waitForSyncState } from './support/devices';
+import { chainRows, newDevice, openChain, serverForTest, signInAndConnect, waitForSyncState } from './support/devices';
 import { describe, expect, test } from './support/fixtures';
 import { goTo, pdfFile, recordItem, uploadRecord } from './support/records';
-import { login } from './support/session';
 
 beforeAll(() => buildServer());
 
@@ -21,12 +20,10 @@ describe('the sync server restarts', { timeout: 240_000 }, () => {
   }) => {
     const page = recorded.page;
     const server = await serverForTest();
-    await login(page, 'patient');
-    await connect(page, server, 'patient', 'Laptop');
+    await signInAndConnect(page, server, 'patient', 'Laptop');
     const phoneDevice = await newDevice(browser, baseUrl);
     const phone = phoneDevice.page;
-    await login(phone, 'patient');
-    await connect(phone, server, 'patient', 'Phone');
+    await signInAndConnect(phone, server, 'patient', 'Phone');
     recorded.allowProblem(RETRY_FAILED);
     phoneDevice.allowProblem(RETRY_FAILED);
 

@@ -2,11 +2,10 @@
 // browser context, through the real sync server) lists it under Shared with me, and drops it when she revokes.
 import { beforeAll } from 'vitest';
 import buildServer from '../server/global-setup';
-import { connect, newDevice, serverForTest } from './support/devices';
+import { newDevice, serverForTest, signInAndConnect } from './support/devices';
 import { describe, test } from './support/fixtures';
 import { section } from './support/read';
 import { goTo } from './support/records';
-import { login } from './support/session';
 
 const WILSON = 'james.wilson@medledger.demo';
 
@@ -19,11 +18,9 @@ describe('sharing across devices', { timeout: 180_000 }, () => {
     baseUrl,
   }) => {
     const server = await serverForTest();
-    await login(page, 'patient');
-    await connect(page, server, 'patient', 'Sarah’s laptop');
+    await signInAndConnect(page, server, 'patient', 'Sarah’s laptop');
     const wilson = (await newDevice(browser, baseUrl)).page;
-    await login(wilson, 'doctor', WILSON);
-    await connect(wilson, server, 'doctor', 'Wilson’s PC', WILSON);
+    await signInAndConnect(wilson, server, 'doctor', 'Wilson’s PC', WILSON);
     await goTo(wilson, 'My Patients', 'My Patients');
     const shared = section(wilson, 'Shared with me');
     await shared.getByText('No patient is sharing records with you.').waitFor();

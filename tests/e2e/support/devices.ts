@@ -51,6 +51,12 @@ export async function connect(page: Page, server: ServerProcess, role: Role, nam
   await waitForSyncState(page, 'in-step');
 }
 
+// Signs in on `page` and connects it: the first steps of every multi-device test.
+export async function signInAndConnect(page: Page, server: ServerProcess, role: Role, name: string, email?: string) {
+  await login(page, role, email);
+  await connect(page, server, role, name, email);
+}
+
 export async function disconnect(page: Page, role: Role): Promise<void> {
   await page.goto(`/${role}/profile`);
   await syncCard(page).getByRole('button', { name: 'Disconnect' }).click();
