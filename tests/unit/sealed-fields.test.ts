@@ -17,10 +17,12 @@ import {
   createSummaryKey,
   openClinicalRecord,
   openPart,
+  openFromReaders,
   openSummaryWrap,
   rotationDue,
   sealClinicalRecord,
   sealPart,
+  sealToReaders,
   summaryRecipients,
   wrapSummaryKeyTo,
   type SealedClinicalRecord,
@@ -364,5 +366,27 @@ describe('rotation after a revoke', () => {
     l.clock.advance(31 * 60_000);
     expect(rotationDue(l.store.state(), SARAH.id, start, l.clock.now())).toBe(true);
     expect(rotationDue(l.store.state(), MICHAEL.id, start, l.clock.now())).toBe(false);
+  });
+});
+
+describe('a doctor’s text sealed to its readers', () => {
+  it('opens for the patient and the doctor only, not moved to another record, and holds the reason in no encoding', async () => {
+    const l = await ledger();
+    const reason = 'Overdose suspected, unresponsive';
+    const enrolled = l.store.state().enrolment!.encryption!;
+    const binding = { recordId: 'grant-record-1', patientId: SARAH.id, type: 'emergency_access' };
+    const readers = [SARAH.id, WILSON.id].map((id) => ({ id, publicKey: enrolled[id] }));
+    const sealed = await sealToReaders(binding, { reason }, readers, WILSON.id);
+    for (const id of [SARAH.id, WILSON.id])
+      expect(await openFromReaders(sealed, id, await l.privateKey(id), binding)).toEqual({ reason });
+    for (const id of [MICHAEL.id, CARTER.id]) {
+      expect(await openFromReaders(sealed, id, await l.privateKey(id), binding)).toBeNull();
+      const readdressed = { ...sealed, wraps: sealed.wraps.map((wrap) => ({ ...wrap, to: id })) };
+      expect(await openFromReaders(readdressed, id, await l.privateKey(id), binding)).toBeNull();
+    }
+    const elsewhere = { ...binding, recordId: 'grant-record-2' };
+    expect(await openFromReaders(sealed, SARAH.id, await l.privateKey(SARAH.id), elsewhere)).toBeNull();
+    const json = JSON.stringify(sealed);
+    for (const encoding of encodingsOf(reason)) expect(json).not.toContain(encoding);
   });
 });

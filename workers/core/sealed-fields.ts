@@ -9,7 +9,9 @@ import {
   CARE_NETWORK,
   summaryEpochId,
   summaryWrapOf,
+  unwrapKey,
   unwrapSummaryKey,
+  wrapKey,
   wrapSummaryKey,
   type KeyWrap,
   type Recipient,
@@ -21,6 +23,7 @@ const IV_BYTES = 12;
 const PAD_BYTES = 64; // sealed text is padded to a multiple of this: the ciphertext's length tells only a rough size
 const KEY_HEX = /^[0-9a-f]{64}$/;
 export const DOCUMENT_KEY = 'document'; // a sealed part's `key` when it is under its file's own document key
+export const RECORD_KEY = 'record'; // …when it is under a key of its own, wrapped in the record to its readers
 
 // One epoch of a patient's summary key: what is written after a revoke or an expiry is sealed under a new one.
 export interface SummaryKey {
@@ -69,7 +72,7 @@ export function isSealedPart(value: unknown): value is SealedPart {
 async function partKey(keyHex: string, keyName: string, usage: 'encrypt' | 'decrypt'): Promise<CryptoKey> {
   if (!KEY_HEX.test(keyHex)) throw new Error('A sealing key is 64 hex digits.');
   const material = await crypto.subtle.importKey('raw', hexToBytes(keyHex), 'HKDF', false, ['deriveKey']);
-  const purpose = keyName === DOCUMENT_KEY ? 'file-fields' : 'summary-fields';
+  const purpose = keyName === DOCUMENT_KEY ? 'file-fields' : keyName === RECORD_KEY ? 'record-fields' : 'summary-fields';
   return crypto.subtle.deriveKey(
     { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: encoder.encode(`medledger-sealed|${purpose}`) },
     material,
@@ -269,4 +272,40 @@ export function rotationDue(state: LedgerState, patientId: string, since: number
         (!isGrantActive(grant, now) && closedSince(Date.parse(grant.expiresAt))),
     )
   );
+}
+
+// Text a doctor writes about a patient (an emergency grant's reason): the doctor holds no summary key of the patient's
+// before the grant, so it is sealed under a key of its own, wrapped in the record to the patient and the doctor alone.
+export interface ReaderSealed {
+  part: SealedPart;
+  wraps: KeyWrap[]; // one per reader; `documentId` is `record:<record id>`, so a document's wrap never opens it
+}
+
+const recordSubject = (recordId: string) => `record:${recordId}`;
+const RECORD_CID = 'sealed-text';
+
+export async function sealToReaders(
+  binding: SealBinding,
+  fields: object,
+  recipients: readonly Recipient[],
+  from: string,
+): Promise<ReaderSealed> {
+  const key = bytesToHex(crypto.getRandomValues(new Uint8Array(32)));
+  const wraps = await Promise.all(
+    recipients.map((recipient) => wrapKey(recordSubject(binding.recordId), RECORD_CID, key, recipient, from)),
+  );
+  return { part: await sealPart(key, RECORD_KEY, binding, fields), wraps };
+}
+
+// The fields for reader `readerId`, or null when no wrap of this record is theirs or the part is not this record's.
+export async function openFromReaders(
+  sealed: ReaderSealed,
+  readerId: string,
+  privateKey: CryptoKey,
+  binding: SealBinding,
+): Promise<Record<string, unknown> | null> {
+  const wrap = sealed.wraps.find((candidate) => candidate.to === readerId);
+  if (!wrap || wrap.documentId !== recordSubject(binding.recordId) || sealed.part.key !== RECORD_KEY) return null;
+  const key = await unwrapKey(wrap, privateKey, RECORD_CID);
+  return key ? openPart(sealed.part, key, binding) : null;
 }
