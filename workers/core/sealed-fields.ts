@@ -1,6 +1,7 @@
 // A record's medical text sealed off the chain's clear fields (docs/decisions/nothing-medical-in-clear.md): AES-256-GCM
-// under a key derived from the patient's summary key (titles, descriptions) or a file's document key (its name and
-// type), with the record's clear fields as additional data. Pure: no storage, randomness from WebCrypto.
+// under a key derived from the patient's summary key (titles, descriptions), a file's document key (its name and type)
+// or a record's own key (a grant's reason), with the record's clear fields as additional data. Pure: no storage,
+// randomness from WebCrypto.
 import { careConsentOf, isGrantActive, isShareActive } from './access';
 import { base64ToBytes, bytesToBase64 } from './base64';
 import { DOCTORS, PATIENTS } from './directory';
@@ -32,7 +33,7 @@ export interface SummaryKey {
   key: string; // 64 hex
 }
 
-// Ciphertext as a record carries it: `key` names the key (a summary epoch id, or DOCUMENT_KEY), never holds it.
+// Ciphertext as a record carries it: `key` names the key (a summary epoch id, DOCUMENT_KEY or RECORD_KEY), never holds it.
 export interface SealedPart {
   key: string;
   iv: string; // base64, 12 bytes
