@@ -19,10 +19,12 @@ import {
   openPart,
   openFromReaders,
   openSummaryWrap,
+  readerSealedProblem,
   rotationDue,
   sealClinicalRecord,
   sealPart,
   sealToReaders,
+  sealedUploadProblem,
   summaryRecipients,
   wrapSummaryKeyTo,
   type SealedClinicalRecord,
@@ -388,5 +390,34 @@ describe('a doctor’s text sealed to its readers', () => {
     expect(await openFromReaders(sealed, SARAH.id, await l.privateKey(SARAH.id), elsewhere)).toBeNull();
     const json = JSON.stringify(sealed);
     for (const encoding of encodingsOf(reason)) expect(json).not.toContain(encoding);
+  });
+});
+
+describe('the clear fields a rule can check', () => {
+  it('pass for a sealed upload under an announced epoch, and name text left in clear, an unknown epoch or a file not sealed', async () => {
+    const { sealed, summary } = await sealedUpload();
+    const announced = new Set([summary.epochId]);
+    expect(sealedUploadProblem(sealed, announced)).toBeNull();
+    expect(sealedUploadProblem(sealed, new Set())).toMatch(/epoch its patient did not announce/);
+    expect(sealedUploadProblem({ ...sealed, title: TITLE }, announced)).toMatch(/holds text in clear/);
+    const named = { ...sealed, files: [{ ...sealed.files[0], name: FILE_NAME }, sealed.files[1]] };
+    expect(sealedUploadProblem(named, announced)).toMatch(/holds text in clear/);
+    const underSummary = { ...sealed, files: [{ ...sealed.files[0], sealed: sealed.sealed }, sealed.files[1]] };
+    expect(sealedUploadProblem(underSummary, announced)).toMatch(/not sealed under its document's key/);
+  });
+
+  it('pass for a reason sealed to the grant’s patient and doctor, and not when another reader has a wrap', async () => {
+    const l = await ledger();
+    const enrolled = l.store.state().enrolment!.encryption!;
+    const binding = { recordId: 'grant-record-1', patientId: SARAH.id, type: 'emergency_access' };
+    const to = (...ids: string[]) => ids.map((id) => ({ id, publicKey: enrolled[id] }));
+    const sealed = await sealToReaders(binding, { reason: 'Chest pain' }, to(SARAH.id, WILSON.id), WILSON.id);
+    expect(readerSealedProblem(sealed, SARAH.id, WILSON.id, binding.recordId)).toBeNull();
+    expect(readerSealedProblem(sealed, SARAH.id, WILSON.id, 'grant-record-2')).toMatch(/not sealed to exactly/);
+    const wider = await sealToReaders(binding, { reason: 'Chest pain' }, to(SARAH.id, CARTER.id), WILSON.id);
+    expect(readerSealedProblem(wider, SARAH.id, WILSON.id, binding.recordId)).toMatch(/not sealed to exactly/);
+    expect(readerSealedProblem({ part: sealed.part, wraps: 'none' }, SARAH.id, WILSON.id, binding.recordId)).toMatch(
+      /holds no text sealed/,
+    );
   });
 });

@@ -8,6 +8,7 @@ import { DOCTORS, PATIENTS } from './directory';
 import { bytesToHex, hexToBytes } from './ids';
 import {
   CARE_NETWORK,
+  isKeyWrap,
   summaryEpochId,
   summaryWrapOf,
   unwrapKey,
@@ -309,4 +310,42 @@ export async function openFromReaders(
   if (!wrap || wrap.documentId !== recordSubject(binding.recordId) || sealed.part.key !== RECORD_KEY) return null;
   const key = await unwrapKey(wrap, privateKey, RECORD_CID);
   return key ? openPart(sealed.part, key, binding) : null;
+}
+
+export function isReaderSealed(value: unknown): value is ReaderSealed {
+  const sealed = value as Partial<Record<keyof ReaderSealed, unknown>> | null;
+  return (
+    typeof sealed === 'object' &&
+    sealed !== null &&
+    isSealedPart(sealed.part) &&
+    sealed.part.key === RECORD_KEY &&
+    Array.isArray(sealed.wraps) &&
+    sealed.wraps.length <= 2 &&
+    sealed.wraps.every(isKeyWrap)
+  );
+}
+
+// What the chain's rules will ask of an upload once its patient announced a summary epoch (`epochs`: the ones they
+// announced before it), from its clear fields alone: no text in clear, and every part under a key it may name.
+export function sealedUploadProblem(record: SealedClinicalRecord, epochs: ReadonlySet<string>): string | null {
+  const clearText =
+    record.title !== '' ||
+    record.description !== '' ||
+    'documentDate' in record ||
+    record.files.some((file) => file.name !== '' || file.type !== '');
+  if (clearText || !isSealedPart(record.sealed)) return 'an upload after sealing holds text in clear';
+  if (!epochs.has(record.sealed.key)) return 'an upload is sealed under an epoch its patient did not announce';
+  return record.files.every((file) => isSealedPart(file.sealed) && file.sealed.key === DOCUMENT_KEY)
+    ? null
+    : "a file of a sealed upload is not sealed under its document's key";
+}
+
+// …and of a grant or share once sealed: its reason or note sealed to exactly the patient and the doctor of it.
+export function readerSealedProblem(sealed: unknown, patientId: string, doctorId: string, recordId: string): string | null {
+  if (!isReaderSealed(sealed)) return 'the record holds no text sealed to its readers';
+  const to = sealed.wraps.map((wrap) => wrap.to).sort();
+  const subjects = sealed.wraps.every((wrap) => wrap.documentId === recordSubject(recordId));
+  return subjects && to.join('|') === [patientId, doctorId].sort().join('|')
+    ? null
+    : "the record's text is not sealed to exactly its patient and its doctor";
 }
