@@ -109,39 +109,24 @@ async function wrapAesKey(
   );
 }
 
-// `encryptionKeyHex` (64 hex) wrapped to `recipient`; throws when the key or the recipient's public key is malformed.
-export async function wrapKey(
-  documentId: string,
-  cid: string,
-  encryptionKeyHex: string,
+// The 32 key bytes of `keyHex` sealed to `recipient` under the context `bound`: the shared part of every wrap.
+async function sealKeyTo(
+  bound: Uint8Array<ArrayBuffer>,
+  keyHex: string,
   recipient: Recipient,
-  from: string,
-): Promise<KeyWrap> {
-  const hex = encryptionKeyHex.toLowerCase();
-  if (!KEY_HEX.test(hex)) throw new Error('A document key is 64 hex digits.');
+): Promise<Pick<KeyWrap, 'ephemeralPublicKey' | 'iv' | 'wrapped'>> {
   const recipientKey = await importEncryptionPublicKey(recipient.publicKey);
   const ephemeral = await createEncryptionKeyPair();
   const ephemeralPublicKey = await exportEncryptionPublicKey(ephemeral.publicKey);
-  const bound = context(documentId, cid, recipient.id);
   const aes = await wrapAesKey(ephemeral.privateKey, recipientKey, ephemeralPublicKey, bound, 'encrypt');
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-  const wrapped = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: bound }, aes, keyBytes(hex));
-  return {
-    documentId,
-    cid,
-    to: recipient.id,
-    from,
-    ephemeralPublicKey,
-    iv: bytesToBase64(iv),
-    wrapped: bytesToBase64(new Uint8Array(wrapped)),
-  };
+  const wrapped = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: bound }, aes, keyBytes(keyHex));
+  return { ephemeralPublicKey, iv: bytesToBase64(iv), wrapped: bytesToBase64(new Uint8Array(wrapped)) };
 }
 
-// The document key (64 hex) a wrap holds, or null: another recipient's key, a changed field, another content id.
-export async function unwrapKey(wrap: unknown, privateKey: CryptoKey, expectedCid?: string): Promise<string | null> {
-  if (!isKeyWrap(wrap) || (expectedCid !== undefined && wrap.cid !== expectedCid)) return null;
+// The key (64 hex) a wrap made under the context `bound` holds, or null when the tag does not hold.
+async function openKey(wrap: KeyWrap, bound: Uint8Array<ArrayBuffer>, privateKey: CryptoKey): Promise<string | null> {
   try {
-    const bound = context(wrap.documentId, wrap.cid, wrap.to);
     const ephemeral = await importEncryptionPublicKey(wrap.ephemeralPublicKey);
     const aes = await wrapAesKey(privateKey, ephemeral, wrap.ephemeralPublicKey, bound, 'decrypt');
     const iv = fromBase64(wrap.iv);
@@ -153,6 +138,78 @@ export async function unwrapKey(wrap: unknown, privateKey: CryptoKey, expectedCi
   } catch {
     return null; // the tag does not hold: not this key's wrap, or changed on the way
   }
+}
+
+// `encryptionKeyHex` (64 hex) wrapped to `recipient`; throws when the key or the recipient's public key is malformed.
+export async function wrapKey(
+  documentId: string,
+  cid: string,
+  encryptionKeyHex: string,
+  recipient: Recipient,
+  from: string,
+): Promise<KeyWrap> {
+  const hex = encryptionKeyHex.toLowerCase();
+  if (!KEY_HEX.test(hex)) throw new Error('A document key is 64 hex digits.');
+  const sealed = await sealKeyTo(context(documentId, cid, recipient.id), hex, recipient);
+  return { documentId, cid, to: recipient.id, from, ...sealed };
+}
+
+// The document key (64 hex) a wrap holds, or null: another recipient's key, a changed field, another content id.
+export async function unwrapKey(wrap: unknown, privateKey: CryptoKey, expectedCid?: string): Promise<string | null> {
+  if (!isKeyWrap(wrap) || (expectedCid !== undefined && wrap.cid !== expectedCid)) return null;
+  return openKey(wrap, context(wrap.documentId, wrap.cid, wrap.to), privateKey);
+}
+
+// A patient's summary key travels in the same KeyWrap shape, so the wire (sync-protocol.ts) carries it unchanged:
+// its `documentId` is `summary-key:<patient>:<epoch>` and its `cid` the epoch id (docs/decisions/nothing-medical-in-clear.md).
+const SUMMARY_SUBJECT = 'summary-key:';
+const SUMMARY_WRAP_PREFIX = 'medledger-summary-key-wrap'; // never the context of a document's wrap
+const EPOCH_ID = /^[0-9a-f]{32}$/;
+
+export function summaryKeySubject(patientId: string, epochId: string): string {
+  return `${SUMMARY_SUBJECT}${patientId}:${epochId}`;
+}
+
+// The patient and epoch a summary-key wrap names, or null when it is a document's wrap (or malformed).
+export function summaryWrapOf(wrap: unknown): { patientId: string; epochId: string } | null {
+  if (!isKeyWrap(wrap) || !wrap.documentId.startsWith(SUMMARY_SUBJECT)) return null;
+  const rest = wrap.documentId.slice(SUMMARY_SUBJECT.length);
+  const colon = rest.lastIndexOf(':');
+  const patientId = rest.slice(0, colon);
+  const epochId = rest.slice(colon + 1);
+  return colon > 0 && EPOCH_ID.test(epochId) && wrap.cid === epochId ? { patientId, epochId } : null;
+}
+
+function summaryContext(patientId: string, epochId: string, to: string): Uint8Array<ArrayBuffer> {
+  return encoder.encode(`${SUMMARY_WRAP_PREFIX}|${patientId}|${epochId}|${to}`);
+}
+
+// The summary key (64 hex) of `patientId`'s epoch `epochId` wrapped to `recipient`.
+export async function wrapSummaryKey(
+  patientId: string,
+  epochId: string,
+  summaryKeyHex: string,
+  recipient: Recipient,
+  from: string,
+): Promise<KeyWrap> {
+  const hex = summaryKeyHex.toLowerCase();
+  if (!KEY_HEX.test(hex)) throw new Error('A summary key is 64 hex digits.');
+  if (!EPOCH_ID.test(epochId) || patientId === '' || patientId.includes('|')) throw new Error('Not a summary epoch.');
+  const sealed = await sealKeyTo(summaryContext(patientId, epochId, recipient.id), hex, recipient);
+  return { documentId: summaryKeySubject(patientId, epochId), cid: epochId, to: recipient.id, from, ...sealed };
+}
+
+// The summary key (64 hex) a summary-key wrap holds, or null: a document's wrap, another reader's, a changed field,
+// or another patient or epoch than `expected`. The caller checks the key against its epoch id (summaryEpochId).
+export async function unwrapSummaryKey(
+  wrap: unknown,
+  privateKey: CryptoKey,
+  expected?: { patientId: string; epochId: string },
+): Promise<string | null> {
+  const named = summaryWrapOf(wrap);
+  if (!named || !isKeyWrap(wrap)) return null;
+  if (expected && (expected.patientId !== named.patientId || expected.epochId !== named.epochId)) return null;
+  return openKey(wrap, summaryContext(named.patientId, named.epochId, wrap.to), privateKey);
 }
 
 // True when `privateKey` is the private half of `publicKey`: a stored encryption key is checked against the enrolled one.
@@ -217,4 +274,47 @@ export async function releaseForGrant(
   const key = await unwrapKey(wrapToCareNetwork, carePrivateKey, document.ipfsHash);
   if (!key) return `the care network's wrap of document ${request.documentId} does not open`;
   return wrapKey(document.id, document.ipfsHash, key, { id: grant.doctorId, publicKey: doctorKey }, CARE_NETWORK);
+}
+
+// The id of a summary-key epoch: derived from the key, so a key that arrives wrapped (from anyone: wraps to a public
+// key can be made by all) is checked against the epoch a sealed part names, as a file is checked against its content id.
+export async function summaryEpochId(patientId: string, summaryKeyHex: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(`medledger-summary-epoch|${patientId}|${summaryKeyHex}`));
+  return keyHex(new Uint8Array(digest)).slice(0, 32);
+}
+
+export interface SummaryReleaseRequest {
+  grantId: string;
+  epochId: string; // the summary-key epoch a sealed part the doctor holds names
+  readBlock: string; // the hash of the doctor's signed read under the grant: no read block, no key
+}
+
+// The summary key of `wrapToCareNetwork`, re-wrapped in memory to the doctor of grant `grantId`: releaseForGrant's
+// rules for the key of the profile and the record titles, which a grant of either level opens (basic and full); the
+// chain must hold a read under the grant (block `readBlock`). Else why not; the key is never returned in clear.
+export async function releaseSummaryForGrant(
+  state: LedgerState,
+  request: SummaryReleaseRequest,
+  wrapToCareNetwork: unknown,
+  carePrivateKey: CryptoKey,
+  now: number,
+): Promise<KeyWrap | string> {
+  const known = state.grants.get(request.grantId);
+  if (!known) return `no grant ${request.grantId} is on the ledger`;
+  const { grant } = known;
+  if (known.closedBy || !isGrantActive(grant, now)) return `grant ${request.grantId} is not active`;
+  if (!careConsentOf(state, grant.patientId)) return 'the patient does not let the care network open their records';
+  const named = summaryWrapOf(wrapToCareNetwork);
+  if (!named || !isKeyWrap(wrapToCareNetwork) || wrapToCareNetwork.to !== CARE_NETWORK)
+    return `the wrap is not the care network's wrap of a summary key`;
+  if (named.patientId !== grant.patientId || named.epochId !== request.epochId)
+    return `the wrap is not the care network's wrap of epoch ${request.epochId} of the granted patient`;
+  if (!known.reads.some((read) => read.block === request.readBlock))
+    return `block ${request.readBlock} is not a read under grant ${request.grantId}`;
+  const doctorKey = state.enrolment?.encryption?.[grant.doctorId];
+  if (!doctorKey) return `the ledger enrols no encryption key for ${grant.doctorId}`;
+  const key = await unwrapSummaryKey(wrapToCareNetwork, carePrivateKey, named);
+  if (!key || (await summaryEpochId(named.patientId, key)) !== named.epochId)
+    return `the care network's wrap of epoch ${request.epochId} does not open`;
+  return wrapSummaryKey(named.patientId, named.epochId, key, { id: grant.doctorId, publicKey: doctorKey }, CARE_NETWORK);
 }

@@ -1,0 +1,351 @@
+// A record's medical text sealed off the chain's clear fields (docs/decisions/nothing-medical-in-clear.md): AES-256-GCM
+// under a key derived from the patient's summary key (titles, descriptions), a file's document key (its name and type)
+// or a record's own key (a grant's reason), with the record's clear fields as additional data. Pure: no storage,
+// randomness from WebCrypto.
+import { careConsentOf, isGrantActive, isShareActive } from './access';
+import { base64ToBytes, bytesToBase64 } from './base64';
+import { DOCTORS, PATIENTS } from './directory';
+import { bytesToHex, hexToBytes } from './ids';
+import {
+  CARE_NETWORK,
+  isKeyWrap,
+  summaryEpochId,
+  summaryWrapOf,
+  unwrapKey,
+  unwrapSummaryKey,
+  wrapKey,
+  wrapSummaryKey,
+  type KeyWrap,
+  type Recipient,
+} from './key-wraps';
+import type { LedgerState } from './ledger-state';
+import type { ChainFile, ClinicalRecord } from './types';
+
+const IV_BYTES = 12;
+const PAD_BYTES = 64; // sealed text is padded to a multiple of this: the ciphertext's length tells only a rough size
+const KEY_HEX = /^[0-9a-f]{64}$/;
+export const DOCUMENT_KEY = 'document'; // a sealed part's `key` when it is under its file's own document key
+export const RECORD_KEY = 'record'; // …when it is under a key of its own, wrapped in the record to its readers
+
+// One epoch of a patient's summary key: what is written after a revoke or an expiry is sealed under a new one.
+export interface SummaryKey {
+  patientId: string;
+  epochId: string; // 32 hex, derived from the key (summaryEpochId)
+  key: string; // 64 hex
+}
+
+// Ciphertext as a record carries it: `key` names the key (a summary epoch id, DOCUMENT_KEY or RECORD_KEY), never holds it.
+export interface SealedPart {
+  key: string;
+  iv: string; // base64, 12 bytes
+  data: string; // base64: AES-256-GCM of the padded JSON of the fields, and the tag
+}
+
+// The clear fields a sealed part is bound to: moved to another record, file, patient or kind, it does not open.
+export interface SealBinding {
+  recordId: string;
+  patientId: string;
+  type: string;
+  documentId?: string; // for a file's part
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export async function createSummaryKey(patientId: string): Promise<SummaryKey> {
+  const key = bytesToHex(crypto.getRandomValues(new Uint8Array(32)));
+  return { patientId, epochId: await summaryEpochId(patientId, key), key };
+}
+
+export function isSealedPart(value: unknown): value is SealedPart {
+  const part = value as Partial<Record<keyof SealedPart, unknown>> | null;
+  return (
+    typeof part === 'object' &&
+    part !== null &&
+    typeof part.key === 'string' &&
+    typeof part.iv === 'string' &&
+    typeof part.data === 'string' &&
+    part.key.length <= 64 &&
+    part.iv.length === 16
+  );
+}
+
+// The AES key of a part: derived (HKDF) so the summary key and a document key never encrypt sealed text directly.
+async function partKey(keyHex: string, keyName: string, usage: 'encrypt' | 'decrypt'): Promise<CryptoKey> {
+  if (!KEY_HEX.test(keyHex)) throw new Error('A sealing key is 64 hex digits.');
+  const material = await crypto.subtle.importKey('raw', hexToBytes(keyHex), 'HKDF', false, ['deriveKey']);
+  const purpose = keyName === DOCUMENT_KEY ? 'file-fields' : keyName === RECORD_KEY ? 'record-fields' : 'summary-fields';
+  return crypto.subtle.deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: encoder.encode(`medledger-sealed|${purpose}`) },
+    material,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    [usage],
+  );
+}
+
+// JSON of a list, so no field's text can pass for a separator between two others.
+function additionalData(binding: SealBinding, keyName: string): Uint8Array<ArrayBuffer> {
+  const { recordId, patientId, type, documentId } = binding;
+  return encoder.encode(JSON.stringify(['medledger-sealed', recordId, patientId, type, documentId ?? '', keyName]));
+}
+
+function padded(text: string): Uint8Array<ArrayBuffer> {
+  const bytes = encoder.encode(text);
+  const out = new Uint8Array(Math.ceil((bytes.length + 1) / PAD_BYTES) * PAD_BYTES).fill(0x20); // JSON ignores spaces
+  out.set(bytes);
+  return out;
+}
+
+// `fields` sealed under `keyHex` (named `keyName` in the part: a summary epoch id or DOCUMENT_KEY), bound to `binding`.
+export async function sealPart(keyHex: string, keyName: string, binding: SealBinding, fields: object): Promise<SealedPart> {
+  const aes = await partKey(keyHex, keyName, 'encrypt');
+  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+  const plain = padded(JSON.stringify(fields));
+  const data = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: additionalData(binding, keyName) }, aes, plain);
+  return { key: keyName, iv: bytesToBase64(iv), data: bytesToBase64(new Uint8Array(data)) };
+}
+
+// The fields of a part, or null: another key, another record's part, or a changed byte.
+export async function openPart(part: unknown, keyHex: string, binding: SealBinding): Promise<Record<string, unknown> | null> {
+  if (!isSealedPart(part) || !KEY_HEX.test(keyHex)) return null;
+  const iv = base64ToBytes(part.iv);
+  const data = base64ToBytes(part.data);
+  if (!iv || iv.length !== IV_BYTES || !data) return null;
+  try {
+    const aes = await partKey(keyHex, part.key, 'decrypt');
+    const plain = await crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv, additionalData: additionalData(binding, part.key) },
+      aes,
+      data,
+    );
+    const fields: unknown = JSON.parse(decoder.decode(plain));
+    return fields !== null && typeof fields === 'object' && !Array.isArray(fields) ? (fields as Record<string, unknown>) : null;
+  } catch {
+    return null; // the tag does not hold: not this key, or not this record's part
+  }
+}
+
+// A stored file as a sealed record names it: name and type empty in clear, sealed under its document key.
+export interface SealedChainFile extends ChainFile {
+  sealed: SealedPart;
+}
+
+// An upload as it travels: title, description, its own date and its files' names and types are sealed.
+export interface SealedClinicalRecord extends Omit<ClinicalRecord, 'files' | 'documentDate' | 'enrolment'> {
+  files: SealedChainFile[];
+  sealed: SealedPart;
+}
+
+// What a reader opened of a sealed upload: its text always, each file's name and type only with that file's key.
+export interface OpenedClinicalRecord {
+  record: ClinicalRecord; // a file whose key the reader lacks keeps name and type ''
+  filesOpened: boolean[];
+}
+
+const fileBinding = (record: { id: string; patientId: string; type: string }, documentId: string): SealBinding => ({
+  recordId: record.id,
+  patientId: record.patientId,
+  type: record.type,
+  documentId,
+});
+
+// The upload `record` with its medical text sealed; `documentKeys` maps each file's document id to its key (64 hex).
+export async function sealClinicalRecord(
+  record: ClinicalRecord,
+  summary: SummaryKey,
+  documentKeys: ReadonlyMap<string, string>,
+): Promise<SealedClinicalRecord> {
+  if (record.enrolment) throw new Error('The genesis stays in clear: it holds no patient text.');
+  if (record.patientId !== summary.patientId) throw new Error("A record is sealed under its own patient's summary key.");
+  const { title, description, documentDate, files, ...clear } = record;
+  const summaryFields = { title, description, ...(documentDate === undefined ? {} : { documentDate }) };
+  const sealedFiles = await Promise.all(
+    files.map(async (file) => {
+      const key = documentKeys.get(file.documentId);
+      if (!key) throw new Error(`No key for document ${file.documentId}.`);
+      const sealed = await sealPart(key, DOCUMENT_KEY, fileBinding(record, file.documentId), {
+        name: file.name,
+        type: file.type,
+      });
+      return { ...file, name: '', type: '', sealed };
+    }),
+  );
+  const binding = { recordId: record.id, patientId: record.patientId, type: record.type };
+  return {
+    ...clear,
+    title: '',
+    description: '',
+    files: sealedFiles,
+    sealed: await sealPart(summary.key, summary.epochId, binding, summaryFields),
+  };
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+
+// The upload as the reader may read it, or null when the summary key of its epoch is not in `summaryKeys`
+// (epoch id -> key) or does not open it. A file opens only with its key in `documentKeys`.
+export async function openClinicalRecord(
+  record: SealedClinicalRecord,
+  summaryKeys: ReadonlyMap<string, string>,
+  documentKeys: ReadonlyMap<string, string>,
+): Promise<OpenedClinicalRecord | null> {
+  const summaryKey = summaryKeys.get(record.sealed.key);
+  if (!summaryKey || record.sealed.key === DOCUMENT_KEY) return null;
+  const binding = { recordId: record.id, patientId: record.patientId, type: record.type };
+  const fields = await openPart(record.sealed, summaryKey, binding);
+  if (!fields || !isText(fields.title) || !isText(fields.description)) return null;
+  const filesOpened: boolean[] = [];
+  const files: ChainFile[] = [];
+  for (const { sealed, ...file } of record.files) {
+    const key = documentKeys.get(file.documentId);
+    const opened = key && sealed.key === DOCUMENT_KEY ? await openPart(sealed, key, fileBinding(record, file.documentId)) : null;
+    const named = opened && isText(opened.name) && isText(opened.type);
+    filesOpened.push(Boolean(named));
+    files.push(named ? { ...file, name: opened.name as string, type: opened.type as string } : file);
+  }
+  const { sealed: _sealed, ...clear } = record;
+  return {
+    record: {
+      ...clear,
+      title: fields.title,
+      description: fields.description,
+      files,
+      ...(isText(fields.documentDate) ? { documentDate: fields.documentDate } : {}),
+    },
+    filesOpened,
+  };
+}
+
+// Who gets a wrap of `patientId`'s summary key at `now`: the patient (all their devices), the doctor they are listed
+// with, every doctor holding an active share of either level, and the care network while the patient consents
+// (`careNetworkKey` null: no sync server known). Only readers the genesis enrols a key for.
+export function summaryRecipients(
+  state: LedgerState,
+  patientId: string,
+  now: number,
+  careNetworkKey: string | null,
+): Recipient[] {
+  const enrolled = state.enrolment?.encryption ?? {};
+  const ids = new Set<string>([patientId]);
+  const ownDoctor = PATIENTS.find((patient) => patient.id === patientId)?.doctorId;
+  if (ownDoctor && DOCTORS.some((doctor) => doctor.id === ownDoctor)) ids.add(ownDoctor);
+  for (const shareId of state.patientShares.get(patientId) ?? []) {
+    const share = state.shares.get(shareId)?.share;
+    if (share && isShareActive(share, now)) ids.add(share.doctorId);
+  }
+  const recipients = [...ids].flatMap((id) => (enrolled[id] ? [{ id, publicKey: enrolled[id] }] : []));
+  return careConsentOf(state, patientId) && careNetworkKey
+    ? [...recipients, { id: CARE_NETWORK, publicKey: careNetworkKey }]
+    : recipients;
+}
+
+// One wrap of the summary key per recipient.
+export function wrapSummaryKeyTo(summary: SummaryKey, recipients: readonly Recipient[], from: string): Promise<KeyWrap[]> {
+  return Promise.all(
+    recipients.map((recipient) => wrapSummaryKey(summary.patientId, summary.epochId, summary.key, recipient, from)),
+  );
+}
+
+// The summary key a wrap holds for the holder of `privateKey`, only when the key is the one its epoch id names.
+export async function openSummaryWrap(wrap: unknown, privateKey: CryptoKey): Promise<SummaryKey | null> {
+  const named = summaryWrapOf(wrap);
+  const key = named && (await unwrapSummaryKey(wrap, privateKey, named));
+  if (!named || !key) return null;
+  const { patientId, epochId } = named;
+  return (await summaryEpochId(patientId, key)) === epochId ? { patientId, epochId, key } : null;
+}
+
+// Whether a reader may have lost access to the patient since the epoch began at `since` (ms): a share revoked or
+// expired, a grant ended or expired. Then what is written next is sealed under a new epoch.
+export function rotationDue(state: LedgerState, patientId: string, since: number, now: number): boolean {
+  const closedSince = (at: number) => at >= since && at <= now;
+  const shares = (state.patientShares.get(patientId) ?? []).flatMap((id) => state.shares.get(id)?.share ?? []);
+  const grants = (state.patientGrants.get(patientId) ?? []).flatMap((id) => state.grants.get(id)?.grant ?? []);
+  return (
+    shares.some(
+      (share) =>
+        (share.revokedAt !== undefined && closedSince(Date.parse(share.revokedAt))) ||
+        (!isShareActive(share, now) && share.expiresAt !== null && closedSince(Date.parse(share.expiresAt))),
+    ) ||
+    grants.some(
+      (grant) =>
+        (grant.endedAt !== undefined && closedSince(Date.parse(grant.endedAt))) ||
+        (!isGrantActive(grant, now) && closedSince(Date.parse(grant.expiresAt))),
+    )
+  );
+}
+
+// Text a doctor writes about a patient (an emergency grant's reason): the doctor holds no summary key of the patient's
+// before the grant, so it is sealed under a key of its own, wrapped in the record to the patient and the doctor alone.
+export interface ReaderSealed {
+  part: SealedPart;
+  wraps: KeyWrap[]; // one per reader; `documentId` is `record:<record id>`, so a document's wrap never opens it
+}
+
+const recordSubject = (recordId: string) => `record:${recordId}`;
+const RECORD_CID = 'sealed-text';
+
+export async function sealToReaders(
+  binding: SealBinding,
+  fields: object,
+  recipients: readonly Recipient[],
+  from: string,
+): Promise<ReaderSealed> {
+  const key = bytesToHex(crypto.getRandomValues(new Uint8Array(32)));
+  const wraps = await Promise.all(
+    recipients.map((recipient) => wrapKey(recordSubject(binding.recordId), RECORD_CID, key, recipient, from)),
+  );
+  return { part: await sealPart(key, RECORD_KEY, binding, fields), wraps };
+}
+
+// The fields for reader `readerId`, or null when no wrap of this record is theirs or the part is not this record's.
+export async function openFromReaders(
+  sealed: ReaderSealed,
+  readerId: string,
+  privateKey: CryptoKey,
+  binding: SealBinding,
+): Promise<Record<string, unknown> | null> {
+  const wrap = sealed.wraps.find((candidate) => candidate.to === readerId);
+  if (!wrap || wrap.documentId !== recordSubject(binding.recordId) || sealed.part.key !== RECORD_KEY) return null;
+  const key = await unwrapKey(wrap, privateKey, RECORD_CID);
+  return key ? openPart(sealed.part, key, binding) : null;
+}
+
+export function isReaderSealed(value: unknown): value is ReaderSealed {
+  const sealed = value as Partial<Record<keyof ReaderSealed, unknown>> | null;
+  return (
+    typeof sealed === 'object' &&
+    sealed !== null &&
+    isSealedPart(sealed.part) &&
+    sealed.part.key === RECORD_KEY &&
+    Array.isArray(sealed.wraps) &&
+    sealed.wraps.length <= 2 &&
+    sealed.wraps.every(isKeyWrap)
+  );
+}
+
+// What the chain's rules will ask of an upload once its patient announced a summary epoch (`epochs`: the ones they
+// announced before it), from its clear fields alone: no text in clear, and every part under a key it may name.
+export function sealedUploadProblem(record: SealedClinicalRecord, epochs: ReadonlySet<string>): string | null {
+  const clearText =
+    record.title !== '' ||
+    record.description !== '' ||
+    'documentDate' in record ||
+    record.files.some((file) => file.name !== '' || file.type !== '');
+  if (clearText || !isSealedPart(record.sealed)) return 'an upload after sealing holds text in clear';
+  if (!epochs.has(record.sealed.key)) return 'an upload is sealed under an epoch its patient did not announce';
+  return record.files.every((file) => isSealedPart(file.sealed) && file.sealed.key === DOCUMENT_KEY)
+    ? null
+    : "a file of a sealed upload is not sealed under its document's key";
+}
+
+// …and of a grant or share once sealed: its reason or note sealed to exactly the patient and the doctor of it.
+export function readerSealedProblem(sealed: unknown, patientId: string, doctorId: string, recordId: string): string | null {
+  if (!isReaderSealed(sealed)) return 'the record holds no text sealed to its readers';
+  const to = sealed.wraps.map((wrap) => wrap.to).sort();
+  const subjects = sealed.wraps.every((wrap) => wrap.documentId === recordSubject(recordId));
+  return subjects && to.join('|') === [patientId, doctorId].sort().join('|')
+    ? null
+    : "the record's text is not sealed to exactly its patient and its doctor";
+}
