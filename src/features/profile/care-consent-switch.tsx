@@ -45,7 +45,8 @@ export function CareConsentSwitch() {
       />
       <Form.Text id={`${id}-care-consent-help`}>
         While this device is connected, your files&apos; keys are also locked to the sync server&apos;s care-network key. The
-        server opens one only for a doctor with active full emergency access to you, and only that doctor can read it.
+        server opens one only for a doctor with active full emergency access to you, and only that doctor can read it. Your choice
+        is a signed block of your ledger: your other devices and the sync server follow it.
       </Form.Text>
       {error || loadError ? (
         <Alert variant="danger" className="mt-2 mb-0" role="alert">
