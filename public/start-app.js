@@ -1,6 +1,6 @@
 // A classic script in index.html's head (the CSP allows no inline script). The build pre-renders the login
 // screen into #root (vite.config.ts): it is the right screen only at / for a visitor without a stored session
-// ('currentUser', src/auth/session-storage.ts), so elsewhere it stays hidden until the app has rendered. For a
+// ('currentUser', src/auth/session-storage.ts) nor a sign-in notice, so elsewhere it stays hidden until the app has rendered. For a
 // returning user at / or their dashboard, the build's frame of that dashboard (a <template> per user in the
 // directory, src/app/prerender-shell.tsx) shows instead until the app's screen is ready (src/app/mount-app.tsx).
 // The app's JavaScript and the web app manifest are requested after that first paint (the build moves them into
@@ -13,8 +13,16 @@
   } catch {
     // storage blocked: the app treats that as signed out too
   }
+  // A word left for the login screen (src/components/sign-in-notice.ts) adds an alert the pre-rendered screen lacks:
+  // hidden too, so React renders the screen afresh instead of hydrating one that differs (React error #418).
+  let notice = null;
+  try {
+    notice = window.sessionStorage.getItem('medledger-sign-in-notice');
+  } catch {
+    // storage blocked: the login screen has no notice to show either
+  }
   const path = window.location.pathname;
-  if (path !== '/' || stored !== null) html.classList.add('prerender-hidden');
+  if (path !== '/' || stored !== null || notice !== null) html.classList.add('prerender-hidden');
 
   // Only the stored id picks a frame, and every frame is built from the user directory alone: the stored entry's
   // other fields are never shown (the app trusts none of it either, docs/decisions/session-lookup.md).

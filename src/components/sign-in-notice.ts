@@ -1,4 +1,5 @@
 // A word for the login screen from the screen that signed the user out (a restore), kept for this tab only.
+// public/start-app.js reads the same key: the pre-rendered login screen has no such word, so it is not hydrated.
 const NOTICE_KEY = 'medledger-sign-in-notice';
 
 export const RESTORED_NOTICE =
