@@ -43,6 +43,8 @@
     shell.id = 'prerendered-shell';
     shell.inert = true; // nothing in it works before the app runs; the app's own screen replaces it
     shell.append(template.content.cloneNode(true));
+    root.replaceChildren(); // the pre-rendered login is not this user's screen: React renders #root afresh
+    root.inert = true; // the app renders there unseen (src/app/prerender.css): no focus, no click, until it shows
     root.before(shell);
     html.classList.add('shell-shown');
     return true;

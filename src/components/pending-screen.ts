@@ -4,6 +4,9 @@ import { useLayoutEffect } from 'react';
 // (src/app/mount-app.tsx): until then the app renders out of sight, where nothing can take focus.
 export const SCREEN_SHOWN_EVENT = 'medledger:screen-shown';
 
+// Set by public/start-app.js on <html> while that frame is on screen and the app renders beneath it, unseen.
+export const SHELL_SHOWN_CLASS = 'shell-shown';
+
 // Screens still waiting for something (a spinner is on screen): a returning user's pre-rendered dashboard frame
 // stays in their place until there are none (src/app/mount-app.tsx).
 const pending = new Set<symbol>();
