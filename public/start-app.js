@@ -50,6 +50,30 @@
     return true;
   };
 
+  const addManifest = (href) => {
+    const link = document.createElement('link');
+    link.rel = 'manifest';
+    link.href = href;
+    document.head.append(link);
+  };
+  const afterFirstScreen = (run) => {
+    const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 1000));
+    let done = false;
+    const once = () => {
+      if (done) return;
+      done = true;
+      idle(run, { timeout: 5000 });
+    };
+    if (typeof PerformanceObserver === 'function') {
+      new PerformanceObserver((entries, observer) => {
+        if (!entries.getEntriesByName('medledger:first-screen').length) return;
+        observer.disconnect();
+        once();
+      }).observe({ type: 'mark', buffered: true });
+    }
+    setTimeout(once, 10000); // should the app never show a screen: the manifest still comes
+  };
+
   const self = document.currentScript;
   const entry = self?.getAttribute('data-entry');
   if (!entry) return; // npm run dev: index.html loads the app itself (and has no frames)
@@ -71,20 +95,10 @@
     script.src = entry;
     elements.append(script);
     document.head.append(elements);
-    // the manifest later still, once the app's code has run: its processing is a task of its own
+    // the manifest later still, when the browser is idle after the app's first screen (src/app/mount-app.tsx marks
+    // it): its processing is a task of its own, and it fetches an icon, neither of which that screen needs
     const manifest = self.getAttribute('data-manifest');
-    const idle = window.requestIdleCallback ?? ((run) => setTimeout(run, 1000));
-    if (manifest) {
-      idle(
-        () => {
-          const link = document.createElement('link');
-          link.rel = 'manifest';
-          link.href = manifest;
-          document.head.append(link);
-        },
-        { timeout: 5000 },
-      );
-    }
+    if (manifest) afterFirstScreen(() => addManifest(manifest));
   };
   // Once the screen is painted (first-contentful-paint). The timer is a last resort, should no paint come.
   const afterPaint = () => {

@@ -38,3 +38,14 @@ export function whenNoScreenPending(run: () => void): void {
   waiting.push(run);
   check();
 }
+
+// Runs `run` once, when the first screen with nothing pending is on screen: beneath a returning user's frame, once
+// it has taken the frame's place (SCREEN_SHOWN_EVENT). Work that can wait (screens fetched ahead, the service
+// worker) then neither delays nor adds to the bytes of that first screen (npm run bench -- --lighthouse).
+export function whenScreenShown(run: () => void): void {
+  whenNoScreenPending(() => {
+    if (document.documentElement.classList.contains(SHELL_SHOWN_CLASS)) {
+      document.addEventListener(SCREEN_SHOWN_EVENT, () => run(), { once: true });
+    } else run();
+  });
+}
