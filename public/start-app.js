@@ -44,7 +44,12 @@
     shell.inert = true; // nothing in it works before the app runs; the app's own screen replaces it
     shell.append(template.content.cloneNode(true));
     root.replaceChildren(); // the pre-rendered login is not this user's screen: React renders #root afresh
-    root.inert = true; // the app renders there unseen (src/app/prerender.css): no focus, no click, until it shows
+    // The app renders there unseen (src/app/prerender.css): out of the accessibility tree, and nothing in it takes
+    // focus until it shows. Not inert: inert is inherited, and lifting it restyled the whole screen in one task.
+    root.setAttribute('aria-hidden', 'true');
+    root.addEventListener('focusin', (event) => {
+      if (html.classList.contains('shell-shown') && event.target instanceof HTMLElement) event.target.blur();
+    });
     root.before(shell);
     html.classList.add('shell-shown');
     return true;

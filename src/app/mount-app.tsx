@@ -33,11 +33,8 @@ function takeOver(root: HTMLElement): void {
       performance.mark(FIRST_SCREEN_MARK);
       document.getElementById(SHELL_ID)?.remove();
       document.documentElement.classList.remove(SHELL_SHOWN_CLASS);
-      // inert is inherited: lifting it restyles every element of the screen, in a task of its own
-      setTimeout(() => {
-        root.inert = false;
-        document.dispatchEvent(new Event(SCREEN_SHOWN_EVENT));
-      }, 0);
+      root.removeAttribute('aria-hidden');
+      document.dispatchEvent(new Event(SCREEN_SHOWN_EVENT));
     });
   });
 }

@@ -105,8 +105,8 @@ describe('pre-rendered login screen', () => {
       expect(shown).toContain('Checking your records on this device...');
       expect(shown).not.toContain('Someone Else');
       expect(await page.locator('#root').isVisible()).toBe(false);
-      // the app renders beneath the frame, out of reach until it shows: no focus, no click there
-      expect(await page.locator('#root').getAttribute('inert')).toBe('');
+      // the app renders beneath the frame, out of the accessibility tree until it shows
+      expect(await page.locator('#root').getAttribute('aria-hidden')).toBe('true');
       // the same user at another role's dashboard, or an unknown id: no frame, nothing painted until the app runs
       await page.goto('/patient/dashboard');
       await settled(() => page.locator('#prerendered-shell').count()).toBe(0);
