@@ -16,6 +16,10 @@ const CPU_SLOWDOWN = 4;
 const SHOWN_TASK_MS = 20;
 // the trace events whose time a task's line adds up (the rest are their parents or too small to name)
 const NAMED = new Set([
+  'MajorGC',
+  'MinorGC',
+  'v8.compile',
+  'v8.compileModule',
   'ParseHTML',
   'ParseAuthorStyleSheet',
   'UpdateLayoutTree',
