@@ -1,6 +1,6 @@
 // A classic script in index.html's head (the CSP allows no inline script). The build pre-renders the login
 // screen into #root (vite.config.ts): it is the right screen only at / for a visitor without a stored session
-// ('currentUser', src/auth/session-storage.ts), so elsewhere it stays hidden until the app has rendered. For a
+// ('currentUser', src/auth/session-storage.ts) nor a sign-in notice, so elsewhere it stays hidden until the app has rendered. For a
 // returning user at / or their dashboard, the build's frame of that dashboard (a <template> per user in the
 // directory, src/app/prerender-shell.tsx) shows instead until the app's screen is ready (src/app/mount-app.tsx).
 // The app's JavaScript and the web app manifest are requested after that first paint (the build moves them into
@@ -13,8 +13,16 @@
   } catch {
     // storage blocked: the app treats that as signed out too
   }
+  // A word left for the login screen (src/components/sign-in-notice.ts) adds an alert the pre-rendered screen lacks:
+  // hidden too, so React renders the screen afresh instead of hydrating one that differs (React error #418).
+  let notice = null;
+  try {
+    notice = window.sessionStorage.getItem('medledger-sign-in-notice');
+  } catch {
+    // storage blocked: the login screen has no notice to show either
+  }
   const path = window.location.pathname;
-  if (path !== '/' || stored !== null) html.classList.add('prerender-hidden');
+  if (path !== '/' || stored !== null || notice !== null) html.classList.add('prerender-hidden');
 
   // Only the stored id picks a frame, and every frame is built from the user directory alone: the stored entry's
   // other fields are never shown (the app trusts none of it either, docs/decisions/session-lookup.md).
@@ -35,9 +43,40 @@
     shell.id = 'prerendered-shell';
     shell.inert = true; // nothing in it works before the app runs; the app's own screen replaces it
     shell.append(template.content.cloneNode(true));
+    root.replaceChildren(); // the pre-rendered login is not this user's screen: React renders #root afresh
+    // The app renders there unseen (src/app/prerender.css): out of the accessibility tree, and nothing in it takes
+    // focus until it shows. Not inert: inert is inherited, and lifting it restyled the whole screen in one task.
+    root.setAttribute('aria-hidden', 'true');
+    root.addEventListener('focusin', (event) => {
+      if (html.classList.contains('shell-shown') && event.target instanceof HTMLElement) event.target.blur();
+    });
     root.before(shell);
     html.classList.add('shell-shown');
     return true;
+  };
+
+  const addManifest = (href) => {
+    const link = document.createElement('link');
+    link.rel = 'manifest';
+    link.href = href;
+    document.head.append(link);
+  };
+  const afterFirstScreen = (run) => {
+    const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 1000));
+    let done = false;
+    const once = () => {
+      if (done) return;
+      done = true;
+      idle(run, { timeout: 5000 });
+    };
+    if (typeof PerformanceObserver === 'function') {
+      new PerformanceObserver((entries, observer) => {
+        if (!entries.getEntriesByName('medledger:first-screen').length) return;
+        observer.disconnect();
+        once();
+      }).observe({ type: 'mark', buffered: true });
+    }
+    setTimeout(once, 10000); // should the app never show a screen: the manifest still comes
   };
 
   const self = document.currentScript;
@@ -48,33 +87,29 @@
   const start = () => {
     if (started) return;
     started = true;
-    // one insertion for all of them: each element inserted on its own costs a slow phone a moment of the main thread
-    const elements = document.createDocumentFragment();
-    for (const href of preloads) {
-      const link = document.createElement('link');
-      link.rel = 'modulepreload';
-      link.href = href;
-      elements.append(link);
-    }
     const script = document.createElement('script');
     script.type = 'module';
     script.src = entry;
-    elements.append(script);
-    document.head.append(elements);
-    // the manifest later still, once the app's code has run: its processing is a task of its own
+    document.head.append(script);
+    // A few preloads per task, in the stages' order: each inserted link starts a request, and all of them in one
+    // task was a long task on a slow phone (36-60 ms at 4x CPU, right after the first paint).
+    const rest = [...preloads];
+    const insertSome = () => {
+      const elements = document.createDocumentFragment();
+      for (const href of rest.splice(0, 6)) {
+        const link = document.createElement('link');
+        link.rel = 'modulepreload';
+        link.href = href;
+        elements.append(link);
+      }
+      document.head.append(elements);
+      if (rest.length > 0) setTimeout(insertSome, 0);
+    };
+    insertSome();
+    // the manifest later still, when the browser is idle after the app's first screen (src/app/mount-app.tsx marks
+    // it): its processing is a task of its own, and it fetches an icon, neither of which that screen needs
     const manifest = self.getAttribute('data-manifest');
-    const idle = window.requestIdleCallback ?? ((run) => setTimeout(run, 1000));
-    if (manifest) {
-      idle(
-        () => {
-          const link = document.createElement('link');
-          link.rel = 'manifest';
-          link.href = manifest;
-          document.head.append(link);
-        },
-        { timeout: 5000 },
-      );
-    }
+    if (manifest) afterFirstScreen(() => addManifest(manifest));
   };
   // Once the screen is painted (first-contentful-paint). The timer is a last resort, should no paint come.
   const afterPaint = () => {

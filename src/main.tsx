@@ -7,11 +7,13 @@ if (!root) throw new Error('MedLedger: #root is missing from index.html');
 
 // Evaluating all of the app's modules at once is one long task on a slow phone, while the pre-rendered login
 // screen is already on it and waiting for input. So the modules run in stages, each in a task of its own:
-// React, then the router, then the app. The build lists every stage in public/start-app.js's data-preload,
+// React, then what the screens share, then the router, then the app. The build lists every stage in public/start-app.js's data-preload,
 // so all of them are fetched at once and only their evaluation waits (vite.config.ts, startAfterFirstPaint).
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 await import('react-dom/client');
+await nextTask();
+await import('./components/page-spinner'); // the chunk the screens share (vite.config.ts), with the router it needs
 await nextTask();
 await import('./app/router'); // its named imports only: a namespace import of react-router-dom would keep all of it
 await nextTask();

@@ -1,22 +1,24 @@
 import { useEffect } from 'react';
 import type { Role } from '../../workers/core/types';
-import { whenNoScreenPending } from '../components/pending-screen';
+import { whenScreenShown } from '../components/pending-screen';
 import { useSession } from '../auth/use-session';
 import { APP_ROUTES, type AppRoute } from './routes';
 
 const idle = (run: () => void) =>
   typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 2000 }) : setTimeout(run, 200);
 
-// The code of every screen `role` can open, requested at once when the browser is next idle (each runs as it arrives).
+// The code of every screen `role` can open, one screen per idle moment: requesting a screen inserts its chunks'
+// preload links, and all of them in one task was a long task on a slow phone (100 ms at 4x CPU).
 function prefetch(routes: readonly AppRoute[], role: Role, isCurrent: () => boolean): void {
-  idle(() => {
-    if (!isCurrent()) return;
-    for (const route of routes) {
-      if (!route.lazy || (route.access !== role && route.access !== 'signed-in')) continue;
-      // offline or a new version: the screen loads (or reports) when it is opened
-      route.lazy().catch(() => undefined);
-    }
-  });
+  const next = routes.filter((route) => route.lazy && (route.access === role || route.access === 'signed-in'));
+  const fetchNext = () => {
+    const route = next.shift();
+    if (!route?.lazy || !isCurrent()) return;
+    // offline or a new version: the screen loads (or reports) when it is opened
+    route.lazy().catch(() => undefined);
+    idle(fetchNext);
+  };
+  idle(fetchNext);
 }
 
 // Once a signed-in user's first screen is shown with its data, the screens they may open next are fetched in the
@@ -26,7 +28,7 @@ export function PrefetchScreens({ routes = APP_ROUTES }: { routes?: readonly App
   useEffect(() => {
     if (!role) return;
     let current = true;
-    whenNoScreenPending(() => prefetch(routes, role, () => current));
+    whenScreenShown(() => prefetch(routes, role, () => current));
     return () => {
       current = false;
     };

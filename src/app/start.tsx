@@ -1,4 +1,5 @@
 import { StrictMode } from 'react';
+import { whenScreenShown } from '../components/pending-screen';
 import { App } from './app';
 import { mountApp } from './mount-app';
 import { createAppRouter } from './router';
@@ -15,11 +16,12 @@ export function startApp(root: HTMLElement): void {
     </StrictMode>,
   );
 
-  // After the page has loaded, so the first paint never waits for it; only the build has a service worker.
-  // public/start-app.js loads the app after the first paint, often after the load event.
+  // Once the first screen is shown and the browser is idle, so neither its paint nor its bytes wait for it; only
+  // the build has a service worker.
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
     const register = () => void import('./service-worker').then(({ registerServiceWorker }) => registerServiceWorker()); // nothing waits on it
-    if (document.readyState === 'complete') register();
-    else window.addEventListener('load', register, { once: true });
+    const idle = (run: () => void) =>
+      typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 5000 }) : setTimeout(run, 1000);
+    whenScreenShown(() => idle(register));
   }
 }

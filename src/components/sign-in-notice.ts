@@ -1,6 +1,7 @@
 // A word for the login screen from the screen that signed the user out (a restore, a device that took the sync
 // server's ledger), kept for this tab only until the next sign-in. The login screen subscribes: the word may be left
-// after it has rendered.
+// after it has rendered. public/start-app.js reads the same key: the pre-rendered login screen has no such word, so
+// it is not hydrated.
 const NOTICE_KEY = 'medledger-sign-in-notice';
 const listeners = new Set<() => void>();
 

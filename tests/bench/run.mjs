@@ -3,7 +3,8 @@
 // `npm run bench -- --core` runs the Node part only, `-- --browser` the browser part only, `-- --sandbox` only
 // the browser part's live sandbox chain (its figures replace the sandbox figures of the last browser run),
 // `-- --lighthouse` only Lighthouse on the login page and the dashboards (lighthouse-bench.mjs), `-- --screens`
-// only the first and second visits of every screen (screens-bench.mjs),
+// only the first and second visits of every screen (screens-bench.mjs), `-- --trace [--role doctor] [--runs 5]` only a
+// trace of a returning user's dashboard load at 4x CPU, task by task (dashboard-trace.mjs),
 // `-- --portability` only the export, backup and restore of a big ledger (portability-bench.mjs),
 // `-- --signatures` only the signed-blocks part (signature-bench.mjs), and `-- --sync` only two devices through
 // the real sync server (sync-bench.mjs).
@@ -33,6 +34,25 @@ const benchJson = new URL('./results/bench.json', import.meta.url);
 // The browser parts use the browser the tests use (tests/e2e/support/chromium.ts): found, or installed.
 const { module: chromium } = await runnerImport('/tests/e2e/support/chromium.ts', { root, logLevel: 'error' });
 if (only !== 'core') process.env.CHROMIUM_PATH = chromium.ensureChromium((line) => console.log(`[bench] ${line}`));
+
+if (process.argv.includes('--trace')) {
+  const { formatDashboardTrace, runDashboardTrace } = await import('./dashboard-trace.mjs');
+  const option = (name, fallback) => {
+    const index = process.argv.indexOf(name);
+    return index > 0 && process.argv[index + 1] ? process.argv[index + 1] : fallback;
+  };
+  console.log("Trace of a returning user's dashboard load at 4x CPU (the built app in Chromium)...");
+  const run = await runDashboardTrace({
+    executablePath: process.env.CHROMIUM_PATH,
+    chromiumArgs: chromium.CHROMIUM_ARGS,
+    role: option('--role', 'patient'),
+    runs: Number(option('--runs', '3')),
+  });
+  console.log('\n' + formatDashboardTrace(run) + '\n');
+  await writeFile(new URL('./results/dashboard-trace.json', import.meta.url), JSON.stringify(run) + '\n');
+  console.log('Written: tests/bench/results/dashboard-trace.json');
+  process.exit(0);
+}
 
 if (process.argv.includes('--portability')) {
   const { formatPortabilityTable, runPortabilityBench } = await import('./portability-bench.mjs');

@@ -60,6 +60,31 @@ describe('pre-rendered login screen', () => {
     expect(recorded.unexpectedProblems()).toEqual([]);
   });
 
+  test('a login screen with a word for the user (this device took the sync server ledger) is rendered afresh, not hydrated: no hydration error', async ({
+    page,
+    recorded,
+  }) => {
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    await page.goto('/');
+    await page.locator('form:not([inert])').waitFor();
+    // what src/ledger's session provider leaves when the worker signed the user out for the server's ledger
+    await page.evaluate(() =>
+      sessionStorage.setItem(
+        'medledger-sign-in-notice',
+        "This device now holds the sync server's ledger. Sign in again: its records are signed with the server's keys.",
+      ),
+    );
+    await page.reload();
+    await page.getByText("This device now holds the sync server's ledger").waitFor();
+    await page.locator('form:not([inert])').waitFor();
+    await settled(() => page.locator('#login-email').isVisible()).toBe(true);
+    expect(warnings.filter((warning) => /pre-rendered|Hydration|#418/.test(warning))).toEqual([]);
+    expect(recorded.unexpectedProblems()).toEqual([]);
+  });
+
   test('a returning user sees their dashboard frame before the app runs: from the user list, inert, saying the records are being checked', async ({
     browser,
     baseUrl,
@@ -80,6 +105,8 @@ describe('pre-rendered login screen', () => {
       expect(shown).toContain('Checking your records on this device...');
       expect(shown).not.toContain('Someone Else');
       expect(await page.locator('#root').isVisible()).toBe(false);
+      // the app renders beneath the frame, out of the accessibility tree until it shows
+      expect(await page.locator('#root').getAttribute('aria-hidden')).toBe('true');
       // the same user at another role's dashboard, or an unknown id: no frame, nothing painted until the app runs
       await page.goto('/patient/dashboard');
       await settled(() => page.locator('#prerendered-shell').count()).toBe(0);
