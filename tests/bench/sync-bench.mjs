@@ -303,6 +303,7 @@ export function formatSyncTable(run) {
         ms(each.takenMs),
         each.blocks === 10000 ? `< 5,000 ms: ${each.takenMs < 5000 ? 'met' : 'missed'}` : '',
       ],
+      ['  Connect to in step again, signing in through the form (every block held and verified)', ms(each.inStepMs), ''],
       ['  then the explorer verifies and shows them', `${ms(each.explorerMs)} (${each.explorerSays})`, ''],
       ['  seeding the server from Node (not a device figure)', ms(each.seedMs), ''],
     ]),

@@ -98,6 +98,35 @@ describe('sync through the service', () => {
     expect(server.joins[0].genesis).toBe(genesis.hash);
   });
 
+  it("connects again after a reload that came while it was still taking the server's ledger, and holds all of it", async () => {
+    const otherStorage = createMemoryStorage();
+    const other = await signedIn(fakeServer().transport, otherStorage);
+    await other.upload(uploadOf('Written on the server'));
+    const stored = (await otherStorage.readMeta('keys')) as {
+      algorithm: 'Ed25519';
+      users: Record<string, unknown>;
+      ledger: { publicKey: string };
+    };
+    const keys = { algorithm: stored.algorithm, users: stored.users, ledger: { publicKey: stored.ledger.publicKey } };
+    const blocks = (await otherStorage.load()).blocks;
+    const server = fakeServer({ blocks, keys });
+    const storage = createMemoryStorage();
+    // the page is reloaded before the join is answered: this tab's connect never ends
+    const unanswered: SyncTransport = {
+      ...server.transport,
+      fetch: (url, init) => (url.endsWith('/api/join') ? new Promise(() => undefined) : server.transport.fetch(url, init)),
+    };
+    const first = await signedIn(unanswered, storage);
+    void first.connectSync(REQUEST);
+    await expect.poll(async () => (await errorOf(first.chainStatus())).name).toBe('AccessDeniedError'); // signed out
+
+    const reloaded = createTestLedgerService({ storage, syncTransport: server.transport });
+    await signInAs(reloaded, SARAH);
+    await expect.poll(async () => (await reloaded.syncStatus()).state).toBe('in-step');
+    expect((await reloaded.chainStatus()).height).toBe(blocks.length);
+    expect(server.joins).toHaveLength(1);
+  });
+
   it('says offline since when while the server does not answer, and stops asking at Disconnect', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {

@@ -3,11 +3,12 @@
 import { DIFFICULTY } from './constants';
 import { firstDifference, orderBlocks, parentsOf } from './dag';
 import { emptyState, verifyLedger, type LedgerState } from './projection';
-import { signatureProblem } from './signatures';
+import { signatureProblem, type SignatureChecker } from './signatures';
 import { copyState } from './state-copy';
-import type { Block } from './types';
+import type { Block, KeyEnrolment } from './types';
 
 export const MAX_BLOCK_BYTES = 256 * 1024; // a block's JSON: an upload of 50 files with long names is about 20 KB
+const CHECKER_SLICE = 2500; // signatures handed to a checker at a time: a 10,000-block catch-up keeps every core busy
 
 export interface RefusedBlockReport {
   hash: string;
@@ -27,6 +28,7 @@ export interface MergeOptions {
   difficulty?: number;
   publicKeys?: Map<string, Promise<CryptoKey>>; // imported enrolled keys, shared across calls
   heldState?: LedgerState; // the projection of `held`: a merge that only appends folds on from a copy of it
+  checker?: SignatureChecker; // checks lists of signatures on other threads (the ledger worker's pool)
 }
 
 const BLOCK_FIELDS = ['id', 'hash', 'previousHash', 'heads', 'timestamp', 'dataHash', 'data', 'nonce', 'author', 'signature'];
@@ -52,6 +54,43 @@ function asBlock(value: unknown): Block | string {
   for (const field of BLOCK_FIELDS) if (source[field] !== undefined) block[field] = source[field];
   return block as unknown as Block;
 }
+
+// Each block's signature problem (null: it holds), started at once: on `checker`'s threads in slices when given.
+// A slice reports only its first failure, so the blocks after it are checked here.
+function startSignatureChecks(
+  blocks: readonly Block[],
+  enrolment: KeyEnrolment,
+  publicKeys: Map<string, Promise<CryptoKey>>,
+  checker: SignatureChecker | undefined,
+): Map<string, Promise<string | null>> {
+  const problems = new Map<string, Promise<string | null>>();
+  const here = (block: Block) => signatureProblem(block, enrolment, publicKeys);
+  if (!checker) {
+    for (const block of blocks) problems.set(block.hash, here(block));
+    return problems;
+  }
+  for (let from = 0; from < blocks.length; from += CHECKER_SLICE) {
+    const slice = blocks.slice(from, from + CHECKER_SLICE);
+    const parts = slice.map(({ author, hash, signature }) => ({ author, hash, signature }));
+    const outcome = checker
+      .check(parts, enrolment)
+      .then(async (failure): Promise<(string | null)[]> => {
+        if (!failure) return slice.map(() => null);
+        const rest = await Promise.all(slice.slice(failure.offset + 1).map(here));
+        return [...slice.slice(0, failure.offset).map(() => null), failure.reason, ...rest];
+      })
+      .catch(() => Promise.all(slice.map(here))); // a checker that failed: every block of its slice is checked here
+    slice.forEach((block, i) =>
+      problems.set(
+        block.hash,
+        outcome.then((each) => each[i]),
+      ),
+    );
+  }
+  return problems;
+}
+
+const sameKeys = (a: KeyEnrolment, b: KeyEnrolment) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 // Merges `incoming` (anything a peer sent) into `held` (a verified ledger in its order). Every incoming block is
 // added, refused with why, or left waiting for a head it names. The result verifies as a whole.
@@ -84,6 +123,12 @@ export async function mergeBlocks(
       if (parentsOf(other).includes(hash)) refuse(other.hash, `it names block ${hash.slice(0, 8)}, which was refused`);
   };
 
+  // signatures do not depend on the order: with the held ledger's keys known they are checked beside hashes and rules
+  let checkedWith = options.heldState?.enrolment;
+  const signatures = checkedWith
+    ? startSignatureChecks([...candidates.values()], checkedWith, publicKeys, options.checker)
+    : new Map<string, Promise<string | null>>();
+
   for (;;) {
     const ordered = orderBlocks([...held, ...candidates.values()]);
     const blocks = ordered.blocks;
@@ -113,9 +158,19 @@ export async function mergeBlocks(
     }
     const enrolment = verified.state.enrolment;
     const added = blocks.filter((block) => candidates.has(block.hash));
+    if (enrolment) {
+      if (!checkedWith || !sameKeys(checkedWith, enrolment)) signatures.clear();
+      checkedWith = enrolment;
+      const unchecked = added.filter((block) => !signatures.has(block.hash));
+      startSignatureChecks(unchecked, enrolment, publicKeys, options.checker).forEach((problem, hash) =>
+        signatures.set(hash, problem),
+      );
+    }
     let badSignature = false;
     for (const block of added) {
-      const problem = enrolment ? await signatureProblem(block, enrolment, publicKeys) : 'signature: the ledger enrols no keys';
+      const problem = enrolment
+        ? await (signatures.get(block.hash) ?? signatureProblem(block, enrolment, publicKeys))
+        : 'signature: the ledger enrols no keys';
       if (problem !== null) {
         refuse(block.hash, problem);
         badSignature = true;

@@ -229,7 +229,12 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
               waiting: [...incoming],
               notMerged: 'this device’s stored records failed verification',
             };
-          outcome = await mergeBlocks(s.blocks, incoming, { difficulty, publicKeys: s.publicKeys, heldState: s.verified.state });
+          outcome = await mergeBlocks(s.blocks, incoming, {
+            difficulty,
+            publicKeys: s.publicKeys,
+            heldState: s.verified.state,
+            checker: deps.signatureChecker,
+          });
           if (outcome.added.length === 0) return { added: 0, refused: outcome.refused, waiting: outcome.waiting };
           const before = s.verified.state;
           const after = outcome.state;
@@ -255,7 +260,15 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
           }
           kinds = kindsOf(outcome.added.map((block) => block.data));
           if (outcome.firstChanged < s.blocks.length) kinds = ALL_KINDS; // blocks moved: every screen reads again
-          await setSnapshot(await toSnapshot(await storage.load(Math.max(0, s.blocks.length - 1)), s));
+          if (outcome.firstChanged === s.blocks.length && s.signatures.checked === s.blocks.length) {
+            // appended to a ledger whose signatures all held, each new block verified by the merge: as an own write
+            // publishes, with nothing read back or checked twice
+            const keys = new Map(s.keys);
+            for (const id of deleteDocuments) keys.delete(id);
+            s.signatures.checked = outcome.blocks.length;
+            publish({ ...s, blocks: outcome.blocks, verified: { state: outcome.state }, keys, awaiting, revision });
+            hooks.stateChanged();
+          } else await setSnapshot(await toSnapshot(await storage.load(Math.max(0, s.blocks.length - 1)), s));
           return { added: outcome.added.length, refused: outcome.refused, waiting: outcome.waiting };
         }
       });

@@ -50,7 +50,12 @@ export function createSync(
   let link: Link = { state: 'off' };
   let attempt = 0; // a newer Connect or a Disconnect makes an older attempt's answer moot
   let retry: ReturnType<typeof setTimeout> | undefined;
-  const port = storePort(deps, store, signOut);
+  // taking the server's ledger replaces everything stored, this link's settings too: they are written again before
+  // the screens go to sign-in, so a reload while the rest of the ledger is still being taken connects again
+  const port = storePort(deps, store, async () => {
+    if (settings) await save(settings).catch(() => undefined);
+    await signOut();
+  });
 
   function setLink(next: Link): void {
     link = next;
