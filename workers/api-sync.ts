@@ -31,3 +31,10 @@ export interface SyncRequest {
   serverUrl: string; // ws:// or wss://
   deviceName: string;
 }
+
+// A file another device wrote whose bytes or key have not reached this device yet: how far its encrypted bytes came
+// (receivedBytes equals totalBytes while only its key is awaited).
+export interface FileArrival {
+  receivedBytes: number;
+  totalBytes: number;
+}

@@ -208,6 +208,7 @@ export function fakeStore(
       contents.set(documentId, { cid: named.get(documentId) ?? '', bytes });
       return true;
     }),
+    fileProgress: vi.fn((_documentId: string, _received: number, _total: number) => undefined),
     adopt: vi.fn(async (_genesis: string, incoming: unknown[]) => {
       held.splice(0, held.length, ...(incoming as Block[]));
     }),

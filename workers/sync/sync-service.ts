@@ -6,7 +6,7 @@ import { fail, type LedgerDeps } from '../ledger/deps';
 import type { LedgerStore } from '../ledger/store';
 import type { User } from '../core/types';
 import type { SyncClient } from './sync-client';
-import type { SyncKeys, SyncTransport } from './sync-ports';
+import type { SyncKeys, SyncStore, SyncTransport } from './sync-ports';
 import { storePort } from './store-port';
 
 export const SYNC_KEY = 'sync'; // storage meta: the link's settings, so a reload reconnects by itself
@@ -45,12 +45,13 @@ export function createSync(
   signOut: () => Promise<void>,
   changed: () => void,
   keys?: SyncKeys,
+  fileProgress?: SyncStore['fileProgress'], // files on their way here (workers/ledger/arrivals.ts)
 ) {
   let settings: SyncSettings | null = null;
   let link: Link = { state: 'off' };
   let attempt = 0; // a newer Connect or a Disconnect makes an older attempt's answer moot
   let retry: ReturnType<typeof setTimeout> | undefined;
-  const port = storePort(deps, store, signOut);
+  const port = storePort(deps, store, signOut, fileProgress);
 
   function setLink(next: Link): void {
     link = next;
