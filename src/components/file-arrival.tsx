@@ -1,0 +1,31 @@
+import type { FileArrival } from '../../workers/api';
+
+const MB = 1024 * 1024;
+
+// What a file still on its way from another device shows, e.g. "Arriving from another device: 40% (4.0 of 10.0 MB)".
+export function arrivalWords({ receivedBytes, totalBytes }: FileArrival): string {
+  if (totalBytes > 0 && receivedBytes >= totalBytes) return 'Arriving from another device: waiting for its key';
+  const percent = totalBytes > 0 ? Math.floor((receivedBytes / totalBytes) * 100) : 0;
+  return `Arriving from another device: ${percent}% (${(receivedBytes / MB).toFixed(1)} of ${(totalBytes / MB).toFixed(1)} MB)`;
+}
+
+interface FileArrivalProgressProps {
+  arrival: FileArrival;
+  id: string; // the Open and Download buttons point here for why they are disabled
+}
+
+// The words and a real progress bar named by them.
+export function FileArrivalProgress({ arrival, id }: FileArrivalProgressProps) {
+  return (
+    <span className="document-arrival">
+      <span id={id} className="document-arrival-words">
+        {arrivalWords(arrival)}
+      </span>
+      <progress
+        aria-labelledby={id}
+        max={Math.max(arrival.totalBytes, 1)}
+        value={Math.min(arrival.receivedBytes, arrival.totalBytes)}
+      />
+    </span>
+  );
+}
