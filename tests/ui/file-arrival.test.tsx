@@ -31,7 +31,7 @@ async function recordsWithArrivingScan() {
       ...record,
       documents: record.documents.map((document) => (arrival ? { ...document, arriving: { ...arrival } } : document)),
     }));
-  const onChange: LedgerService['onChange'] = async (listener) => {
+  const onChange = async (listener: ChangeListener) => {
     listeners.push(listener);
     return proxy.onChange(listener);
   };
