@@ -32,8 +32,7 @@ export interface SyncRequest {
   deviceName: string;
 }
 
-// A file another device wrote whose bytes or key have not reached this device yet: how far its encrypted bytes came
-// (receivedBytes equals totalBytes while only its key is awaited).
+// A file another device wrote whose bytes have not reached this device yet: how far its encrypted bytes came.
 export interface FileArrival {
   receivedBytes: number;
   totalBytes: number;

@@ -4,7 +4,6 @@ const MB = 1024 * 1024;
 
 // What a file still on its way from another device shows, e.g. "Arriving from another device: 40% (4.0 of 10.0 MB)".
 export function arrivalWords({ receivedBytes, totalBytes }: FileArrival): string {
-  if (totalBytes > 0 && receivedBytes >= totalBytes) return 'Arriving from another device: waiting for its key';
   const percent = totalBytes > 0 ? Math.floor((receivedBytes / totalBytes) * 100) : 0;
   return `Arriving from another device: ${percent}% (${(receivedBytes / MB).toFixed(1)} of ${(totalBytes / MB).toFixed(1)} MB)`;
 }

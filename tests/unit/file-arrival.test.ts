@@ -135,12 +135,15 @@ describe('progress of files on their way', () => {
     expect(arrivals.of({ ...scan, deletedAt: '2026-11-26T11:00:00.000Z' })).toBeUndefined();
   });
 
-  it('counts the bytes reported until the file lands, then says nothing more', () => {
+  it('counts the bytes reported until they are stored, then says nothing more, even while its key is awaited', () => {
     const awaiting = new Set(['doc-1']);
     const { arrivals } = arrivalsAt(awaiting);
     arrivals.progress('doc-1', 2 * MiB, 6 * MiB + 28);
     expect(arrivals.of(scan)).toEqual({ receivedBytes: 2 * MiB, totalBytes: 6 * MiB + 28 });
-    awaiting.delete('doc-1');
+    arrivals.progress('doc-1', 6 * MiB + 28, 6 * MiB + 28); // stored here: only its key is still awaited
+    expect(arrivals.of(scan)).toBeUndefined();
+    arrivals.progress('doc-1', 2 * MiB, 6 * MiB + 28);
+    awaiting.delete('doc-1'); // bytes and key here
     expect(arrivals.of(scan)).toBeUndefined();
   });
 

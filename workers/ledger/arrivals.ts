@@ -44,7 +44,10 @@ export function createArrivals(
         received.delete(document.id); // it landed (or went): nothing more to show
         return undefined;
       }
-      return { ...(received.get(document.id) ?? { receivedBytes: 0, totalBytes: storedSize(document.fileSize) }) };
+      const arrival = received.get(document.id) ?? { receivedBytes: 0, totalBytes: storedSize(document.fileSize) };
+      // its bytes are here and only its key is awaited: opening it fetches the key under an emergency grant, or says why not
+      if (arrival.receivedBytes >= arrival.totalBytes) return undefined;
+      return { ...arrival };
     },
     progress(documentId, receivedBytes, totalBytes) {
       const before = received.get(documentId);

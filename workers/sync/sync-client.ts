@@ -287,13 +287,14 @@ function mirror(
       try {
         if (await store.readContent(documentId)) {
           heldFiles.add(documentId);
-          store.fileProgress(documentId, entry.size, entry.size); // its key may still be on its way
+          store.fileProgress(documentId, entry.size, entry.size); // here: its key may still be on its way
           continue;
         }
         const bytes = await fileBytes(documentId, entry);
         if (!bytes || (await contentId(bytes)) !== entry.cid) continue; // bytes that are not what the chain names
         if (await store.addRemoteContent(documentId, bytes)) {
           heldFiles.add(documentId);
+          store.fileProgress(documentId, entry.size, entry.size);
           stored = true;
         }
       } catch (error) {
@@ -320,7 +321,7 @@ function mirror(
       if (typeof part === 'string') return null;
       parts.push(part);
       received += part.byteLength;
-      store.fileProgress(documentId, received, entry.size);
+      if (received < entry.size) store.fileProgress(documentId, received, entry.size); // all of it: once stored
     }
     return joinChunks(parts, entry.size);
   }
