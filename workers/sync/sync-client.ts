@@ -267,11 +267,16 @@ function mirror(
   function startFiles(): void {
     if (takingFiles) return void (filesAgain = true);
     takingFiles = (async () => {
-      do {
-        filesAgain = false;
-        if (await takeFiles()) schedule();
-      } while (filesAgain && !closed);
-      takingFiles = null;
+      try {
+        do {
+          filesAgain = false;
+          if (await takeFiles()) schedule();
+        } while (filesAgain && !closed);
+      } catch (error) {
+        console.warn('MedLedger: taking files from other devices failed', error); // tried again on the next change
+      } finally {
+        takingFiles = null;
+      }
     })();
   }
 
