@@ -258,9 +258,13 @@ function mirror(
       for (const { hash, reason } of outcome.refused) refusedHere.set(hash, reason);
     }
     startFiles();
-    // a wrap is taken only once its file's bytes are here to check the key against: a file that lands later
-    // schedules another pass
-    if (keys && doc.wraps) await keys.acceptWraps(Object.values(doc.wraps).map(decodeBlock));
+    await acceptWraps();
+  }
+
+  // A wrap is taken only once its file's bytes are here to check the key against: offered again as each file lands.
+  async function acceptWraps(): Promise<void> {
+    const wraps = ledger.doc()?.wraps;
+    if (keys && wraps) await keys.acceptWraps(Object.values(wraps).map(decodeBlock));
   }
 
   // Files are taken beside the passes, one at a time: blocks keep flowing while a large file arrives.
@@ -299,6 +303,7 @@ function mirror(
         if (!bytes || (await contentId(bytes)) !== entry.cid) continue; // bytes that are not what the chain names
         if (await store.addRemoteContent(documentId, bytes)) {
           heldFiles.add(documentId);
+          await acceptWraps(); // its key, when a wrap to the signed-in user came: the file opens as soon as it shows landed
           store.fileProgress(documentId, entry.size, entry.size);
           stored = true;
         }
