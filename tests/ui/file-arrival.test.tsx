@@ -76,7 +76,9 @@ describe('a file on its way from another device', () => {
     expect(await capture.text(0)).toBe('%PDF-1.4 ultrasound');
   });
 
-  it('says 0% before any of it came', () => {
+  it('says 0% before any of it came, in the unit of its size', () => {
+    expect(arrivalWords({ receivedBytes: 0, totalBytes: 454 })).toBe('Arriving from another device: 0% (0 of 454 B)');
+    expect(arrivalWords({ receivedBytes: 0, totalBytes: 300 * 1024 })).toBe('Arriving from another device: 0% (0.0 of 300.0 KB)');
     expect(arrivalWords({ receivedBytes: 0, totalBytes: 6 * MB + 28 })).toBe('Arriving from another device: 0% (0.0 of 6.0 MB)');
   });
 });
