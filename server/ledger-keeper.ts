@@ -337,8 +337,9 @@ export async function createLedgerKeeper(
       }
       if (!heldCids.has(entry.cid)) continue; // waits for a held block to name it
       device.filesInFlight.add(id);
+      let problem: string | null | undefined;
       try {
-        const problem = await fileProblem(entry);
+        problem = await fileProblem(entry);
         if (problem === null) {
           device.decided.add(id);
           ledger.change((ledgerDoc) => {
@@ -356,6 +357,9 @@ export async function createLedgerKeeper(
       } finally {
         device.filesInFlight.delete(id);
       }
+      // the device sent the file again meanwhile (a reload lost the documents it had made): check the new ones
+      const now = device.handle.doc().files as unknown;
+      if (problem === undefined && isRecord(now) && isRecord(now[id]) && now[id].url !== entry.url) schedule(device);
     }
   }
 

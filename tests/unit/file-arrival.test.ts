@@ -229,6 +229,32 @@ describe('a device sending and taking a file in chunks', () => {
     expect(same(stored, bytes)).toBe(true);
   });
 
+  it('sends a file again on its next connection when the documents it made are gone before the server took it', async () => {
+    const bytes = patterned(100);
+    const cid = await contentId(bytes);
+    const server = fakeServer({ genesis: GENESIS });
+    const store = fakeStore([GENESIS], { files: { 'doc-1': { cid, bytes } } });
+    const first = await connect(server, store);
+    await expect.poll(() => server.repos.doc<DeviceDoc>(first.deviceUrl).files['doc-1']?.url).toBeDefined();
+    const lost = server.repos.doc<DeviceDoc>(first.deviceUrl).files['doc-1'].url;
+    await first.close();
+    server.repos.docs.delete(lost); // a reload: this device's repo keeps nothing, and the server had not fetched it
+    const again = await startSync({
+      serverUrl: SERVER,
+      deviceName: 'Sarah’s laptop',
+      deviceId: 'device-1',
+      deviceUrl: first.deviceUrl,
+      store,
+      transport: server.transport,
+      now: () => Date.UTC(2026, 10, 26, 10, 43),
+      changed: () => undefined,
+    });
+    clients.push(again);
+    await expect.poll(() => server.repos.doc<DeviceDoc>(again.deviceUrl).files['doc-1']?.url).not.toBe(lost);
+    const url = server.repos.doc<DeviceDoc>(again.deviceUrl).files['doc-1'].url;
+    expect(server.repos.doc<FileDoc>(url)).toEqual({ kind: 'medledger-file', cid, bytes });
+  });
+
   it('stores nothing of a file whose chunks do not join into the bytes its content id names', async () => {
     const bytes = patterned(MiB + 10);
     const cid = await contentId(bytes);

@@ -167,6 +167,7 @@ function mirror(
 ): Omit<SyncClient, 'adopted' | 'genesis'> {
   const { store, keys, now, changed } = options;
   const heldFiles = new Set<string>(); // document ids whose bytes this device holds (read to push, or stored on arrival)
+  const sentHere = new Set<string>(); // document ids whose file documents this connection made
   const refusedHere = new Map<string, string>(); // block hash -> why this device's store refused it
   let online = true;
   let offlineSince: number | undefined;
@@ -209,10 +210,14 @@ function mirror(
         d.seenAt = iso(now());
       });
     for (const file of store.liveFiles()) {
-      if (Object.hasOwn(device.doc()?.files ?? {}, file.id) || Object.hasOwn(ledger.doc()?.files ?? {}, file.id)) continue;
+      if (Object.hasOwn(ledger.doc()?.files ?? {}, file.id) || sentHere.has(file.id)) continue;
+      // listed by an earlier connection but not in the ledger: its documents may have gone with a reload (the repo
+      // here keeps nothing) before the server fetched them, so they are made again; one the server refused is not
+      if (Object.hasOwn(device.doc()?.refused ?? {}, file.id)) continue;
       const bytes = await store.readContent(file.id);
       if (!bytes) continue; // not arrived yet on this device either
       heldFiles.add(file.id);
+      sentHere.add(file.id);
       const entry = sendFile(file.cid, new Uint8Array(bytes));
       device.change((d) => void (d.files[file.id] = entry));
     }
