@@ -1,7 +1,7 @@
 // A large file crosses devices in chunks the receiving device counts (docs/decisions/one-ledger-across-devices.md):
 // the patient's device uploads about 6 MB through the real sync server, and the doctor's device, on a slow link,
 // lists the record at once with its file arriving and how far it came, then opens it once it has landed.
-import { beforeAll } from 'vitest';
+import { beforeAll, onTestFailed } from 'vitest';
 import buildServer from '../server/global-setup';
 import { connect, newDevice, serverForTest } from './support/devices';
 import { describe, expect, test } from './support/fixtures';
@@ -33,6 +33,10 @@ describe('a file arriving from another device', { timeout: 240_000 }, () => {
     await uploadRecord(page, 'Abdominal ultrasound', [scan], { type: 'Test Report' });
 
     const item = recordItem(doctor, 'Abdominal ultrasound');
+    onTestFailed(async () => {
+      const shown = await item.innerText({ timeout: 1_000 }).catch(() => 'no record');
+      console.log(`the doctor's record: ${JSON.stringify(shown)}\nserver:\n${server.lines.join('\n')}`);
+    });
     await item.waitFor({ timeout: 30_000 });
     const bar = item.getByRole('progressbar', { name: /^Arriving from another device: \d+% \(\d+\.\d of 6\.0 MB\)$/ });
     await bar.waitFor({ timeout: 30_000 });
