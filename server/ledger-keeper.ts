@@ -2,6 +2,7 @@
 // Every block is verified by workers/core/merge.ts before it is kept; the server re-implements no check.
 import type { AutomergeUrl, DocHandle, Repo } from '@automerge/automerge-repo';
 import { contentId } from '../workers/core/documents';
+import { chunkBytes, chunkListProblem, joinChunks } from '../workers/core/file-chunks';
 import {
   CARE_NETWORK,
   importCareNetworkKey,
@@ -20,7 +21,6 @@ import {
   encodeBlock,
   type DeviceDoc,
   type DeviceSummary,
-  type FileDoc,
   type FileEntry,
   type JoinAnswer,
   type JoinRequest,
@@ -280,21 +280,47 @@ export async function createLedgerKeeper(
     return { ok: true, wrap: outcome };
   }
 
-  // undefined: not decided yet (the file document is not here yet); null: it holds; else why it is refused.
-  async function fileProblem(entry: FileEntry): Promise<string | null | undefined> {
-    let handle: DocHandle<FileDoc>;
+  // A document a device made, or undefined when it has not arrived within FIND_TIMEOUT_MS.
+  async function found(url: string): Promise<unknown> {
     try {
-      handle = await repo.find<FileDoc>(entry.url as AutomergeUrl, { signal: AbortSignal.timeout(FIND_TIMEOUT_MS) });
+      return (await repo.find(url as AutomergeUrl, { signal: AbortSignal.timeout(FIND_TIMEOUT_MS) })).doc() as unknown;
     } catch {
       return undefined;
     }
-    const file = handle.doc() as unknown;
+  }
+
+  // A file sent whole: its bytes, or why not (undefined: not here yet).
+  async function wholeFile(entry: FileEntry): Promise<Uint8Array | string | undefined> {
+    const file = await found(entry.url);
+    if (file === undefined) return undefined;
     if (!isRecord(file) || file.kind !== 'medledger-file' || !(file.bytes instanceof Uint8Array))
       return 'malformed file document';
-    if (file.bytes.byteLength > MAX_SYNC_FILE_BYTES) return `oversized file: more than ${MAX_SYNC_FILE_BYTES} bytes`;
-    if (file.bytes.byteLength !== entry.size) return 'file size does not match its entry';
-    if (file.cid !== entry.cid || (await contentId(file.bytes)) !== entry.cid)
-      return 'file bytes do not have the content id of their entry';
+    if (file.cid !== entry.cid) return 'file bytes do not have the content id of their entry';
+    return file.bytes;
+  }
+
+  // A file in chunks (workers/core/file-chunks.ts): every chunk fetched and checked, then joined.
+  async function chunkedFile(entry: FileEntry, chunks: readonly string[]): Promise<Uint8Array | string | undefined> {
+    const listProblem = chunkListProblem(entry);
+    if (listProblem) return listProblem;
+    const parts: Uint8Array[] = [];
+    for (const [index, url] of chunks.entries()) {
+      const doc = await found(url);
+      if (doc === undefined) return undefined;
+      const part = chunkBytes(doc, entry, index);
+      if (typeof part === 'string') return part;
+      parts.push(part);
+    }
+    return joinChunks(parts, entry.size) ?? 'file size does not match its entry';
+  }
+
+  // undefined: not decided yet (a file document is not here yet); null: it holds; else why it is refused.
+  async function fileProblem(entry: FileEntry): Promise<string | null | undefined> {
+    const bytes = entry.chunks ? await chunkedFile(entry, entry.chunks) : await wholeFile(entry);
+    if (bytes === undefined || typeof bytes === 'string') return bytes;
+    if (bytes.byteLength > MAX_SYNC_FILE_BYTES) return `oversized file: more than ${MAX_SYNC_FILE_BYTES} bytes`;
+    if (bytes.byteLength !== entry.size) return 'file size does not match its entry';
+    if ((await contentId(bytes)) !== entry.cid) return 'file bytes do not have the content id of their entry';
     return null;
   }
 
@@ -315,12 +341,18 @@ export async function createLedgerKeeper(
       }
       if (!heldCids.has(entry.cid)) continue; // waits for a held block to name it
       device.filesInFlight.add(id);
+      let problem: string | null | undefined;
       try {
-        const problem = await fileProblem(entry);
+        problem = await fileProblem(entry);
         if (problem === null) {
           device.decided.add(id);
           ledger.change((ledgerDoc) => {
-            ledgerDoc.files[id] = { cid: entry.cid, url: entry.url, size: entry.size };
+            ledgerDoc.files[id] = {
+              cid: entry.cid,
+              url: entry.url,
+              size: entry.size,
+              ...(entry.chunks ? { chunks: [...entry.chunks] } : {}),
+            };
           });
           log(`accepted file ${entry.cid} from device ${device.id}`);
         } else if (problem !== undefined) {
@@ -329,6 +361,9 @@ export async function createLedgerKeeper(
       } finally {
         device.filesInFlight.delete(id);
       }
+      // the device sent the file again meanwhile (a reload lost the documents it had made): check the new ones
+      const now = device.handle.doc().files as unknown;
+      if (problem === undefined && isRecord(now) && isRecord(now[id]) && now[id].url !== entry.url) schedule(device);
     }
   }
 

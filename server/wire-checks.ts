@@ -66,7 +66,9 @@ export function isFileEntry(value: unknown): value is FileEntry {
     typeof value.url === 'string' &&
     isValidAutomergeUrl(value.url) &&
     Number.isSafeInteger(value.size) &&
-    (value.size as number) >= 0
+    (value.size as number) >= 0 &&
+    (value.chunks === undefined ||
+      (Array.isArray(value.chunks) && value.chunks.every((url) => typeof url === 'string' && isValidAutomergeUrl(url))))
   );
 }
 

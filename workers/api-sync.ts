@@ -31,3 +31,9 @@ export interface SyncRequest {
   serverUrl: string; // ws:// or wss://
   deviceName: string;
 }
+
+// A file another device wrote whose bytes have not reached this device yet: how far its encrypted bytes came.
+export interface FileArrival {
+  receivedBytes: number;
+  totalBytes: number;
+}

@@ -17,8 +17,8 @@ import type {
   User,
 } from './core/types';
 
-// A stored file as the chain describes it. Keys never leave the worker.
-export type DocumentView = DocumentInfo;
+// A stored file as the chain describes it (arriving: still on its way from another device). Keys never leave the worker.
+export type DocumentView = DocumentInfo & { arriving?: FileArrival };
 
 // A record as the screens show it (the seed's medical-record fields), built from its block.
 export interface RecordView {
@@ -276,8 +276,8 @@ export interface AnchorCheck {
 }
 
 // This device's link to a sync server (docs/decisions/one-ledger-across-devices.md): workers/api-sync.ts.
-import type { SyncConnection, SyncRequest, SyncStatus } from './api-sync';
-export type { SyncConnection, SyncDevice, SyncRequest, SyncState, SyncStatus } from './api-sync';
+import type { FileArrival, SyncConnection, SyncRequest, SyncStatus } from './api-sync';
+export type { FileArrival, SyncConnection, SyncDevice, SyncRequest, SyncState, SyncStatus } from './api-sync';
 
 // Records that leave with the patient: the FHIR export and import, the backup and its restore.
 export type {

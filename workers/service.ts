@@ -4,6 +4,7 @@ import type { LedgerService } from './api';
 import type { User } from './core/types';
 import { dueExpiryRecords } from './core/ledger-records';
 import { createAnchors } from './ledger/anchor';
+import { createArrivals } from './ledger/arrivals';
 import { createChainView } from './ledger/chain-view';
 import { createChanges } from './ledger/changes';
 import type { LedgerDeps } from './ledger/deps';
@@ -59,9 +60,15 @@ export function createLedgerBackend(deps: LedgerDeps): {
     sync.localChanged(); // wraps to the user who signed in are taken, theirs to send are made
   });
   const keySharing = createKeySharing(deps, store, session);
-  const emergency = createEmergency(deps, store, session.enter);
+  // progress of files on their way from other devices: the screens reread records a few times a second at most
+  const arrivals = createArrivals(
+    () => (store.loaded() ? store.current().awaiting : new Set()),
+    () => changes.notifyLocal({ revision: store.loaded() ? store.current().revision : 0, kinds: ['records'] }),
+    deps.now,
+  );
+  const emergency = createEmergency(deps, store, session.enter, arrivals.of);
   const sandbox = createSandbox(deps, store, session.enter);
-  const sharing = createSharing(deps, store, session.enter);
+  const sharing = createSharing(deps, store, session.enter, arrivals.of);
   const transfers = createTransferJobs(deps, session.enter);
   const portability = createPortability(deps, store, session.enter, transfers);
   const backupRestore = createBackupRestore(deps, store, session.enter, session.api.signOut, transfers);
@@ -76,13 +83,21 @@ export function createLedgerBackend(deps: LedgerDeps): {
     },
     () => changes.notifyLocal({ revision: store.loaded() ? store.current().revision : 0, kinds: ['sync'] }),
     keySharing,
+    arrivals.progress,
   );
 
   const service: LedgerService = {
     ...session.api,
     ...createChainView(store, session.enter, session.actor),
     ...createAnchors(deps, store, session.enter),
-    ...createRecords(deps, store, session.enter, { emergency: emergency.logRead, share: sharing.logShareRead }, sync.release),
+    ...createRecords(
+      deps,
+      store,
+      session.enter,
+      { emergency: emergency.logRead, share: sharing.logShareRead },
+      sync.release,
+      arrivals.of,
+    ),
     ...emergency.api,
     ...sharing.api,
     ...changes.api,

@@ -4,6 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import type { DocumentView } from '../../workers/api';
 import { DocumentPreviewModal } from './document-preview-modal';
+import { FileArrivalProgress } from './file-arrival';
 import { formatBytes, formatDate } from './format';
 import { Icon } from './icon';
 import { canPreview, useDocumentReader } from './use-document-reader';
@@ -13,7 +14,8 @@ interface DocumentListProps {
   onDelete?: (document: DocumentView) => void; // only where the reader owns the documents
 }
 
-// A record's files: open (images, PDFs), download, delete; a deleted file stays listed as such.
+// A record's files: open (images, PDFs), download, delete; a deleted file stays listed as such, and one still on its
+// way from another device shows how far it came, its Open and Download disabled until it lands.
 export function DocumentList({ documents, onDelete }: DocumentListProps) {
   const reader = useDocumentReader();
   const reading = reader.busyId !== null;
@@ -23,6 +25,9 @@ export function DocumentList({ documents, onDelete }: DocumentListProps) {
       <ul className="document-list" aria-label="Files">
         {documents.map((document) => {
           const busy = reader.busyId === document.id;
+          const arrivalId = `arrival-${document.id}`;
+          const unreadable = reading || document.arriving !== undefined;
+          const why = document.arriving ? arrivalId : undefined;
           return (
             <li key={document.id} className={document.deletedAt ? 'document-item is-deleted' : 'document-item'}>
               <Icon name="file" size={16} className="document-icon" />
@@ -35,6 +40,7 @@ export function DocumentList({ documents, onDelete }: DocumentListProps) {
                 </span>
               ) : (
                 <span className="document-actions">
+                  {document.arriving ? <FileArrivalProgress arrival={document.arriving} id={arrivalId} /> : null}
                   {busy ? (
                     <Spinner animation="border" size="sm" role="status" aria-label={`Reading ${document.fileName}`} />
                   ) : null}
@@ -42,7 +48,8 @@ export function DocumentList({ documents, onDelete }: DocumentListProps) {
                     <Button
                       size="sm"
                       variant="outline-primary"
-                      disabled={reading}
+                      disabled={unreadable}
+                      aria-describedby={why}
                       onClick={() => void reader.open(document)}
                       aria-label={`Open ${document.fileName}`}
                     >
@@ -52,7 +59,8 @@ export function DocumentList({ documents, onDelete }: DocumentListProps) {
                   <Button
                     size="sm"
                     variant="outline-secondary"
-                    disabled={reading}
+                    disabled={unreadable}
+                    aria-describedby={why}
                     onClick={() => void reader.download(document)}
                     aria-label={`Download ${document.fileName}`}
                   >

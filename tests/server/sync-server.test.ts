@@ -2,10 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { mineChild } from '../../workers/core/chain';
-import { MAX_SYNC_FILE_BYTES, type FileDoc } from '../../workers/core/sync-protocol';
+import { splitFile } from '../../workers/core/file-chunks';
+import { FILE_CHUNK_BYTES, MAX_SYNC_FILE_BYTES, type FileChunkDoc, type FileDoc } from '../../workers/core/sync-protocol';
 import type { Block, ClinicalRecord } from '../../workers/core/types';
 import { authorKey } from '../support/forged-blocks';
-import { MICHAEL, SARAH } from '../support/ledger-fixtures';
+import { MICHAEL, SARAH, fileInput, uploadOf } from '../support/ledger-fixtures';
 import { signBlock } from '../../workers/core/signatures';
 import { connectDevice, signedLedger, type TestDevice } from './support/devices';
 import { newStorageDir, startServer, type ServerProcess } from './support/server-process';
@@ -173,5 +174,29 @@ describe('sync server', () => {
       .poll(() => Object.keys(shared.doc().blocks))
       .toEqual(expect.arrayContaining([first.hash, second.hash, apart.hash]));
     expect(tablet.handle.doc().refused[second.hash]).toBeUndefined();
+  });
+  // last: its upload adds a block the tests above do not count
+  it('keeps a file sent in chunks once every chunk is here and the whole has its content id, and refuses a bad chunk list', async () => {
+    await ledger.service.upload(uploadOf('Ultrasound', [fileInput('ultrasound.pdf', FILE_CHUNK_BYTES + 1000)]));
+    const blocks = await ledger.blocks();
+    const named = (blocks[blocks.length - 1].data as ClinicalRecord).files[0];
+    const bytes = new Uint8Array((await ledger.storage.readContent(named.documentId)) as ArrayBuffer);
+    const scanner = await device('scanner', blocks);
+    expect(await server.join(scanner.joinRequest())).toMatchObject({ ok: true });
+    const chunk = (index: number, part: Uint8Array) =>
+      scanner.repo.create<FileChunkDoc>({ kind: 'medledger-file-chunk', cid: named.cid, index, bytes: part }).url;
+    const chunks = splitFile(bytes).map((part, index) => chunk(index, part));
+    const shortLast = [chunks[0], chunk(1, new Uint8Array(5))];
+    const entry = { cid: named.cid, url: chunks[0], size: bytes.byteLength };
+    scanner.handle.change((doc) => {
+      doc.files[named.documentId] = { ...entry, chunks };
+      doc.files['short-chunk'] = { ...entry, chunks: shortLast };
+      doc.files['extra-chunk'] = { ...entry, chunks: [...chunks, chunks[1]] };
+    });
+    const shared = await scanner.ledger((await server.info()).ledgerUrl as string);
+    await expect.poll(() => shared.doc().files[named.documentId], { timeout: 20_000 }).toEqual({ ...entry, chunks });
+    await expect.poll(() => scanner.handle.doc().refused['short-chunk']).toBe('file chunk size does not match its entry');
+    await expect.poll(() => scanner.handle.doc().refused['extra-chunk']).toBe('chunk count does not match the file size');
+    expect(Object.keys(shared.doc().files)).not.toContain('short-chunk');
   });
 });

@@ -60,8 +60,8 @@ export function fakeRepo() {
 const json = (body: unknown, status = 200): HttpAnswer => ({ ok: status < 400, status, json: async () => body });
 
 // The server's side: its ledger document, and what a join records.
-// With `relay`, the server takes every block a device document gains (all but those whose hash starts 'bad');
-// `release` answers POST /api/release (else: no grant).
+// With `relay`, the server takes every block a device document gains (all but those whose hash starts 'bad'), its file
+// entries and its key wraps; `release` answers POST /api/release (else: no grant).
 export function fakeServer(
   options: {
     genesis?: Block;
@@ -132,7 +132,13 @@ export function fakeServer(
       let seen = '';
       const record = () => {
         const now = repos.doc<DeviceDoc>(request.deviceUrl);
-        const state = JSON.stringify([now.tip, now.height, Object.keys(now.blocks), Object.keys(now.files)]);
+        const state = JSON.stringify([
+          now.tip,
+          now.height,
+          Object.keys(now.blocks),
+          Object.keys(now.files),
+          Object.keys(now.wraps ?? {}),
+        ]);
         if (state === seen) return; // nothing new: a change would only echo
         seen = state;
         ledger()?.change((d) => {
@@ -143,6 +149,7 @@ export function fakeServer(
             else d.blocks[hash] = bytes;
           }
           for (const [id, file] of Object.entries(now.files)) d.files[id] ??= { ...file };
+          for (const [id, wrap] of Object.entries(now.wraps ?? {})) (d.wraps ??= {})[id] ??= wrap;
         });
       };
       record();
@@ -208,6 +215,7 @@ export function fakeStore(
       contents.set(documentId, { cid: named.get(documentId) ?? '', bytes });
       return true;
     }),
+    fileProgress: vi.fn((_documentId: string, _received: number, _total: number) => undefined),
     adopt: vi.fn(async (_genesis: string, incoming: unknown[]) => {
       held.splice(0, held.length, ...(incoming as Block[]));
     }),

@@ -7,6 +7,7 @@ export const SYNC_PROTOCOL_VERSION = 1;
 export const DEFAULT_SYNC_PORT = 3030; // `npm start` runs the sync server on 127.0.0.1 here
 export const MAX_SYNC_MESSAGE_BYTES = 16 * 1024 * 1024; // the server drops a larger WebSocket message
 export const MAX_SYNC_FILE_BYTES = 10 * 1024 * 1024 + 64 * 1024; // a file's encrypted bytes: 10 MB + IV and tag, with room
+export const FILE_CHUNK_BYTES = 1024 * 1024; // a larger file travels in chunk documents of this size: its arrival can be counted
 
 // Blocks travel as UTF-8 JSON bytes (a scalar in Automerge: never collaborative text), keyed by their hash.
 export type EncodedBlocks = Record<string, Uint8Array>;
@@ -21,10 +22,20 @@ export interface FileDoc {
   bytes: Uint8Array;
 }
 
+// One FILE_CHUNK_BYTES slice of a larger file's encrypted bytes (the last one shorter); the content id is checked
+// over the whole file once every chunk is here (docs/decisions/one-ledger-across-devices.md).
+export interface FileChunkDoc {
+  kind: 'medledger-file-chunk';
+  cid: string; // the whole file's content id
+  index: number; // its place in the entry's `chunks`
+  bytes: Uint8Array;
+}
+
 export interface FileEntry {
   cid: string;
-  url: string; // the Automerge URL of its FileDoc
+  url: string; // the Automerge URL of its FileDoc; for a file in chunks, of its first chunk
   size: number; // bytes of the encrypted file
+  chunks?: string[]; // a file larger than FILE_CHUNK_BYTES: the Automerge URLs of its FileChunkDocs, in order
 }
 
 // Written only by its device.

@@ -18,9 +18,9 @@ import { checkText, foldForSearch } from '../core/text-input';
 import type { EmergencyGrant, User } from '../core/types';
 import { fail, sleep, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
-import { accessHistoryOf, grantsOf, newestRecords, patientById, readJustLogged, recordView } from './views';
+import { type ArrivalOf, accessHistoryOf, grantsOf, newestRecords, patientById, readJustLogged, recordView } from './views';
 
-export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>) {
+export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>, arrivalOf?: ArrivalOf) {
   // Break-the-glass reads are recorded before the data is handed out: no record, no read.
   async function logRead(signedIn: User, grantId: string, read: AccessRead): Promise<void> {
     await store.write('The emergency read could not be recorded', ({ verified: { state } }, at) => {
@@ -51,7 +51,7 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
       const today = new Date(deps.now()).toDateString();
       return {
         patients: structuredClone(patients),
-        recentActivity: entries.slice(0, DOCTOR_KEPT_RECORDS).map((entry) => recordView(state, entry, true)),
+        recentActivity: entries.slice(0, DOCTOR_KEPT_RECORDS).map((entry) => recordView(state, entry, true, arrivalOf)),
         recordsToday: entries.filter(
           ({ record }) =>
             (record.type === 'prescription' || record.type === 'test_report') &&
@@ -148,7 +148,7 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
       const records = await store.write('The emergency read could not be recorded', ({ verified: { state } }, at) => {
         assertGrantUsable(signedIn, state.grants.get(grant.id)?.grant, at);
         const sent = sentRecords(state, grant.patientId, grant.accessLevel);
-        const views = sent.map((entry) => recordView(state, entry, scope.documents));
+        const views = sent.map((entry) => recordView(state, entry, scope.documents, arrivalOf));
         const read = { what: readText(grant.accessLevel, sent) };
         if (readJustLogged(state.grants.get(grant.id)?.reads.at(-1), read, deps.now())) return { result: () => views };
         return { records: [emergencyRecord(deps.randomId(), grant, 'read', iso(at), read)], result: () => views };

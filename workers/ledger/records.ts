@@ -11,7 +11,17 @@ import type { ClinicalRecord, DocumentInfo, User } from '../core/types';
 import { validateUpload } from '../core/upload-request';
 import { fail, sleep, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
-import { accessHistoryOf, blockSummary, documentView, grantsOf, isClinical, newestRecords, recordView, sharesOf } from './views';
+import {
+  type ArrivalOf,
+  accessHistoryOf,
+  blockSummary,
+  documentView,
+  grantsOf,
+  isClinical,
+  newestRecords,
+  recordView,
+  sharesOf,
+} from './views';
 
 // Logs a read under a grant or a share on the chain (the emergency and sharing modules, through the root).
 export type LogRead = (signedIn: User, accessId: string, read: AccessRead) => Promise<void>;
@@ -34,6 +44,7 @@ export function createRecords(
   enter: () => Promise<User>,
   logRead: { emergency: LogRead; share: LogRead },
   releaseKey?: ReleaseKey,
+  arrivalOf?: ArrivalOf, // files still on their way from another device (workers/ledger/arrivals.ts)
 ) {
   const api: Pick<LedgerService, 'patientOverview' | 'listRecords' | 'upload' | 'readDocument' | 'deleteDocument'> = {
     async patientOverview() {
@@ -47,7 +58,7 @@ export function createRecords(
         patient: structuredClone(signedIn),
         totalRecords: records.length,
         lastUpload: lastUpload ? lastUpload.record.timestamp : null,
-        recent: records.slice(0, PATIENT_RECENT_RECORDS).map((entry) => recordView(state, entry, true)),
+        recent: records.slice(0, PATIENT_RECENT_RECORDS).map((entry) => recordView(state, entry, true, arrivalOf)),
         newEmergencyAccesses: accessHistoryOf(state, signedIn.id, store.clock(), (known) => !known.acknowledged),
       };
     },
@@ -69,7 +80,7 @@ export function createRecords(
               foldForSearch(text).includes(search),
             ),
         )
-        .map((entry) => recordView(state, entry, true));
+        .map((entry) => recordView(state, entry, true, arrivalOf));
     },
 
     async upload(request) {
@@ -143,7 +154,7 @@ export function createRecords(
       const bytes = await decryptDocument(stored, key, document.ipfsHash);
       if (access.via === 'emergency') await logRead.emergency(signedIn, access.grant.id, read);
       if (access.via === 'share') await logRead.share(signedIn, access.share.id, read);
-      const content: DocumentContent = { document: documentView(store.state(), document.id) ?? document, bytes };
+      const content: DocumentContent = { document: documentView(store.state(), document.id, arrivalOf) ?? document, bytes };
       return transfer(content, [bytes]); // over comlink the decrypted bytes move, they are not copied
     },
 

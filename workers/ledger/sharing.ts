@@ -17,7 +17,7 @@ import type { LedgerState } from '../core/projection';
 import type { Share, User } from '../core/types';
 import { fail, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
-import { patientById, readJustLogged, recordView } from './views';
+import { type ArrivalOf, patientById, readJustLogged, recordView } from './views';
 
 function sharesOf(state: LedgerState, ids: readonly string[] | undefined): Share[] {
   return (ids ?? []).flatMap((id) => state.shares.get(id)?.share ?? []).reverse(); // newest first
@@ -30,7 +30,7 @@ function usableShare(signedIn: User, state: LedgerState, shareId: unknown, at: n
   return share;
 }
 
-export function createSharing(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>) {
+export function createSharing(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>, arrivalOf?: ArrivalOf) {
   // Reads under a share are on the chain before the data leaves the worker; the same read once a minute.
   async function logShareRead(signedIn: User, shareId: string, read: AccessRead): Promise<void> {
     await store.write('The shared read could not be recorded', ({ verified: { state } }, at) => {
@@ -107,7 +107,7 @@ export function createSharing(deps: LedgerDeps, store: LedgerStore, enter: () =>
       const records = await store.write('The shared read could not be recorded', ({ verified: { state } }, at) => {
         usableShare(signedIn, state, share.id, at);
         const sent = sentRecords(state, share.patientId, share.accessLevel);
-        const views = sent.map((entry) => recordView(state, entry, scope.documents));
+        const views = sent.map((entry) => recordView(state, entry, scope.documents, arrivalOf));
         const read = { what: readText(share.accessLevel, sent) };
         if (readJustLogged(state.shares.get(share.id)?.reads.at(-1), read, deps.now())) return { result: () => views };
         return { records: [shareRecord(deps.randomId(), share, 'read', iso(at), read)], result: () => views };

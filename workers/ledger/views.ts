@@ -4,6 +4,7 @@ import type {
   BlockSummary,
   BlocksPage,
   DocumentView,
+  FileArrival,
   ReadableBlockSummary,
   RecordView,
   RestrictedBlockSummary,
@@ -12,7 +13,7 @@ import type {
 import { PATIENTS, findUser } from '../core/directory';
 import type { AccessRead } from '../core/ledger-records';
 import type { GrantRead, GrantState, LedgerState, NotApplied, RecordEntry } from '../core/projection';
-import type { Block, ClinicalRecord, EmergencyGrant, Patient, Share } from '../core/types';
+import type { Block, ClinicalRecord, DocumentInfo, EmergencyGrant, Patient, Share } from '../core/types';
 import { isIndex } from '../core/ids';
 import { fail } from './deps';
 
@@ -27,16 +28,20 @@ export function readJustLogged(last: GrantRead | undefined, read: AccessRead, no
   return age >= 0 && age < READ_REPEAT_MS;
 }
 
-export function documentView(state: LedgerState, id: string): DocumentView | undefined {
+// Whether a file is still on its way from another device, and how far (workers/ledger/arrivals.ts).
+export type ArrivalOf = (document: DocumentInfo) => FileArrival | undefined;
+
+export function documentView(state: LedgerState, id: string, arrivalOf?: ArrivalOf): DocumentView | undefined {
   const info = state.documents.get(id);
   if (!info) return undefined;
   const { blockIndex: _index, ...view } = info;
-  return view;
+  const arriving = arrivalOf?.(info);
+  return arriving ? { ...view, arriving } : view;
 }
 
 // withFiles false (basic emergency access): no file names, ids, content ids or documents leave the worker,
 // only how many files there are.
-export function recordView(state: LedgerState, entry: RecordEntry, withFiles: boolean): RecordView {
+export function recordView(state: LedgerState, entry: RecordEntry, withFiles: boolean, arrivalOf?: ArrivalOf): RecordView {
   const { record, hash, index } = entry;
   const listed = 'files' in record ? record.files : [];
   const files = withFiles ? listed : [];
@@ -57,7 +62,7 @@ export function recordView(state: LedgerState, entry: RecordEntry, withFiles: bo
       : {}),
     blockchainHash: hash,
     blockIndex: index,
-    documents: files.flatMap((file) => documentView(state, file.documentId) ?? []),
+    documents: files.flatMap((file) => documentView(state, file.documentId, arrivalOf) ?? []),
   };
 }
 

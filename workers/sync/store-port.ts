@@ -23,7 +23,12 @@ async function checkedGenesis(hash: string, blocks: unknown[], keys: SyncedKeys,
   return (await firstSignatureFailure([genesis], enrolment, new Map())) ? null : genesis;
 }
 
-export function storePort(deps: LedgerDeps, store: LedgerStore, signOut: () => Promise<void>): SyncStore {
+export function storePort(
+  deps: LedgerDeps,
+  store: LedgerStore,
+  signOut: () => Promise<void>,
+  fileProgress: SyncStore['fileProgress'] = () => undefined,
+): SyncStore {
   const port: SyncStore = {
     blocks: () => store.current().blocks,
     // as a restore decides it may replace a ledger (workers/ledger/backup-restore.ts replacePlan)
@@ -42,6 +47,7 @@ export function storePort(deps: LedgerDeps, store: LedgerStore, signOut: () => P
     readContent: (documentId) => deps.storage.readContent(documentId),
     mergeRemote: (incoming) => store.mergeRemote(incoming),
     addRemoteContent: (documentId, bytes) => store.addRemoteContent(documentId, bytes.slice().buffer),
+    fileProgress,
     async adopt(genesisHash, blocks, keys) {
       const genesis = await checkedGenesis(genesisHash, blocks, keys, deps.difficulty);
       if (!genesis) throw new Error("The server's ledger does not verify: its genesis or keys do not hold.");

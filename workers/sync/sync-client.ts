@@ -2,6 +2,7 @@
 // ways. IndexedDB stays the device's truth: blocks and bytes arrive only through the store, which verifies them.
 import type { SyncStatus } from '../api';
 import { contentId } from '../core/documents';
+import { chunkBytes, chunkCount, chunkListProblem, joinChunks, splitFile } from '../core/file-chunks';
 import { wrapId, type ReleaseRequest } from '../core/key-wraps';
 import type { Block } from '../core/types';
 import {
@@ -10,7 +11,9 @@ import {
   encodeBlock,
   encodeWrap,
   type DeviceDoc,
+  type FileChunkDoc,
   type FileDoc,
+  type FileEntry,
   type JoinAnswer,
   type JoinRequest,
   type LedgerDoc,
@@ -164,12 +167,15 @@ function mirror(
 ): Omit<SyncClient, 'adopted' | 'genesis'> {
   const { store, keys, now, changed } = options;
   const heldFiles = new Set<string>(); // document ids whose bytes this device holds (read to push, or stored on arrival)
+  const sentHere = new Set<string>(); // document ids whose file documents this connection made
   const refusedHere = new Map<string, string>(); // block hash -> why this device's store refused it
   let online = true;
   let offlineSince: number | undefined;
   let closed = false;
   let queue: Promise<void> = Promise.resolve();
   let again = false;
+  let takingFiles: Promise<void> | null = null; // the files being taken, beside the passes
+  let filesAgain = false;
 
   // one pass at a time; changes during a pass ask for one more
   function schedule(): void {
@@ -204,14 +210,30 @@ function mirror(
         d.seenAt = iso(now());
       });
     for (const file of store.liveFiles()) {
-      if (Object.hasOwn(device.doc()?.files ?? {}, file.id) || Object.hasOwn(ledger.doc()?.files ?? {}, file.id)) continue;
+      if (Object.hasOwn(ledger.doc()?.files ?? {}, file.id) || sentHere.has(file.id)) continue;
+      // listed by an earlier connection but not in the ledger: its documents may have gone with a reload (the repo
+      // here keeps nothing) before the server fetched them, so they are made again; one the server refused is not
+      if (Object.hasOwn(device.doc()?.refused ?? {}, file.id)) continue;
       const bytes = await store.readContent(file.id);
       if (!bytes) continue; // not arrived yet on this device either
       heldFiles.add(file.id);
-      const fileDoc = repo.create<FileDoc>({ kind: 'medledger-file', cid: file.cid, bytes: new Uint8Array(bytes) });
-      device.change((d) => void (d.files[file.id] = { cid: file.cid, url: fileDoc.url, size: bytes.byteLength }));
+      sentHere.add(file.id);
+      const entry = sendFile(file.cid, new Uint8Array(bytes));
+      device.change((d) => void (d.files[file.id] = entry));
     }
     await pushWraps();
+  }
+
+  // A small file travels whole; a larger one in chunks, so the devices taking it can count them as they land.
+  function sendFile(cid: string, bytes: Uint8Array): FileEntry {
+    if (chunkCount(bytes.byteLength) === 0) {
+      const fileDoc = repo.create<FileDoc>({ kind: 'medledger-file', cid, bytes });
+      return { cid, url: fileDoc.url, size: bytes.byteLength };
+    }
+    const chunks = splitFile(bytes).map(
+      (part, index) => repo.create<FileChunkDoc>({ kind: 'medledger-file-chunk', cid, index, bytes: part }).url,
+    );
+    return { cid, url: chunks[0], size: bytes.byteLength, chunks };
   }
 
   // Only the entries that changed: an unchanged wrap encodes to the same bytes (key-sharing keeps one per reader);
@@ -240,20 +262,83 @@ function mirror(
       const outcome = await store.mergeRemote(incoming);
       for (const { hash, reason } of outcome.refused) refusedHere.set(hash, reason);
     }
-    const known = new Map(store.liveFiles().map((file) => [file.id, file.cid]));
-    for (const [documentId, entry] of filesToTake(doc.files, heldFiles)) {
-      if (known.get(documentId) !== entry.cid) continue; // its block has not arrived, or it names other bytes
-      if (await store.readContent(documentId)) {
-        heldFiles.add(documentId);
-        continue;
+    startFiles();
+    await acceptWraps();
+  }
+
+  // A wrap is taken only once its file's bytes are here to check the key against: offered again as each file lands.
+  async function acceptWraps(): Promise<void> {
+    const wraps = ledger.doc()?.wraps;
+    if (keys && wraps) await keys.acceptWraps(Object.values(wraps).map(decodeBlock));
+  }
+
+  // Files are taken beside the passes, one at a time: blocks keep flowing while a large file arrives.
+  function startFiles(): void {
+    if (takingFiles) return void (filesAgain = true);
+    takingFiles = (async () => {
+      try {
+        do {
+          filesAgain = false;
+          if (await takeFiles()) schedule();
+        } while (filesAgain && !closed);
+      } catch (error) {
+        console.warn('MedLedger: taking files from other devices failed', error); // tried again on the next change
+      } finally {
+        takingFiles = null;
       }
-      const file = (await repo.find<FileDoc>(entry.url)).doc();
-      if (file?.kind !== 'medledger-file' || file.cid !== entry.cid || !(file.bytes instanceof Uint8Array)) continue;
-      if ((await contentId(file.bytes)) !== entry.cid) continue; // bytes that are not what the chain names
-      if (await store.addRemoteContent(documentId, file.bytes)) heldFiles.add(documentId);
+    })();
+  }
+
+  // True when a file was stored.
+  async function takeFiles(): Promise<boolean> {
+    const doc = ledger.doc();
+    if (!doc) return false;
+    const known = new Map(store.liveFiles().map((file) => [file.id, file.cid]));
+    let stored = false;
+    for (const [documentId, entry] of filesToTake(doc.files, heldFiles)) {
+      if (closed) break;
+      if (known.get(documentId) !== entry.cid) continue; // its block has not arrived, or it names other bytes
+      try {
+        if (await store.readContent(documentId)) {
+          heldFiles.add(documentId);
+          store.fileProgress(documentId, entry.size, entry.size); // here: its key may still be on its way
+          continue;
+        }
+        const bytes = await fileBytes(documentId, entry);
+        if (!bytes || (await contentId(bytes)) !== entry.cid) continue; // bytes that are not what the chain names
+        if (await store.addRemoteContent(documentId, bytes)) {
+          heldFiles.add(documentId);
+          await acceptWraps(); // its key, when a wrap to the signed-in user came: the file opens as soon as it shows landed
+          store.fileProgress(documentId, entry.size, entry.size);
+          stored = true;
+        }
+      } catch (error) {
+        console.warn('MedLedger: a file from another device did not arrive yet', error); // tried again on the next change
+      }
     }
-    // after the bytes: a wrap is taken only once its file's bytes are here to check the key against
-    if (keys && doc.wraps) await keys.acceptWraps(Object.values(doc.wraps).map(decodeBlock));
+    return stored;
+  }
+
+  // A file's bytes from its FileDoc, or from its chunks counted as they land; null when they are not the file's.
+  async function fileBytes(documentId: string, entry: FileEntry): Promise<Uint8Array | null> {
+    if (!entry.chunks) {
+      const file = (await repo.find<FileDoc>(entry.url)).doc();
+      const whole = file?.kind === 'medledger-file' && file.cid === entry.cid && file.bytes instanceof Uint8Array;
+      return whole ? file.bytes : null;
+    }
+    if (chunkListProblem(entry)) return null;
+    const parts: Uint8Array[] = [];
+    let received = 0;
+    store.fileProgress(documentId, 0, entry.size);
+    for (const [index, url] of entry.chunks.entries()) {
+      if (closed) return null;
+      const part = chunkBytes((await repo.find<FileChunkDoc>(url)).doc(), entry, index);
+      if (typeof part === 'string') return null;
+      parts.push(part);
+      received += part.byteLength;
+      if (received < entry.size) store.fileProgress(documentId, received, entry.size); // all of it: once stored
+    }
+    return joinChunks(parts, entry.size);
   }
 
   ledger.on('change', schedule);
@@ -293,6 +378,7 @@ function mirror(
       keys?.setCareNetworkKey(null);
       ledger.off('change', schedule);
       await queue;
+      await takingFiles;
       await repo.shutdown();
     },
   };

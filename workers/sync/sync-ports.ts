@@ -15,6 +15,8 @@ export interface SyncStore {
   readContent(documentId: string): Promise<ArrayBuffer | undefined>;
   mergeRemote(incoming: unknown[]): Promise<RemoteMerge>; // verifies each block with workers/core before it keeps it
   addRemoteContent(documentId: string, bytes: Uint8Array): Promise<boolean>; // checked against the content id the chain names
+  // a file on its way: the screens show how far; receivedBytes = totalBytes once its bytes are stored here
+  fileProgress(documentId: string, receivedBytes: number, totalBytes: number): void;
   adopt(genesis: string, blocks: unknown[], keys: SyncedKeys): Promise<void>; // the server's ledger replaces the untouched demo one
 }
 

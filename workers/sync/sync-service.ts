@@ -6,7 +6,7 @@ import { fail, type LedgerDeps } from '../ledger/deps';
 import type { LedgerStore } from '../ledger/store';
 import type { User } from '../core/types';
 import type { SyncClient } from './sync-client';
-import type { SyncKeys, SyncTransport } from './sync-ports';
+import type { SyncKeys, SyncStore, SyncTransport } from './sync-ports';
 import { storePort } from './store-port';
 
 export const SYNC_KEY = 'sync'; // storage meta: the link's settings, so a reload reconnects by itself
@@ -45,6 +45,7 @@ export function createSync(
   signOut: () => Promise<void>,
   changed: () => void,
   keys?: SyncKeys,
+  fileProgress?: SyncStore['fileProgress'], // files on their way here (workers/ledger/arrivals.ts)
 ) {
   let settings: SyncSettings | null = null;
   let link: Link = { state: 'off' };
@@ -52,10 +53,15 @@ export function createSync(
   let retry: ReturnType<typeof setTimeout> | undefined;
   // taking the server's ledger replaces everything stored, this link's settings too: they are written again before
   // the screens go to sign-in, so a reload while the rest of the ledger is still being taken connects again
-  const port = storePort(deps, store, async () => {
-    if (settings) await save(settings).catch(() => undefined);
-    await signOut();
-  });
+  const port = storePort(
+    deps,
+    store,
+    async () => {
+      if (settings) await save(settings).catch(() => undefined);
+      await signOut();
+    },
+    fileProgress,
+  );
 
   function setLink(next: Link): void {
     link = next;
