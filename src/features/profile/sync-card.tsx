@@ -7,7 +7,6 @@ import type { SyncStatus } from '../../../workers/api';
 import { formatDateTime } from '../../components/format';
 import { HashBadge } from '../../components/hash-badge';
 import { SectionCard } from '../../components/section-card';
-import { SERVER_LEDGER_NOTICE, leaveSignInNotice } from '../../components/sign-in-notice';
 import { SideScrollBox } from '../../components/side-scroll-box';
 import { DEFAULT_SYNC_SERVER, defaultDeviceName, syncWords } from '../../components/sync-words';
 import { useSession } from '../../auth/use-session';
@@ -62,7 +61,7 @@ function DeviceTable({ devices }: { devices: SyncStatus['devices'] }) {
 // connects it; with sync off nothing is called.
 export function SyncCard() {
   const service = useLedger();
-  const { signOut, user } = useSession();
+  const { user } = useSession();
   const id = useId();
   const { data: status, error: loadError } = useSyncStatus();
   const [serverUrl, setServerUrl] = useState<string | null>(null); // null: what the worker holds, or the default
@@ -89,12 +88,13 @@ export function SyncCard() {
 
   const connect = (event: FormEvent) => {
     event.preventDefault();
-    void run(async () => {
-      const connection = await service.connectSync({ serverUrl: shownServer, deviceName: shownName });
-      if (!connection.adopted) return;
-      leaveSignInNotice(SERVER_LEDGER_NOTICE); // the login screen says why the user was signed out
-      await signOut();
-    }, 'The device could not connect.');
+    // a device that takes the server's ledger is signed out by the worker as it takes it (the session provider shows
+    // the login screen and says why); the call returns only after the rest of the ledger is merged, by when the user
+    // may have signed in again, so nothing here signs out
+    void run(
+      async () => void (await service.connectSync({ serverUrl: shownServer, deviceName: shownName })),
+      'The device could not connect.',
+    );
   };
 
   return (
