@@ -2,7 +2,7 @@
 // ECDH P-256 with a fresh key per wrap, HKDF-SHA-256, AES-256-GCM. Pure: no storage, randomness from WebCrypto.
 import { careConsentOf, isGrantActive } from './access';
 import { base64ToBytes, bytesToBase64 } from './base64';
-import type { LedgerState } from './ledger-state';
+import type { GrantState, LedgerState } from './ledger-state';
 
 export const ENCRYPTION_ALGORITHM = { name: 'ECDH', namedCurve: 'P-256' } as const;
 export const CARE_NETWORK = 'care-network'; // the recipient id of the sync server's emergency key
@@ -246,9 +246,28 @@ export interface ReleaseRequest {
   readBlock: string; // the hash of the doctor's signed read of the document under the grant: no read block, no key
 }
 
+// The grant `grantId` while it is active and its patient lets the care network open their records, with the granted
+// doctor's enrolled encryption key: what every release of the care network starts from; else why not.
+function releasableGrant(
+  state: LedgerState,
+  grantId: string,
+  now: number,
+  opens: 'files' | 'records',
+): { known: GrantState; doctor: Recipient } | string {
+  const known = state.grants.get(grantId);
+  if (!known) return `no grant ${grantId} is on the ledger`;
+  const { grant } = known;
+  if (known.closedBy || !isGrantActive(grant, now)) return `grant ${grantId} is not active`;
+  if (!careConsentOf(state, grant.patientId)) return `the patient does not let the care network open their ${opens}`;
+  const doctorKey = state.enrolment?.encryption?.[grant.doctorId];
+  if (!doctorKey) return `the ledger enrols no encryption key for ${grant.doctorId}`;
+  return { known, doctor: { id: grant.doctorId, publicKey: doctorKey } };
+}
+
 // The document key of `wrapToCareNetwork`, re-wrapped in memory to the doctor of grant `grantId` at their enrolled
 // key, only while that grant is active, of full level, on the document's patient, the document is live, and the
-// chain holds the doctor's read of it under the grant (block `readBlock`, which the patient sees); else why not. `state` is the projection of the verified chain; the key is never returned in clear.
+// chain holds the doctor's read of it under the grant (block `readBlock`, which the patient sees); else why not.
+// `state` is the projection of the verified chain; the key is never returned in clear.
 export async function releaseForGrant(
   state: LedgerState,
   request: ReleaseRequest,
@@ -256,24 +275,20 @@ export async function releaseForGrant(
   carePrivateKey: CryptoKey,
   now: number,
 ): Promise<KeyWrap | string> {
-  const known = state.grants.get(request.grantId);
-  if (!known) return `no grant ${request.grantId} is on the ledger`;
-  const { grant } = known;
-  if (known.closedBy || !isGrantActive(grant, now)) return `grant ${request.grantId} is not active`;
-  if (grant.accessLevel !== 'full') return `grant ${request.grantId} is basic access, which opens no files`;
+  const releasable = releasableGrant(state, request.grantId, now, 'files');
+  if (typeof releasable === 'string') return releasable;
+  const { known, doctor } = releasable;
+  if (known.grant.accessLevel !== 'full') return `grant ${request.grantId} is basic access, which opens no files`;
   const document = state.documents.get(request.documentId);
   if (!document || document.deletedAt) return `document ${request.documentId} is not a stored document`;
-  if (document.patientId !== grant.patientId) return `document ${request.documentId} is not the granted patient's`;
-  if (!careConsentOf(state, grant.patientId)) return 'the patient does not let the care network open their files';
+  if (document.patientId !== known.grant.patientId) return `document ${request.documentId} is not the granted patient's`;
   if (!isKeyWrap(wrapToCareNetwork) || wrapToCareNetwork.to !== CARE_NETWORK || wrapToCareNetwork.documentId !== document.id)
     return `the wrap is not the care network's wrap of document ${request.documentId}`;
   if (!known.reads.some((read) => read.block === request.readBlock && read.documentId === document.id))
     return `block ${request.readBlock} is not a read of document ${request.documentId} under grant ${request.grantId}`;
-  const doctorKey = state.enrolment?.encryption?.[grant.doctorId];
-  if (!doctorKey) return `the ledger enrols no encryption key for ${grant.doctorId}`;
   const key = await unwrapKey(wrapToCareNetwork, carePrivateKey, document.ipfsHash);
   if (!key) return `the care network's wrap of document ${request.documentId} does not open`;
-  return wrapKey(document.id, document.ipfsHash, key, { id: grant.doctorId, publicKey: doctorKey }, CARE_NETWORK);
+  return wrapKey(document.id, document.ipfsHash, key, doctor, CARE_NETWORK);
 }
 
 // The id of a summary-key epoch: derived from the key, so a key that arrives wrapped (from anyone: wraps to a public
@@ -299,22 +314,18 @@ export async function releaseSummaryForGrant(
   carePrivateKey: CryptoKey,
   now: number,
 ): Promise<KeyWrap | string> {
-  const known = state.grants.get(request.grantId);
-  if (!known) return `no grant ${request.grantId} is on the ledger`;
-  const { grant } = known;
-  if (known.closedBy || !isGrantActive(grant, now)) return `grant ${request.grantId} is not active`;
-  if (!careConsentOf(state, grant.patientId)) return 'the patient does not let the care network open their records';
+  const releasable = releasableGrant(state, request.grantId, now, 'records');
+  if (typeof releasable === 'string') return releasable;
+  const { known, doctor } = releasable;
   const named = summaryWrapOf(wrapToCareNetwork);
   if (!named || !isKeyWrap(wrapToCareNetwork) || wrapToCareNetwork.to !== CARE_NETWORK)
     return `the wrap is not the care network's wrap of a summary key`;
-  if (named.patientId !== grant.patientId || named.epochId !== request.epochId)
+  if (named.patientId !== known.grant.patientId || named.epochId !== request.epochId)
     return `the wrap is not the care network's wrap of epoch ${request.epochId} of the granted patient`;
   if (!known.reads.some((read) => read.block === request.readBlock))
     return `block ${request.readBlock} is not a read under grant ${request.grantId}`;
-  const doctorKey = state.enrolment?.encryption?.[grant.doctorId];
-  if (!doctorKey) return `the ledger enrols no encryption key for ${grant.doctorId}`;
   const key = await unwrapSummaryKey(wrapToCareNetwork, carePrivateKey, named);
   if (!key || (await summaryEpochId(named.patientId, key)) !== named.epochId)
     return `the care network's wrap of epoch ${request.epochId} does not open`;
-  return wrapSummaryKey(named.patientId, named.epochId, key, { id: grant.doctorId, publicKey: doctorKey }, CARE_NETWORK);
+  return wrapSummaryKey(named.patientId, named.epochId, key, doctor, CARE_NETWORK);
 }
