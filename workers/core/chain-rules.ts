@@ -24,6 +24,7 @@ import type {
   DeletionRecord,
   EmergencyRecord,
   ShareRecord,
+  SummaryEpochRecord,
 } from './types';
 
 const CID_V0 = /^Qm[1-9A-HJ-NP-Za-km-z]{44}$/;
@@ -201,6 +202,14 @@ function consentProblem(state: LedgerState, record: CareConsentRecord): string |
   return careConsentOf(state, record.patientId) === record.careNetwork ? 'a consent repeats the choice in force' : null;
 }
 
+// A summary epoch: the patient's, text-free, and never announced before (an epoch id is derived from its key).
+function epochProblem(state: LedgerState, record: SummaryEpochRecord): string | null {
+  if (!PATIENTS.some((patient) => patient.id === record.patientId)) return 'an epoch names no listed patient';
+  if (record.doctorId !== '' || record.title !== '' || record.description !== '') return 'an epoch holds more than its id';
+  const announced = [...state.summaryEpochs.values()].some((epochs) => epochs.some((epoch) => epoch.epochId === record.epochId));
+  return announced ? `epoch ${record.epochId} was already announced` : null;
+}
+
 // null when `block` may follow the blocks folded into `state`, else the rule it breaks.
 export function ruleProblem(state: LedgerState, block: Block, index: number): string | null {
   return fixedRuleProblem(state, block) ?? stateRuleProblem(state, block, index);
@@ -243,5 +252,7 @@ function kindProblem(state: LedgerState, record: ChainRecord, index: number, at:
       return shareProblem(state, record, at);
     case 'care_consent':
       return consentProblem(state, record);
+    case 'summary_epoch':
+      return epochProblem(state, record);
   }
 }

@@ -36,8 +36,16 @@ export interface NotApplied {
   reason: string; // the rule it broke, e.g. 'read names share s1, which was revoked'
 }
 
+// A summary key's epoch as its patient announced it (a summary_epoch block): what is sealed after `at` names it.
+export interface SummaryEpoch {
+  epochId: string;
+  at: string; // ISO 8601, the announcing block's time
+  blockIndex: number;
+}
+
 export interface LedgerState {
   careConsent: Map<string, boolean>; // patient id -> the newest care-network consent on the chain
+  summaryEpochs: Map<string, SummaryEpoch[]>; // patient id -> their announced epochs, oldest first; none: their records are in clear
   height: number;
   lastTimestamp: string; // of the last block in the order: a new block's time never goes back before it
   tips: string[]; // the heads of the blocks so far, sorted: a new block names them

@@ -31,6 +31,7 @@ export function emptyState(): LedgerState {
     patientShares: new Map(),
     doctorShares: new Map(),
     careConsent: new Map(),
+    summaryEpochs: new Map(),
     enrolment: null,
   };
 }
@@ -103,6 +104,9 @@ export function apply(state: LedgerState, block: Block, index: number): LedgerSt
       break;
     case 'care_consent':
       state.careConsent.set(record.patientId, record.careNetwork);
+      break;
+    case 'summary_epoch':
+      push(state.summaryEpochs, record.patientId, { epochId: record.epochId, at: record.timestamp, blockIndex: entry.index });
       break;
   }
   return state;

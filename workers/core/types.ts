@@ -1,4 +1,5 @@
 // The entities of the ledger (users, records, blocks, documents, grants), as plain data (they cross the worker boundary as they are).
+import type { ReaderSealed, SealedPart } from './sealed-fields';
 
 export type Role = 'patient' | 'doctor';
 
@@ -32,7 +33,13 @@ export type User = Patient | Doctor;
 
 export type ClinicalRecordType = 'diagnosis' | 'prescription' | 'test_report';
 export type RecordType =
-  ClinicalRecordType | 'emergency_access' | 'document_deleted' | 'access_acknowledged' | 'access_shared' | 'care_consent';
+  | ClinicalRecordType
+  | 'emergency_access'
+  | 'document_deleted'
+  | 'access_acknowledged'
+  | 'access_shared'
+  | 'care_consent'
+  | 'summary_epoch';
 export type UploadRecordType = 'prescription' | 'test_report';
 export type AccessLevel = 'basic' | 'full';
 export type EmergencyEvent = 'granted' | 'read' | 'ended' | 'expired';
@@ -51,10 +58,11 @@ interface RecordBase {
 // One stored file of an upload, as the chain vouches for it; its key and encrypted bytes live off the chain.
 export interface ChainFile {
   documentId: string;
-  name: string;
-  type: string; // MIME type
+  name: string; // '' when sealed
+  type: string; // MIME type; '' when sealed
   size: number; // bytes of the original file
   cid: string; // IPFS content id (Qm…) of the encrypted bytes
+  sealed?: SealedPart; // name and type, under the file's document key (docs/decisions/nothing-medical-in-clear.md)
 }
 
 // The public keys the genesis block enrols (base64 raw keys): every signature is checked against them.
@@ -73,6 +81,7 @@ export interface ClinicalRecord extends RecordBase {
   files: ChainFile[];
   documentDate?: string; // ISO 8601: the document's own date when imported from elsewhere (FHIR), before it reached this chain
   enrolment?: KeyEnrolment; // only on the genesis block
+  sealed?: SealedPart; // title, description and documentDate under the patient's summary key; those are then '' / absent in clear
 }
 
 // What an emergency_access record says about the grant it belongs to.
@@ -85,6 +94,7 @@ export interface EmergencyDetails {
   read?: string; // for 'read' events: what was read, e.g. 'health overview and 5 recent records'
   documentId?: string; // for a read of one document
   endedBy?: 'patient'; // on an 'ended' event the patient wrote; absent when the doctor ended it
+  sealedReason?: ReaderSealed; // on a sealed 'granted' event: the reason ('' in clear), to the patient and the doctor alone
 }
 
 export interface EmergencyRecord extends RecordBase {
@@ -118,6 +128,7 @@ export interface ShareDetails {
   note: string;
   read?: string; // for 'read' events: what was read
   documentId?: string; // for a read of one document
+  sealedNote?: ReaderSealed; // on a sealed 'shared' event: the note ('' in clear), to the patient and the doctor alone
 }
 
 export interface ShareRecord extends RecordBase {
@@ -132,8 +143,21 @@ export interface CareConsentRecord extends RecordBase {
   careNetwork: boolean;
 }
 
+// The patient's device announces a new summary key before it seals under it (docs/decisions/nothing-medical-in-clear.md):
+// from the first one on, the patient's uploads, grants and shares carry no text in clear.
+export interface SummaryEpochRecord extends RecordBase {
+  type: 'summary_epoch';
+  epochId: string; // 32 hex, derived from the key (core/key-wraps.ts summaryEpochId)
+}
+
 export type ChainRecord =
-  ClinicalRecord | EmergencyRecord | DeletionRecord | AcknowledgementRecord | ShareRecord | CareConsentRecord;
+  | ClinicalRecord
+  | EmergencyRecord
+  | DeletionRecord
+  | AcknowledgementRecord
+  | ShareRecord
+  | CareConsentRecord
+  | SummaryEpochRecord;
 
 export interface Block {
   id: string; // its place in the ledger's order, as text (hashed only on blocks without heads)
