@@ -14,6 +14,7 @@ import { createCareConsent } from './ledger/care-consent';
 import { createKeySharing, type KeySharing } from './ledger/key-sharing';
 import { createRecords } from './ledger/records';
 import { createSandbox } from './ledger/sandbox';
+import { createSealing } from './ledger/sealing';
 import { createSession } from './ledger/session';
 import { createSharing } from './ledger/sharing';
 import { createLedgerStore, type LedgerStore } from './ledger/store';
@@ -60,17 +61,18 @@ export function createLedgerBackend(deps: LedgerDeps): {
     sync.localChanged(); // wraps to the user who signed in are taken, theirs to send are made
   });
   const keySharing = createKeySharing(deps, store, session);
+  const sealing = createSealing(deps, store, session);
   // progress of files on their way from other devices: the screens reread records a few times a second at most
   const arrivals = createArrivals(
     () => (store.loaded() ? store.current().awaiting : new Set()),
     () => changes.notifyLocal({ revision: store.loaded() ? store.current().revision : 0, kinds: ['records'] }),
     deps.now,
   );
-  const emergency = createEmergency(deps, store, session.enter, arrivals.of);
+  const emergency = createEmergency(deps, store, session.enter, sealing, arrivals.of);
   const sandbox = createSandbox(deps, store, session.enter);
-  const sharing = createSharing(deps, store, session.enter, arrivals.of);
+  const sharing = createSharing(deps, store, session.enter, sealing, arrivals.of);
   const transfers = createTransferJobs(deps, session.enter);
-  const portability = createPortability(deps, store, session.enter, transfers);
+  const portability = createPortability(deps, store, session.enter, transfers, sealing);
   const backupRestore = createBackupRestore(deps, store, session.enter, session.api.signOut, transfers);
   const sync = createSync(
     deps,
@@ -88,13 +90,14 @@ export function createLedgerBackend(deps: LedgerDeps): {
 
   const service: LedgerService = {
     ...session.api,
-    ...createChainView(store, session.enter, session.actor),
+    ...createChainView(store, session.enter, session.actor, sealing),
     ...createAnchors(deps, store, session.enter),
     ...createRecords(
       deps,
       store,
       session.enter,
       { emergency: emergency.logRead, share: sharing.logShareRead },
+      sealing,
       sync.release,
       arrivals.of,
     ),

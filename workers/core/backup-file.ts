@@ -18,6 +18,7 @@ import { checkBlock, headerProblem } from './chain';
 import { BACKUP_FORMAT, BACKUP_VERSION, MAX_BACKUP_ITERATIONS } from './constants';
 import { IPFS_CHUNK_BYTES, IPFS_MAX_CHILDREN, ipfsAddDefaults } from './documents';
 import { ledgerError } from './errors';
+import { summaryKeysOf, type SummaryKey } from './sealed-fields';
 import { IV_BYTES, SALT_BYTES, passwordKey, type PortableKeys } from './signatures';
 import type { Block } from './types';
 
@@ -37,6 +38,7 @@ export interface BackupContents {
   blocks: BackupBlock[];
   keys: Record<string, string>; // document id -> AES-256 key (64 hex)
   signingKeys: BackupKeys; // the chain's signatures are these keys' (docs/decisions/restore-merges.md)
+  summaryKeys?: SummaryKey[]; // the summary keys sealed records open with (absent in backups made before sealing)
 }
 
 export function isOpaque(block: BackupBlock): block is OpaqueBlock {
@@ -131,7 +133,8 @@ export async function openContents(header: BackupHeader, password: string): Prom
   if (contents.blocks.some((block) => block === null || typeof block !== 'object')) notABackup();
   const scope = contents.scope ?? 'browser'; // made before scopes: the whole browser
   if (scope !== 'mine' && scope !== 'browser') notABackup();
-  return { scope, blocks: contents.blocks, keys: contents.keys, signingKeys: contents.signingKeys };
+  const summaryKeys = [...summaryKeysOf(contents.summaryKeys).values()];
+  return { scope, blocks: contents.blocks, keys: contents.keys, signingKeys: contents.signingKeys, summaryKeys };
 }
 
 export async function headerBlock(header: BackupHeader): Promise<{ cid: CID; bytes: Uint8Array }> {

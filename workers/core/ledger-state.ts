@@ -1,5 +1,6 @@
 // The state every screen reads: what the fold of the verified chain (projection.ts) holds, and what the
 // chain's rules (chain-rules.ts) judge a new block against.
+import type { ReaderSealed } from './sealed-fields';
 import type { ChainRecord, DocumentInfo, EmergencyGrant, KeyEnrolment, Share } from './types';
 
 export interface RecordEntry {
@@ -21,11 +22,13 @@ export interface GrantState {
   closedBy?: 'ended' | 'expired';
   endedBy?: string; // the user id of who ended it (the doctor, or the patient)
   acknowledged: boolean; // the patient dismissed the alert about it
+  sealedReason?: ReaderSealed; // the reason, when sealed to the patient and the doctor (grant.reason is then '')
 }
 
 export interface ShareState {
   share: Share;
   reads: GrantRead[]; // oldest first
+  sealedNote?: ReaderSealed; // the note, when sealed to the patient and the doctor (share.note is then '')
 }
 
 // A block kept in the order but not folded in: written concurrently with a block before it, it broke a rule only

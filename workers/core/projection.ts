@@ -129,6 +129,7 @@ function applyShare(state: LedgerState, record: ShareRecord, entry: RecordEntry)
         expiresAt: details.expiresAt === '' ? null : details.expiresAt,
       },
       reads: [],
+      ...(details.sealedNote ? { sealedNote: details.sealedNote } : {}),
     });
     return;
   }
@@ -164,6 +165,7 @@ function applyEmergency(state: LedgerState, record: EmergencyRecord, entry: Reco
       },
       reads: [],
       acknowledged: false,
+      ...(details.sealedReason ? { sealedReason: details.sealedReason } : {}),
     });
     return;
   }

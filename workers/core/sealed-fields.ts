@@ -57,6 +57,33 @@ export async function createSummaryKey(patientId: string): Promise<SummaryKey> {
   return { patientId, epochId: await summaryEpochId(patientId, key), key };
 }
 
+const EPOCH_ID = /^[0-9a-f]{32}$/;
+
+// Summary keys as stored or carried by a backup, well-formed ones only (see summaryKeysOfEpochs for the epoch check).
+export function summaryKeysOf(value: unknown): Map<string, SummaryKey> {
+  const keys = new Map<string, SummaryKey>();
+  for (const item of Array.isArray(value) ? value : []) {
+    const { patientId, epochId, key } = (item ?? {}) as Partial<Record<keyof SummaryKey, unknown>>;
+    if (
+      typeof patientId === 'string' &&
+      typeof epochId === 'string' &&
+      EPOCH_ID.test(epochId) &&
+      typeof key === 'string' &&
+      KEY_HEX.test(key)
+    )
+      keys.set(epochId, { patientId, epochId, key });
+  }
+  return keys;
+}
+
+// Those of `keys` that hash to the epoch they name: a key restored from a file is checked as a wrapped one is.
+export async function summaryKeysOfEpochs(keys: Iterable<SummaryKey>): Promise<SummaryKey[]> {
+  const checked = await Promise.all(
+    [...keys].map(async (key) => ((await summaryEpochId(key.patientId, key.key)) === key.epochId ? [key] : [])),
+  );
+  return checked.flat();
+}
+
 export function isSealedPart(value: unknown): value is SealedPart {
   const part = value as Partial<Record<keyof SealedPart, unknown>> | null;
   return (
@@ -283,7 +310,13 @@ export interface ReaderSealed {
   wraps: KeyWrap[]; // one per reader; `documentId` is `record:<record id>`, so a document's wrap never opens it
 }
 
-const recordSubject = (recordId: string) => `record:${recordId}`;
+const RECORD_SUBJECT = 'record:';
+const recordSubject = (recordId: string) => `${RECORD_SUBJECT}${recordId}`;
+
+// The id of the record whose text `sealed` holds, as its wraps name it (the rules check they name exactly it).
+export function readerSealedRecordId(sealed: ReaderSealed): string {
+  return sealed.wraps[0]?.documentId.slice(RECORD_SUBJECT.length) ?? '';
+}
 const RECORD_CID = 'sealed-text';
 
 export async function sealToReaders(

@@ -22,6 +22,6 @@ export function copyState(state: LedgerState): LedgerState {
     patientShares: copyLists(state.patientShares),
     doctorShares: copyLists(state.doctorShares),
     careConsent: new Map(state.careConsent),
-    summaryEpochs: new Map([...state.summaryEpochs].map(([id, epochs]) => [id, [...epochs]])),
+    summaryEpochs: copyLists(state.summaryEpochs),
   };
 }

@@ -3,6 +3,7 @@
 // replaces a new browser's untouched ledger. The CAR code is imported only when one of these runs.
 import type { LedgerCounts, LedgerService, RestorePlan } from '../api';
 import { canSeeRecord, documentAccess, requireRole } from '../core/access';
+import type { BackupScope } from '../api';
 import type { BackupContents, BackupKeys } from '../core/backup-file';
 import { BACKUP_ITERATIONS, MIN_BACKUP_PASSWORD_LENGTH } from '../core/constants';
 import { findUser } from '../core/directory';
@@ -10,6 +11,7 @@ import { contentId, storedSize } from '../core/documents';
 import { iso } from '../core/ledger-records';
 import { mergeBlocks } from '../core/merge';
 import { verifyLedger, type LedgerState } from '../core/projection';
+import { summaryKeysOfEpochs, type SummaryKey } from '../core/sealed-fields';
 import { exportKeys, firstSignatureFailure, importKeys, type StoredKeys } from '../core/signatures';
 import type { Block, DocumentInfo, DocumentKey, User } from '../core/types';
 import { isArrayBuffer } from '../core/upload-request';
@@ -22,6 +24,16 @@ type BackupFile = typeof import('../core/backup-file');
 type Opened = BackupContents & { documentIds: string[]; car: Map<string, Uint8Array> };
 // What a restore would write, and what it adds.
 type Planned = Pick<PendingRestore, 'blocks' | 'documents' | 'contents' | 'deleteDocuments'> & { adds: LedgerCounts };
+
+// The summary keys a backup of `scope` made by `signedIn` carries: all of them for the whole browser, else those of
+// the epochs the records they may read are sealed under.
+function summaryKeysFor(snapshot: Snapshot, signedIn: User, scope: BackupScope): SummaryKey[] {
+  if (scope === 'browser') return [...snapshot.summaryKeys.values()];
+  const epochs = new Set<string>();
+  for (const { data } of snapshot.blocks)
+    if ('files' in data && data.sealed && canSeeRecord(signedIn, data)) epochs.add(data.sealed.key);
+  return [...snapshot.summaryKeys.values()].filter((key) => epochs.has(key.epochId));
+}
 
 const NOTHING: LedgerCounts = { blocks: 0, records: 0, files: 0, accessEvents: 0 };
 const HEX_KEY = /^[0-9a-f]{64}$/;
@@ -36,6 +48,7 @@ interface PendingRestore {
   contents: { id: string; bytes: ArrayBuffer }[];
   deleteDocuments: string[];
   keys?: StoredKeys; // a replacement's keys, matched against its chain's enrolment
+  summaryKeys: SummaryKey[]; // the backup's summary keys, each checked against its epoch
 }
 
 function countsOf(state: LedgerState, height: number, liveFiles: number): LedgerCounts {
@@ -260,7 +273,13 @@ export function createBackupRestore(
           scope === 'browser'
             ? snapshot.blocks.slice()
             : snapshot.blocks.map((block) => (canSeeRecord(signedIn, block.data) ? block : backup.opaqueBlock(block)));
-        const header = await backup.sealContents({ scope, blocks, keys, signingKeys }, password, iterations, createdAt);
+        const summaryKeys = summaryKeysFor(snapshot, signedIn, scope);
+        const header = await backup.sealContents(
+          { scope, blocks, keys, signingKeys, summaryKeys },
+          password,
+          iterations,
+          createdAt,
+        );
         const writer = backup.createBackupWriter(
           await backup.headerBlock(header),
           documents.map((document) => document.ipfsHash),
@@ -301,7 +320,8 @@ export function createBackupRestore(
       const same = opened.blocks[0].hash === current.blocks[0]?.hash;
       const planned = same ? await mergePlan(backup, opened, current) : await replacePlan(backup, opened, current);
       const id = deps.randomId();
-      pendingRestore = { ...planned, id, mode: same ? 'merge' : 'replace', revision: current.revision };
+      const summaryKeys = await summaryKeysOfEpochs(opened.summaryKeys ?? []);
+      pendingRestore = { ...planned, summaryKeys, id, mode: same ? 'merge' : 'replace', revision: current.revision };
       return {
         planId: id,
         createdAt: header.createdAt,
@@ -321,7 +341,8 @@ export function createBackupRestore(
       await store.refresh();
       if (store.current().revision !== plan.revision) fail('ValidationError', CHANGED);
       if (plan.mode === 'merge') {
-        if (plan.blocks.length > 0 && !(await store.merge(plan.revision, plan))) fail('ValidationError', CHANGED);
+        const newKeys = plan.summaryKeys.some((key) => !store.current().summaryKeys.has(key.epochId));
+        if ((plan.blocks.length > 0 || newKeys) && !(await store.merge(plan.revision, plan))) fail('ValidationError', CHANGED);
         return store.status(); // this browser's keys, and so the session, are kept
       }
       if (!plan.keys) fail('ValidationError', CHANGED);

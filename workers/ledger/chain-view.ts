@@ -1,5 +1,5 @@
 // The records chain as the explorer and the status boxes see it, and the reset of this browser's copy.
-import type { LedgerService } from '../api';
+import type { BlockSummary, LedgerService } from '../api';
 import { accessDenied, canSeeRecord } from '../core/access';
 import { findUser } from '../core/directory';
 import { LEDGER_AUTHOR } from '../core/signatures';
@@ -7,6 +7,7 @@ import type { User } from '../core/types';
 import { isIndex } from '../core/ids';
 import { fail } from './deps';
 import { wellFormedKeys } from './replace';
+import type { Sealing } from './sealing';
 import type { LedgerStore, Snapshot } from './store';
 import { pageOf } from './views';
 
@@ -37,7 +38,7 @@ export async function resetRefusal(store: LedgerStore, user: User | null): Promi
   return `Reset is turned off: this browser holds records and access history written by ${names.join(', ')}, and a reset never erases what someone else wrote.`;
 }
 
-export function createChainView(store: LedgerStore, enter: () => Promise<User>, actor: () => User | null) {
+export function createChainView(store: LedgerStore, enter: () => Promise<User>, actor: () => User | null, sealing: Sealing) {
   const visibleTo = (user: User) => (block: { data?: unknown }) =>
     !!block.data && canSeeRecord(user, block.data as Parameters<typeof canSeeRecord>[1]);
 
@@ -50,7 +51,11 @@ export function createChainView(store: LedgerStore, enter: () => Promise<User>, 
     async blocksPage(offset, limit) {
       const signedIn = await enter();
       const { blocks } = store.current();
-      return pageOf(blocks, offset, limit, visibleTo(signedIn), store.signatureOf, store.state().notApplied);
+      const page = pageOf(blocks, offset, limit, visibleTo(signedIn), store.signatureOf, store.state().notApplied);
+      const titles = await sealing.openedTitles(signedIn); // a sealed block's title is '' on the chain
+      const titled = (row: BlockSummary): BlockSummary =>
+        row.restricted || row.title !== '' ? row : { ...row, title: titles.get(row.index) ?? '' };
+      return { ...page, blocks: page.blocks.map(titled) };
     },
 
     async block(index) {

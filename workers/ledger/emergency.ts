@@ -15,12 +15,34 @@ import { DOCTOR_KEPT_RECORDS } from '../core/constants';
 import { PATIENTS } from '../core/directory';
 import { acknowledgementRecord, type AccessRead, emergencyRecord, grantExpiresAt, iso } from '../core/ledger-records';
 import { checkText, foldForSearch } from '../core/text-input';
+import type { RecordEntry } from '../core/ledger-state';
 import type { EmergencyGrant, User } from '../core/types';
 import { fail, sleep, type LedgerDeps } from './deps';
+import type { Sealing } from './sealing';
 import type { LedgerStore } from './store';
-import { type ArrivalOf, accessHistoryOf, grantsOf, newestRecords, patientById, readJustLogged, recordView } from './views';
+import {
+  type ArrivalOf,
+  accessHistoryOf,
+  grantsOf,
+  newestRecords,
+  openedEntries,
+  patientById,
+  readJustLogged,
+  recordView,
+} from './views';
 
-export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>, arrivalOf?: ArrivalOf) {
+// Asks the sync server's care network for the summary keys of the patient's records that a read under a grant sent
+// but this device cannot open (the patient's devices may be offline), against the read's block (workers/sync/).
+export type ReleaseSummaries = (grantId: string, epochIds: string[], readBlock: string) => Promise<void>;
+
+export function createEmergency(
+  deps: LedgerDeps,
+  store: LedgerStore,
+  enter: () => Promise<User>,
+  sealing: Sealing,
+  arrivalOf?: ArrivalOf,
+  releaseSummaries?: ReleaseSummaries,
+) {
   // Break-the-glass reads are recorded before the data is handed out: no record, no read.
   async function logRead(signedIn: User, grantId: string, read: AccessRead): Promise<void> {
     await store.write('The emergency read could not be recorded', ({ verified: { state } }, at) => {
@@ -28,6 +50,13 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
       if (readJustLogged(state.grants.get(grantId)?.reads.at(-1), read, deps.now())) return { result: () => undefined };
       return { records: [emergencyRecord(deps.randomId(), grant, 'read', iso(at), read)], result: () => undefined };
     });
+  }
+
+  // The summary epochs of `entries` whose key this device does not hold.
+  function epochsNotHeld(entries: readonly RecordEntry[]): string[] {
+    const held = store.current().summaryKeys;
+    const epochs = entries.flatMap(({ record }) => ('files' in record && record.sealed ? [record.sealed.key] : []));
+    return [...new Set(epochs)].filter((epoch) => !held.has(epoch));
   }
 
   const api: Pick<
@@ -45,7 +74,7 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
     async doctorOverview() {
       const signedIn = await enter();
       requireRole(signedIn, 'doctor');
-      const state = store.state();
+      const state = await sealing.readable(signedIn);
       const patients = signedIn.patients.map(patientById);
       const entries = patients.flatMap((p) => newestRecords(state, p.id)).sort((a, b) => b.index - a.index);
       const today = new Date(deps.now()).toDateString();
@@ -78,7 +107,7 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
       const problem = validateEmergencyRequest(request ?? {}, (id) => PATIENTS.find((p) => p.id === id));
       if (problem) fail('ValidationError', problem);
       await sleep(deps.grantDelayMs);
-      return store.write('The emergency access was not saved', ({ verified: { state } }, at) => {
+      return store.write('The emergency access was not saved', async ({ verified: { state } }, at) => {
         const existing = findActiveGrant(grantsOf(state), signedIn.id, request.patientId, at);
         if (existing) {
           // A second click on Grant: the same grant, not a second one.
@@ -96,7 +125,11 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
           createdAt: iso(at),
           isActive: true,
         };
-        return { records: [emergencyRecord(deps.randomId(), grant, 'granted', grant.createdAt)], result: () => ({ ...grant }) };
+        const record = emergencyRecord(deps.randomId(), grant, 'granted', grant.createdAt);
+        const binding = { recordId: record.id, patientId: grant.patientId, type: record.type };
+        const sealed = await sealing.sealForPair(state, binding, { reason: grant.reason }, grant.doctorId, signedIn.id);
+        if (sealed) record.emergency = { ...record.emergency, reason: '', sealedReason: sealed }; // the reason is medical
+        return { records: [record], result: () => ({ ...grant }) };
       });
     },
 
@@ -133,7 +166,7 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
     async activeGrants() {
       const signedIn = await enter();
       const at = store.clock();
-      return grantsOf(store.state())
+      return grantsOf(await sealing.readable(signedIn))
         .filter((grant) => (signedIn.role === 'doctor' ? grant.doctorId : grant.patientId) === signedIn.id)
         .filter((grant) => isGrantActive(grant, at))
         .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
@@ -145,16 +178,20 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
       const grant = assertGrantUsable(signedIn, store.state().grants.get(grantId)?.grant, store.clock());
       const scope = accessScope(grant.accessLevel);
       // the records are taken from the state the read is recorded on: the patient is told exactly what was sent
-      const records = await store.write('The emergency read could not be recorded', ({ verified: { state } }, at) => {
+      const sent = await store.write('The emergency read could not be recorded', ({ verified: { state } }, at) => {
         assertGrantUsable(signedIn, state.grants.get(grant.id)?.grant, at);
         const sent = sentRecords(state, grant.patientId, grant.accessLevel);
-        const views = sent.map((entry) => recordView(state, entry, scope.documents, arrivalOf));
         const read = { what: readText(grant.accessLevel, sent) };
-        if (readJustLogged(state.grants.get(grant.id)?.reads.at(-1), read, deps.now())) return { result: () => views };
-        return { records: [emergencyRecord(deps.randomId(), grant, 'read', iso(at), read)], result: () => views };
+        if (readJustLogged(state.grants.get(grant.id)?.reads.at(-1), read, deps.now())) return { result: () => sent };
+        return { records: [emergencyRecord(deps.randomId(), grant, 'read', iso(at), read)], result: () => sent };
       });
+      const missing = epochsNotHeld(sent);
+      const readBlock = store.state().grants.get(grant.id)?.reads.at(-1)?.block;
+      if (missing.length > 0 && readBlock && releaseSummaries) await releaseSummaries(grant.id, missing, readBlock);
+      const readable = await sealing.readable(signedIn);
+      const records = openedEntries(readable, sent).map((entry) => recordView(readable, entry, scope.documents, arrivalOf));
       return {
-        grant: { ...grant },
+        grant: { ...(readable.grants.get(grant.id)?.grant ?? grant) },
         patient: structuredClone(patientById(grant.patientId)),
         records,
         documentsReadable: scope.documents,
@@ -164,7 +201,7 @@ export function createEmergency(deps: LedgerDeps, store: LedgerStore, enter: () 
     async accessHistory() {
       const signedIn = await enter();
       requireRole(signedIn, 'patient');
-      return accessHistoryOf(store.state(), signedIn.id, store.clock());
+      return accessHistoryOf(await sealing.readable(signedIn), signedIn.id, store.clock());
     },
 
     async acknowledgeEmergencyAccesses() {

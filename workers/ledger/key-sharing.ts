@@ -7,12 +7,16 @@ import {
   CARE_NETWORK,
   isEncryptionPublicKey,
   isKeyWrap,
+  summaryKeySubject,
+  summaryWrapOf,
   unwrapKey,
   wrapKey,
+  wrapSummaryKey,
   type KeyWrap,
   type Recipient,
 } from '../core/key-wraps';
 import type { LedgerState } from '../core/ledger-state';
+import { openSummaryWrap, summaryRecipients } from '../core/sealed-fields';
 import type { DocumentInfo, User } from '../core/types';
 import type { LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
@@ -84,12 +88,20 @@ export function createKeySharing(deps: LedgerDeps, store: LedgerStore, session: 
         next.set(id, wrap);
       }
     }
+    // each summary key this device holds, to the readers of its patient's summary now (docs/decisions/nothing-medical-in-clear.md)
+    for (const summary of s.summaryKeys.values()) {
+      for (const recipient of summaryRecipients(state, summary.patientId, now, careNetworkKey)) {
+        const id = `${summaryKeySubject(summary.patientId, summary.epochId)}|${recipient.id}|${recipient.publicKey}`;
+        const wrap = made.get(id) ?? (await wrapSummaryKey(summary.patientId, summary.epochId, summary.key, recipient, from));
+        next.set(id, wrap);
+      }
+    }
     made = next; // wraps to readers who lost access are not sent again
     return [...next.values()];
   }
 
   // Stores the key of each wrap addressed to the signed-in user that opens with their encryption key and opens
-  // the file's bytes; how many were stored. A wrap whose file's bytes have not arrived yet is left: offer it
+  // the file's bytes, or is the summary key of an epoch its patient announced; how many were stored. A wrap whose file's bytes have not arrived yet is left: offer it
   // again after store.addRemoteContent.
   async function acceptWraps(wraps: unknown[]): Promise<number> {
     const user = session.actor();
@@ -100,6 +112,14 @@ export function createKeySharing(deps: LedgerDeps, store: LedgerStore, session: 
     for (const wrap of wraps.slice(0, MAX_WRAPS_PER_CALL)) {
       if (!isKeyWrap(wrap) || wrap.to !== user.id) continue;
       const s = store.current();
+      const summary = summaryWrapOf(wrap);
+      if (summary) {
+        if (s.summaryKeys.has(summary.epochId)) continue;
+        // anyone can wrap to this user's public key: a key is kept only when it hashes to the epoch it names
+        const opened = await openSummaryWrap(wrap, privateKey);
+        if (opened && (await store.addSummaryKey(opened))) accepted++;
+        continue;
+      }
       const document = s.verified.state.documents.get(wrap.documentId);
       if (!document || document.deletedAt || s.keys.has(document.id)) continue;
       const bytes = await deps.storage.readContent(document.id);

@@ -13,6 +13,7 @@ import { iso } from '../core/ledger-records';
 import type { ClinicalRecord, User } from '../core/types';
 import { isArrayBuffer, validateUpload } from '../core/upload-request';
 import { fail, sleep, type LedgerDeps } from './deps';
+import type { Sealing } from './sealing';
 import type { LedgerStore } from './store';
 import { fileOf, type TransferJobs } from './transfer-jobs';
 import { accessHistoryOf, isClinical, patientById } from './views';
@@ -37,7 +38,13 @@ function namingEntry<T>(entry: string, check: () => T): T {
   }
 }
 
-export function createPortability(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>, transfers: TransferJobs) {
+export function createPortability(
+  deps: LedgerDeps,
+  store: LedgerStore,
+  enter: () => Promise<User>,
+  transfers: TransferJobs,
+  sealing: Sealing,
+) {
   const { jobs, startJob, progressOf } = transfers;
 
   async function decrypted(documentId: string, cid: string): Promise<Uint8Array> {
@@ -55,7 +62,7 @@ export function createPortability(deps: LedgerDeps, store: LedgerStore, enter: (
       startJob(jobId);
       try {
         const fhir = await import('../core/fhir-export');
-        const state = store.state();
+        const state = await sealing.readable(signedIn); // the export is the patient's: their text opened
         const at = iso(store.clock());
         const patient = patientById(signedIn.id);
         const entries = (state.records.get(signedIn.id) ?? []).filter(isClinical);
@@ -156,7 +163,10 @@ export function createPortability(deps: LedgerDeps, store: LedgerStore, enter: (
         prepared.push({ candidate, upload, encrypted, ids: upload.files.map(() => deps.randomId()) });
       }
       if (prepared.length === 0) return { imported: [], skipped };
-      return store.write('The import was not saved', (_snapshot, at) => {
+      const keys = new Map(
+        prepared.flatMap(({ encrypted, ids }) => ids.map((id, i) => [id, encrypted[i].encryptionKey] as const)),
+      );
+      return store.write('The import was not saved', async (snapshot, at) => {
         const written: ClinicalRecord[] = prepared.map(({ candidate, upload, encrypted, ids }) => ({
           id: deps.randomId(),
           patientId: signedIn.id,
@@ -174,8 +184,11 @@ export function createPortability(deps: LedgerDeps, store: LedgerStore, enter: (
           timestamp: iso(at),
           ...(candidate.date ? { documentDate: candidate.date } : {}),
         }));
+        const sealed = await sealing.sealUploads(snapshot, signedIn.id, written, keys, at);
+        const first = sealed.records.length - written.length; // after the epoch they are sealed under, when one is new
         return {
-          records: written,
+          records: sealed.records,
+          summaryKeys: sealed.summaryKeys,
           documents: prepared.flatMap(({ encrypted, ids }) =>
             ids.map((id, i) => ({ id, encryptionKey: encrypted[i].encryptionKey })),
           ),
@@ -185,7 +198,7 @@ export function createPortability(deps: LedgerDeps, store: LedgerStore, enter: (
               title: record.title,
               type: prepared[i].candidate.type,
               files: record.files.length,
-              blockIndex: Number(blocks[i].id),
+              blockIndex: Number(blocks[first + i].id),
             })),
             skipped,
           }),

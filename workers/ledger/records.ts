@@ -10,15 +10,16 @@ import { checkText, foldForSearch } from '../core/text-input';
 import type { ClinicalRecord, DocumentInfo, User } from '../core/types';
 import { validateUpload } from '../core/upload-request';
 import { fail, sleep, type LedgerDeps } from './deps';
+import type { Sealing } from './sealing';
 import type { LedgerStore } from './store';
 import {
   type ArrivalOf,
   accessHistoryOf,
-  blockSummary,
   documentView,
   grantsOf,
   isClinical,
   newestRecords,
+  readableSummary,
   recordView,
   sharesOf,
 } from './views';
@@ -43,6 +44,7 @@ export function createRecords(
   store: LedgerStore,
   enter: () => Promise<User>,
   logRead: { emergency: LogRead; share: LogRead },
+  sealing: Sealing,
   releaseKey?: ReleaseKey,
   arrivalOf?: ArrivalOf, // files still on their way from another device (workers/ledger/arrivals.ts)
 ) {
@@ -50,7 +52,7 @@ export function createRecords(
     async patientOverview() {
       const signedIn = await enter();
       requireRole(signedIn, 'patient');
-      const state = store.state();
+      const state = await sealing.readable(signedIn);
       // medical records only: a grant is an access event, shown in the access history and the alert
       const records = newestRecords(state, signedIn.id).filter(isClinical);
       const lastUpload = records.find(({ record }) => record.type === 'prescription' || record.type === 'test_report');
@@ -66,7 +68,7 @@ export function createRecords(
     async listRecords(patientId, query: RecordQuery = {}) {
       const signedIn = await enter();
       assertCanReadPatient(signedIn, patientId);
-      const state = store.state();
+      const state = await sealing.readable(signedIn);
       const checked = checkText('search', typeof query?.search === 'string' ? query.search : '');
       if (checked.problem) fail('ValidationError', checked.problem);
       const search = foldForSearch(checked.text);
@@ -91,7 +93,8 @@ export function createRecords(
       await sleep(deps.uploadDelayMs);
       const encrypted = await Promise.all(files.map((file) => encryptDocument(file.bytes)));
       const ids = files.map(() => deps.randomId());
-      return store.write('The upload was not saved', (_snapshot, at) => {
+      const keys = new Map(ids.map((id, i) => [id, encrypted[i].encryptionKey]));
+      return store.write('The upload was not saved', async (snapshot, at) => {
         const record: ClinicalRecord = {
           id: deps.randomId(),
           patientId: signedIn.id,
@@ -108,13 +111,17 @@ export function createRecords(
           })),
           timestamp: iso(at),
         };
+        const sealed = await sealing.sealUploads(snapshot, signedIn.id, [record], keys, at);
         return {
-          records: [record],
+          records: sealed.records,
+          summaryKeys: sealed.summaryKeys,
           documents: ids.map((id, i) => ({ id, encryptionKey: encrypted[i].encryptionKey })),
           contents: ids.map((id, i) => ({ id, bytes: encrypted[i].stored })),
-          result: ([block]) => {
-            const entry = { index: Number(block.id), hash: block.hash, record };
-            return { record: recordView(store.state(), entry, true), block: blockSummary(block, entry.index, true, 'holds') }; // signed just now
+          result: (blocks) => {
+            const block = blocks[blocks.length - 1]; // after the epoch it is sealed under, when one was announced
+            const entry = { index: Number(block.id), hash: block.hash, record }; // shown as the patient wrote it
+            const summary = { ...readableSummary(block, entry.index, 'holds'), title: record.title }; // signed just now
+            return { record: recordView(store.state(), entry, true), block: summary };
           },
         };
       });
@@ -122,8 +129,8 @@ export function createRecords(
 
     async readDocument(documentId) {
       const signedIn = await enter();
-      const document = storedDocument(store.state(), documentId);
-      const state = store.state();
+      const state = await sealing.readable(signedIn);
+      const document = storedDocument(state, documentId);
       const access = documentAccess(signedIn, document, grantsOf(state), store.clock(), sharesOf(state));
       const deleted = (): never => fail('NotFoundError', `"${document.fileName}" was deleted.`);
       if (document.deletedAt) deleted();
@@ -154,23 +161,25 @@ export function createRecords(
       const bytes = await decryptDocument(stored, key, document.ipfsHash);
       if (access.via === 'emergency') await logRead.emergency(signedIn, access.grant.id, read);
       if (access.via === 'share') await logRead.share(signedIn, access.share.id, read);
-      const content: DocumentContent = { document: documentView(store.state(), document.id, arrivalOf) ?? document, bytes };
+      const content: DocumentContent = { document: documentView(state, document.id, arrivalOf) ?? document, bytes };
       return transfer(content, [bytes]); // over comlink the decrypted bytes move, they are not copied
     },
 
     async deleteDocument(documentId) {
       const signedIn = await enter();
       assertCanDelete(signedIn, storedDocument(store.state(), documentId));
-      return store.write('The deletion was not saved', ({ verified: { state } }, at) => {
+      const named = storedDocument(await sealing.readable(signedIn), documentId); // its name as the patient reads it
+      const deleted = await store.write('The deletion was not saved', ({ verified: { state } }, at) => {
         const document = storedDocument(state, documentId); // decided again on the fresh state
         assertCanDelete(signedIn, document);
-        if (document.deletedAt) fail('NotFoundError', `"${document.fileName}" was deleted.`);
+        if (document.deletedAt) fail('NotFoundError', `"${named.fileName}" was deleted.`);
         return {
           records: [deletionRecord(deps.randomId(), document, iso(at))],
           deleteDocuments: [document.id],
           result: () => documentView(store.state(), document.id) ?? document,
         };
       });
+      return { ...deleted, fileName: named.fileName, fileType: named.fileType };
     },
   };
   return api;

@@ -2,6 +2,7 @@
 // backup's ledger in place (workers/ledger/portability.ts decides when either is allowed).
 import { createGenesisBlock } from '../core/chain';
 import { verifyLedger } from '../core/projection';
+import type { SummaryKey } from '../core/sealed-fields';
 import type { Block } from '../core/types';
 import { DEMO_PASSWORD } from '../core/constants';
 import { USERS } from '../core/directory';
@@ -25,6 +26,7 @@ import {
   storedRevision,
   type StorageWrite,
 } from '../storage/ledger-storage';
+import { SUMMARY_KEYS_KEY } from './snapshot';
 import type { LedgerDeps } from './deps';
 import { WRITE_ATTEMPTS, isConflict, storageError } from './writes';
 
@@ -161,12 +163,22 @@ export async function replaceAll(
 // kept: its key was unlocked from this browser's keys, which the backup's replace.
 export function restoreWrite({
   keys,
-  ...ledger
-}: Pick<StorageWrite, 'blocks' | 'documents' | 'contents'> & { keys: StoredKeys }): Replacement {
+  summaryKeys,
+  blocks,
+  documents,
+  contents,
+}: Pick<StorageWrite, 'blocks' | 'documents' | 'contents'> & { keys: StoredKeys; summaryKeys: SummaryKey[] }): Replacement {
   return async (expectedRevision) => ({
-    ...ledger,
+    blocks,
+    documents,
+    contents,
     expectedRevision,
     clear: true,
-    meta: { [REVISION_KEY]: expectedRevision + 1, [FORMAT_KEY]: LEDGER_FORMAT, [KEYS_KEY]: keys },
+    meta: {
+      [REVISION_KEY]: expectedRevision + 1,
+      [FORMAT_KEY]: LEDGER_FORMAT,
+      [KEYS_KEY]: keys,
+      [SUMMARY_KEYS_KEY]: summaryKeys,
+    },
   });
 }

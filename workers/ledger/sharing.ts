@@ -16,8 +16,9 @@ import { type AccessRead, iso, shareExpiresAt, shareRecord } from '../core/ledge
 import type { LedgerState } from '../core/projection';
 import type { Share, User } from '../core/types';
 import { fail, type LedgerDeps } from './deps';
+import type { Sealing } from './sealing';
 import type { LedgerStore } from './store';
-import { type ArrivalOf, patientById, readJustLogged, recordView } from './views';
+import { type ArrivalOf, openedEntries, patientById, readJustLogged, recordView } from './views';
 
 function sharesOf(state: LedgerState, ids: readonly string[] | undefined): Share[] {
   return (ids ?? []).flatMap((id) => state.shares.get(id)?.share ?? []).reverse(); // newest first
@@ -30,7 +31,13 @@ function usableShare(signedIn: User, state: LedgerState, shareId: unknown, at: n
   return share;
 }
 
-export function createSharing(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>, arrivalOf?: ArrivalOf) {
+export function createSharing(
+  deps: LedgerDeps,
+  store: LedgerStore,
+  enter: () => Promise<User>,
+  sealing: Sealing,
+  arrivalOf?: ArrivalOf,
+) {
   // Reads under a share are on the chain before the data leaves the worker; the same read once a minute.
   async function logShareRead(signedIn: User, shareId: string, read: AccessRead): Promise<void> {
     await store.write('The shared read could not be recorded', ({ verified: { state } }, at) => {
@@ -47,7 +54,7 @@ export function createSharing(deps: LedgerDeps, store: LedgerStore, enter: () =>
       store.assertWritable();
       const problem = validateShareRequest(request ?? {}, (id) => DOCTORS.some((doctor) => doctor.id === id));
       if (problem) fail('ValidationError', problem);
-      return store.write('The share was not saved', (_snapshot, at) => {
+      return store.write('The share was not saved', async ({ verified: { state } }, at) => {
         const share: Share = {
           id: deps.randomId(),
           patientId: signedIn.id,
@@ -58,7 +65,11 @@ export function createSharing(deps: LedgerDeps, store: LedgerStore, enter: () =>
           createdAt: iso(at),
           expiresAt: shareExpiresAt(at, request.durationDays),
         };
-        return { records: [shareRecord(deps.randomId(), share, 'shared', share.createdAt)], result: () => ({ ...share }) };
+        const record = shareRecord(deps.randomId(), share, 'shared', share.createdAt);
+        const binding = { recordId: record.id, patientId: share.patientId, type: record.type };
+        const sealed = await sealing.sealForPair(state, binding, { note: share.note }, share.doctorId, signedIn.id);
+        if (sealed) record.share = { ...record.share, note: '', sealedNote: sealed }; // a note may say why: medical
+        return { records: [record], result: () => ({ ...share }) };
       });
     },
 
@@ -79,7 +90,7 @@ export function createSharing(deps: LedgerDeps, store: LedgerStore, enter: () =>
     async myShares() {
       const signedIn = await enter();
       requireRole(signedIn, 'patient');
-      const state = store.state();
+      const state = await sealing.readable(signedIn);
       const at = store.clock();
       return sharesOf(state, state.patientShares.get(signedIn.id)).map((share): ShareEntry => ({
         share: { ...share },
@@ -92,7 +103,7 @@ export function createSharing(deps: LedgerDeps, store: LedgerStore, enter: () =>
     async sharedWithMe() {
       const signedIn = await enter();
       requireRole(signedIn, 'doctor');
-      const state = store.state();
+      const state = await sealing.readable(signedIn);
       const at = store.clock();
       return sharesOf(state, state.doctorShares.get(signedIn.id))
         .filter((share) => isShareActive(share, at))
@@ -104,16 +115,17 @@ export function createSharing(deps: LedgerDeps, store: LedgerStore, enter: () =>
       const share = usableShare(signedIn, store.state(), shareId, store.clock());
       const scope = accessScope(share.accessLevel);
       // the records are taken from the state the read is recorded on: the patient is told exactly what was sent
-      const records = await store.write('The shared read could not be recorded', ({ verified: { state } }, at) => {
+      const sent = await store.write('The shared read could not be recorded', ({ verified: { state } }, at) => {
         usableShare(signedIn, state, share.id, at);
         const sent = sentRecords(state, share.patientId, share.accessLevel);
-        const views = sent.map((entry) => recordView(state, entry, scope.documents, arrivalOf));
         const read = { what: readText(share.accessLevel, sent) };
-        if (readJustLogged(state.shares.get(share.id)?.reads.at(-1), read, deps.now())) return { result: () => views };
-        return { records: [shareRecord(deps.randomId(), share, 'read', iso(at), read)], result: () => views };
+        if (readJustLogged(state.shares.get(share.id)?.reads.at(-1), read, deps.now())) return { result: () => sent };
+        return { records: [shareRecord(deps.randomId(), share, 'read', iso(at), read)], result: () => sent };
       });
+      const readable = await sealing.readable(signedIn);
+      const records = openedEntries(readable, sent).map((entry) => recordView(readable, entry, scope.documents, arrivalOf));
       return {
-        share: { ...share },
+        share: { ...(readable.shares.get(share.id)?.share ?? share) },
         patient: structuredClone(patientById(share.patientId)),
         records,
         documentsReadable: scope.documents,

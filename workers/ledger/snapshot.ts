@@ -3,6 +3,7 @@
 // new one (workers/ledger/store.ts).
 import type { InvalidBlock } from '../api';
 import { verifyLedger, type LedgerState, type VerifiedLedger } from '../core/projection';
+import { summaryKeysOf, type SummaryKey } from '../core/sealed-fields';
 import type { StoredKeys } from '../core/signatures';
 import { copyState } from '../core/state-copy';
 import type { Block } from '../core/types';
@@ -16,6 +17,7 @@ export interface Snapshot {
   readonly blocks: readonly Block[];
   readonly verified: VerifiedLedger; // the projection of the verified blocks
   readonly keys: ReadonlyMap<string, string>; // document id -> AES key (hex): the one thing of a file not on the chain
+  readonly summaryKeys: ReadonlyMap<string, SummaryKey>; // epoch id -> a patient's summary key this device holds
   readonly revision: number;
   readonly invalid?: InvalidBlock; // the first failed check, of a block or of a stored item: the ledger is read-only
   readonly storedKeys?: StoredKeys; // the users' wrapped keys and the ledger key
@@ -26,6 +28,8 @@ export interface Snapshot {
 
 // Meta entry: ids of documents merged from another device whose key or bytes are still on their way.
 export const AWAITING_KEY = 'awaitingFiles';
+// Meta entry: the patients' summary keys this device holds (docs/decisions/nothing-medical-in-clear.md), as a list.
+export const SUMMARY_KEYS_KEY = 'summaryKeys';
 
 export function awaitingOf(value: unknown): Set<string> {
   return new Set(Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : []);
@@ -93,7 +97,8 @@ export function loadedLedger(stored: StoredState, blocks: Block[], previous: Sna
   const storedKeys = stored.meta[KEYS_KEY] as StoredKeys | undefined;
   const publicKeys = previous?.publicKeys ?? new Map<string, Promise<CryptoKey>>();
   const awaiting = awaitingOf(stored.meta[AWAITING_KEY]);
-  const base = { blocks, keys, revision, publicKeys, awaiting, ...(storedKeys ? { storedKeys } : {}) };
+  const summaryKeys = summaryKeysOf(stored.meta[SUMMARY_KEYS_KEY]);
+  const base = { blocks, keys, summaryKeys, revision, publicKeys, awaiting, ...(storedKeys ? { storedKeys } : {}) };
   if (blocks.length > 0 && stored.meta[FORMAT_KEY] !== LEDGER_FORMAT) {
     const reason =
       stored.meta[FORMAT_KEY] === 2

@@ -17,7 +17,8 @@ import {
 import { fail, type LedgerDeps } from './deps';
 import { freshWrite, keysToKeep, newKeys, replaceAll, restoreWrite } from './replace';
 import { FIRST_SIGNATURE_SLICE, checkSignatures, signatureCheck, until } from './signature-scheduler';
-import { AWAITING_KEY, chainOf, loadedLedger, verifiedLedger, type Snapshot } from './snapshot';
+import type { SummaryKey } from '../core/sealed-fields';
+import { AWAITING_KEY, SUMMARY_KEYS_KEY, chainOf, loadedLedger, verifiedLedger, type Snapshot } from './snapshot';
 import {
   ALL_KINDS,
   createMutex,
@@ -186,14 +187,23 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
   // ledger is no longer at `expectedRevision`.
   async function merge(
     expectedRevision: number,
-    { blocks, documents, contents, deleteDocuments }: Pick<StorageWrite, 'blocks' | 'documents' | 'contents' | 'deleteDocuments'>,
+    {
+      blocks,
+      documents,
+      contents,
+      deleteDocuments,
+      summaryKeys = [],
+    }: Pick<StorageWrite, 'blocks' | 'documents' | 'contents' | 'deleteDocuments'> & { summaryKeys?: SummaryKey[] },
   ): Promise<boolean> {
     let merged = false;
     try {
       await lock(async () => {
         const stored = storedRevision(await storage.readMeta(REVISION_KEY));
         if (stored !== expectedRevision || current().revision !== expectedRevision) return;
-        const write = { expectedRevision, blocks, documents, contents, deleteDocuments, meta: { [REVISION_KEY]: stored + 1 } };
+        const held = new Map(current().summaryKeys);
+        for (const key of summaryKeys) held.set(key.epochId, key);
+        const meta = { [REVISION_KEY]: stored + 1, [SUMMARY_KEYS_KEY]: [...held.values()] };
+        const write = { expectedRevision, blocks, documents, contents, deleteDocuments, meta };
         try {
           await storage.commit(write);
         } catch (error) {
@@ -334,6 +344,29 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     return added;
   }
 
+  // A summary key another device wrapped to the signed-in user, checked against its epoch by the caller; stored
+  // only when its patient announced that epoch. True when it was new.
+  async function addSummaryKey(summary: SummaryKey): Promise<boolean> {
+    await ready();
+    let added = false;
+    await lock(async () => {
+      await refreshIfStale();
+      const s = current();
+      const epochs = s.verified.state.summaryEpochs.get(summary.patientId) ?? [];
+      if (s.summaryKeys.has(summary.epochId) || !epochs.some((epoch) => epoch.epochId === summary.epochId)) return;
+      const summaryKeys = new Map(s.summaryKeys).set(summary.epochId, summary);
+      const revision = s.revision + 1;
+      await storage.commit({
+        expectedRevision: s.revision,
+        meta: { [REVISION_KEY]: revision, [SUMMARY_KEYS_KEY]: [...summaryKeys.values()] },
+      });
+      publish({ ...s, summaryKeys, revision });
+      added = true;
+    });
+    if (added && snapshot) hooks.committed({ revision: snapshot.revision, kinds: ['records'] });
+    return added;
+  }
+
   // Another tab changed the stored ledger: load what it wrote. True when there was something new.
   async function refresh(): Promise<boolean> {
     if (!snapshot) return false;
@@ -377,6 +410,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     mergeRemote,
     addRemoteContent,
     addRemoteKey,
+    addSummaryKey,
     refresh,
     status,
     signatureOf,

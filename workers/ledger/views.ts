@@ -66,6 +66,13 @@ export function recordView(state: LedgerState, entry: RecordEntry, withFiles: bo
   };
 }
 
+// One patient's `entries` as the readable state (workers/ledger/sealing.ts) holds them: opened where this device can.
+export function openedEntries(readable: LedgerState, entries: readonly RecordEntry[]): RecordEntry[] {
+  const patientId = entries[0]?.record.patientId ?? '';
+  const byIndex = new Map((readable.records.get(patientId) ?? []).map((entry) => [entry.index, entry]));
+  return entries.map((entry) => byIndex.get(entry.index) ?? entry);
+}
+
 export function grantsOf(state: LedgerState): EmergencyGrant[] {
   return [...state.grants.values()].map((known) => known.grant);
 }

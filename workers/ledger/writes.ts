@@ -9,10 +9,11 @@ import { iso } from '../core/ledger-records';
 import { apply, ruleProblem, type LedgerState } from '../core/projection';
 import { LEDGER_AUTHOR, firstSignatureFailure, signBlock } from '../core/signatures';
 import { copyState } from '../core/state-copy';
+import type { SummaryKey } from '../core/sealed-fields';
 import type { Block, ChainRecord, DocumentKey } from '../core/types';
 import { REVISION_CONFLICT, REVISION_KEY, type StorageWrite } from '../storage/ledger-storage';
 import { fail, type LedgerDeps } from './deps';
-import type { Snapshot } from './snapshot';
+import { SUMMARY_KEYS_KEY, type Snapshot } from './snapshot';
 
 // A full disk in plain words, with what to do (My Profile shows the space used and left).
 const QUOTA_FULL =
@@ -21,11 +22,12 @@ export const WRITE_ATTEMPTS = 4; // another tab writing first makes a write star
 export const STALE_KEY =
   'Your session’s key is not the one these records enrol for you (they were restored or reset meanwhile), so nothing was saved. Sign in again.';
 
-// A change, decided on the fresh snapshot: records to mine (in order, each legal on the state before the
-// change) and what goes beside them.
+// A change, decided on the fresh snapshot: records to mine (in order, each legal on the state the ones before it
+// fold to) and what goes beside them.
 export interface Draft<T> {
   records?: ChainRecord[];
   documents?: DocumentKey[];
+  summaryKeys?: SummaryKey[]; // a new epoch's key, stored with the block that announces it
   contents?: { id: string; bytes: ArrayBuffer }[];
   deleteDocuments?: string[];
   result: (blocks: Block[]) => T;
@@ -122,15 +124,20 @@ export function createWriter(deps: LedgerDeps, hooks: WriterHooks, store: Writer
     const state = s.verified.state;
     const blocks: Block[] = [];
     if (!draft.records?.length && !draft.documents?.length && !draft.deleteDocuments?.length) return blocks;
+    const next = copyState(state);
     for (const record of draft.records ?? []) {
       // a block names the heads it follows: every tip this device holds, or the change's block before it
       const heads = blocks.length > 0 ? [blocks[blocks.length - 1].hash] : state.tips;
       const mined = mineChild(heads, state.height + blocks.length, record, record.timestamp, difficulty);
-      // a change must be legal where it lands; records of one change are independent of each other
-      const problem = ruleProblem(state, mined, state.height + blocks.length);
+      // a change must be legal where it lands: after the change's blocks before it (an epoch before what it seals)
+      const problem = ruleProblem(next, mined, state.height + blocks.length);
       if (problem) fail('IntegrityError', `This change would break a rule of the chain: ${problem}.`);
-      blocks.push(await signed(s, mined));
+      const block = await signed(s, mined);
+      apply(next, block, s.blocks.length + blocks.length);
+      blocks.push(block);
     }
+    const summaryKeys = new Map(s.summaryKeys);
+    for (const key of draft.summaryKeys ?? []) summaryKeys.set(key.epochId, key);
     const revision = s.revision + 1;
     const write: StorageWrite = {
       expectedRevision: s.revision,
@@ -138,21 +145,22 @@ export function createWriter(deps: LedgerDeps, hooks: WriterHooks, store: Writer
       documents: draft.documents,
       contents: draft.contents,
       deleteDocuments: draft.deleteDocuments,
-      meta: { [REVISION_KEY]: revision },
+      meta: {
+        [REVISION_KEY]: revision,
+        ...(draft.summaryKeys?.length ? { [SUMMARY_KEYS_KEY]: [...summaryKeys.values()] } : {}),
+      },
     };
     try {
       await storage.commit(write);
     } catch (error) {
       throw isConflict(error) ? error : storageError(failure, error);
     }
-    const next = copyState(state);
-    blocks.forEach((block, i) => apply(next, block, s.blocks.length + i));
     const keys = new Map(s.keys);
     for (const row of draft.documents ?? []) keys.set(row.id, row.encryptionKey);
     for (const id of draft.deleteDocuments ?? []) keys.delete(id);
     // every new signature was checked against the enrolled key above
     if (s.signatures.checked === s.blocks.length) s.signatures.checked += blocks.length;
-    store.publish({ ...s, blocks: [...s.blocks, ...blocks], verified: { state: next }, keys, revision });
+    store.publish({ ...s, blocks: [...s.blocks, ...blocks], verified: { state: next }, keys, summaryKeys, revision });
     hooks.stateChanged();
     return blocks;
   }
@@ -161,7 +169,7 @@ export function createWriter(deps: LedgerDeps, hooks: WriterHooks, store: Writer
   // decides again), announced after.
   async function write<T>(
     failure: string,
-    decide: (snapshot: Snapshot, at: number) => Draft<T>,
+    decide: (snapshot: Snapshot, at: number) => Draft<T> | Promise<Draft<T>>,
     options: WriteOptions = {},
   ): Promise<T> {
     const kinds = new Set<ChangeKind>();
@@ -180,7 +188,7 @@ export function createWriter(deps: LedgerDeps, hooks: WriterHooks, store: Writer
           kindsOf(due).forEach((kind) => kinds.add(kind));
         }
       }
-      const draft = decide(store.current(), blockTime());
+      const draft = await decide(store.current(), blockTime());
       const blocks = await commitDraft(failure, draft);
       kindsOf(draft.records ?? []).forEach((kind) => kinds.add(kind));
       return draft.result(blocks);

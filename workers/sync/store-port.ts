@@ -53,7 +53,8 @@ export function storePort(
       if (!genesis) throw new Error("The server's ledger does not verify: its genesis or keys do not hold.");
       // the ledger's private key does not travel (docs/decisions/one-ledger-across-devices.md): expiries are left
       // to a device that holds it
-      await store.restore({ blocks: [genesis], documents: [], contents: [], keys: keys as unknown as StoredKeys });
+      const adopted = { blocks: [genesis], documents: [], contents: [], keys: keys as unknown as StoredKeys };
+      await store.restore({ ...adopted, summaryKeys: [] }); // an untouched ledger's: it sealed nothing
       await signOut(); // the session's key was unlocked from the demo keys the server's replaced
       const rest = blocks.filter((block) => block !== genesis);
       if (rest.length > 0) await port.mergeRemote(rest);

@@ -1,0 +1,224 @@
+// A patient's medical text sealed before it is written, and opened for the signed-in reader
+// (docs/decisions/nothing-medical-in-clear.md): the chain keeps only clear fields, the screens read what this device
+// may open. Keys never cross the worker boundary.
+import { iso } from '../core/ledger-records';
+import type { LedgerState } from '../core/ledger-state';
+import {
+  createSummaryKey,
+  openClinicalRecord,
+  openFromReaders,
+  readerSealedRecordId,
+  rotationDue,
+  sealClinicalRecord,
+  sealToReaders,
+  type ReaderSealed,
+  type SealBinding,
+  type SealedClinicalRecord,
+  type SummaryKey,
+} from '../core/sealed-fields';
+import type { ChainRecord, ClinicalRecord, SummaryEpochRecord, User } from '../core/types';
+import type { LedgerDeps } from './deps';
+import type { Snapshot } from './snapshot';
+import type { LedgerStore } from './store';
+
+// What a reader sees of a record whose key has not reached this device (or that is not theirs to open).
+export const SEALED_TITLE = 'Sealed record (its key is not on this device)';
+export const SEALED_FILE = 'Sealed file';
+export const SEALED_TEXT = '(sealed)';
+
+export interface SealingSession {
+  encryptionKey: (userId: string) => CryptoKey | undefined;
+}
+
+interface OpenedUpload {
+  record: ClinicalRecord;
+  complete: boolean; // text and every file's name opened: nothing more to try
+  tried: string; // which keys were held when it was tried: tried again when that changes
+}
+
+// The summary key an upload of `patientId` is sealed under at `now`: their newest epoch, when this device holds its
+// key and no reader lost access since it began; else null, and a new epoch is announced first.
+function currentSummaryKey(s: Snapshot, patientId: string, now: number): SummaryKey | null {
+  const state = s.verified.state;
+  const newest = state.summaryEpochs.get(patientId)?.at(-1);
+  const held = newest && s.summaryKeys.get(newest.epochId);
+  return held && !rotationDue(state, patientId, Date.parse(newest.at), now) ? held : null;
+}
+
+export function createSealing(deps: LedgerDeps, store: LedgerStore, session: SealingSession) {
+  const uploads = new Map<string, OpenedUpload>(); // record id -> what was opened of it: records never change
+  const texts = new Map<string, string>(); // `${reader}|${record id}` -> a reason or note opened for that reader
+  const readableOf = new WeakMap<Snapshot, Map<string, Promise<LedgerState>>>();
+
+  // The blocks uploads are written as on `s`: a new epoch first when needed, then each upload with its text sealed.
+  // A ledger made before keys travelled keeps its uploads in clear (no reader could be given the key).
+  async function sealUploads(
+    s: Snapshot,
+    patientId: string,
+    records: readonly ClinicalRecord[],
+    documentKeys: ReadonlyMap<string, string>,
+    at: number,
+  ): Promise<{ records: ChainRecord[]; summaryKeys: SummaryKey[] }> {
+    if (!s.verified.state.enrolment?.encryption) return { records: [...records], summaryKeys: [] };
+    const held = currentSummaryKey(s, patientId, at);
+    const summary = held ?? (await createSummaryKey(patientId));
+    const sealed = await Promise.all(records.map((record) => sealClinicalRecord(record, summary, documentKeys)));
+    if (held) return { records: sealed, summaryKeys: [] };
+    const epoch: SummaryEpochRecord = {
+      id: deps.randomId(),
+      type: 'summary_epoch',
+      patientId,
+      doctorId: '',
+      title: '',
+      description: '',
+      timestamp: iso(at),
+      epochId: summary.epochId,
+    };
+    return { records: [epoch, ...sealed], summaryKeys: [summary] };
+  }
+
+  // A grant's reason or a share's note sealed to the patient and the doctor alone; null on a ledger that enrols no
+  // encryption keys (it stays in clear there).
+  async function sealForPair(
+    state: LedgerState,
+    binding: SealBinding,
+    fields: object,
+    doctorId: string,
+    from: string,
+  ): Promise<ReaderSealed | null> {
+    const enrolled = state.enrolment?.encryption;
+    const patientKey = enrolled?.[binding.patientId];
+    const doctorKey = enrolled?.[doctorId];
+    if (!patientKey || !doctorKey) return null;
+    const readers = [
+      { id: binding.patientId, publicKey: patientKey },
+      { id: doctorId, publicKey: doctorKey },
+    ];
+    return sealToReaders(binding, fields, readers, from);
+  }
+
+  async function openUpload(s: Snapshot, record: ClinicalRecord): Promise<ClinicalRecord> {
+    const sealed = record.sealed;
+    if (!sealed) return record;
+    const summary = s.summaryKeys.get(sealed.key);
+    const tried = `${summary ? 1 : 0}|${record.files.filter((file) => s.keys.has(file.documentId)).length}`;
+    const known = uploads.get(record.id);
+    if (known && (known.complete || known.tried === tried)) return known.record;
+    const opened = summary
+      ? await openClinicalRecord(record as SealedClinicalRecord, new Map([[sealed.key, summary.key]]), s.keys)
+      : null;
+    const shown: ClinicalRecord = opened
+      ? {
+          ...opened.record,
+          files: opened.record.files.map((file, i) => (opened.filesOpened[i] ? file : { ...file, name: SEALED_FILE })),
+        }
+      : {
+          ...record,
+          title: SEALED_TITLE,
+          description: SEALED_TEXT,
+          files: record.files.map((f) => ({ ...f, name: SEALED_FILE })),
+        };
+    uploads.set(record.id, { record: shown, complete: Boolean(opened?.filesOpened.every(Boolean)), tried });
+    return shown;
+  }
+
+  async function openText(
+    reader: User | null,
+    sealed: ReaderSealed,
+    binding: SealBinding,
+    field: 'reason' | 'note',
+  ): Promise<string> {
+    const privateKey = reader ? session.encryptionKey(reader.id) : undefined;
+    const id = `${reader?.id ?? ''}|${binding.recordId}`;
+    const known = texts.get(id);
+    if (known !== undefined) return known;
+    const opened = reader && privateKey ? await openFromReaders(sealed, reader.id, privateKey, binding) : null;
+    const text = typeof opened?.[field] === 'string' ? opened[field] : null;
+    if (text === null) return SEALED_TEXT; // not this reader's, or no key unlocked: tried again next time
+    texts.set(id, text);
+    return text;
+  }
+
+  // The verified projection with what `reader` may open on this device opened: upload titles, descriptions and file
+  // names, and the reasons and notes sealed to them. Rules and writes never read it: they work on clear fields.
+  async function build(s: Snapshot, reader: User | null): Promise<LedgerState> {
+    const state = s.verified.state;
+    const openedById = new Map<string, ClinicalRecord>();
+    for (const entries of state.records.values()) {
+      for (const { record } of entries) {
+        if ('files' in record && record.sealed) openedById.set(record.id, await openUpload(s, record));
+      }
+    }
+    const grants = new Map(state.grants);
+    for (const [id, known] of state.grants) {
+      if (!known.sealedReason) continue;
+      const recordId = readerSealedRecordId(known.sealedReason);
+      const binding = { recordId, patientId: known.grant.patientId, type: 'emergency_access' };
+      grants.set(id, {
+        ...known,
+        grant: { ...known.grant, reason: await openText(reader, known.sealedReason, binding, 'reason') },
+      });
+    }
+    const shares = new Map(state.shares);
+    for (const [id, known] of state.shares) {
+      if (!known.sealedNote) continue;
+      const binding = {
+        recordId: readerSealedRecordId(known.sealedNote),
+        patientId: known.share.patientId,
+        type: 'access_shared',
+      };
+      shares.set(id, { ...known, share: { ...known.share, note: await openText(reader, known.sealedNote, binding, 'note') } });
+    }
+    if (openedById.size === 0) return { ...state, grants, shares };
+    const records = new Map(
+      [...state.records].map(([patientId, entries]) => [
+        patientId,
+        entries.map((entry) => {
+          const opened = openedById.get(entry.record.id);
+          return opened ? { ...entry, record: opened } : entry;
+        }),
+      ]),
+    );
+    const documents = new Map(state.documents);
+    for (const record of openedById.values()) {
+      for (const file of record.files) {
+        const document = documents.get(file.documentId);
+        if (document) documents.set(file.documentId, { ...document, fileName: file.name, fileType: file.type });
+      }
+    }
+    return { ...state, records, documents, grants, shares };
+  }
+
+  // The state the screens of `reader` read, built once per published snapshot and reader.
+  function readable(reader: User | null): Promise<LedgerState> {
+    const s = store.current();
+    const byReader = readableOf.get(s) ?? new Map<string, Promise<LedgerState>>();
+    readableOf.set(s, byReader);
+    const id = reader?.id ?? '';
+    let state = byReader.get(id);
+    if (!state) {
+      state = build(s, reader);
+      byReader.set(id, state);
+      state.catch(() => byReader.delete(id));
+    }
+    return state;
+  }
+
+  // Block index -> each upload's title as `reader` reads it here (the explorer's rows show it for sealed blocks).
+  const titlesOf = new WeakMap<LedgerState, Map<number, string>>();
+  async function openedTitles(reader: User | null): Promise<ReadonlyMap<number, string>> {
+    const state = await readable(reader);
+    let titles = titlesOf.get(state);
+    if (!titles) {
+      titles = new Map();
+      for (const entries of state.records.values())
+        for (const { index, record } of entries) if ('files' in record) titles.set(index, record.title);
+      titlesOf.set(state, titles);
+    }
+    return titles;
+  }
+
+  return { sealUploads, sealForPair, readable, openedTitles };
+}
+
+export type Sealing = ReturnType<typeof createSealing>;
