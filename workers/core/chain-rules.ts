@@ -1,6 +1,6 @@
 // The chain's rules: whether a block may follow the blocks before it, given the state they fold to
 // (semantic verification). The first block that breaks one is named with it, like a block whose hash does not match.
-import { accessScope, careConsentOf, isShareActive, readText, sentRecords } from './access';
+import { accessScope, careConsentOf, isShareActive, readText, sentRecords, titledReadText } from './access';
 import {
   ACCEPTED_EXTENSIONS,
   EMERGENCY_DURATIONS,
@@ -128,10 +128,13 @@ function readProblem(
   if (typeof read.read !== 'string') return 'a read does not say what was read';
   const scope = accessScope(access.accessLevel);
   if (read.documentId === undefined) {
-    // the fixed text of chains written before reads named what was sent, or exactly what this state sent
+    // the fixed text of chains written before reads named what was sent, the titled text written before titles were
+    // sealed, or exactly the count this state sent
+    const sent = sentRecords(state, access.patientId, access.accessLevel);
     const legal =
       read.read === scope.legacyRead ||
-      read.read === readText(access.accessLevel, sentRecords(state, access.patientId, access.accessLevel));
+      read.read === titledReadText(access.accessLevel, sent) ||
+      read.read === readText(access.accessLevel, sent);
     return legal ? null : 'a read names more than its level covers';
   }
   if (!scope.documents) return 'a document read lies outside basic access';
