@@ -135,12 +135,21 @@ export function sentRecords(state: LedgerState, patientId: string, level: Access
     .slice(0, accessScope(level).records);
 }
 
-// What such a view read, as recorded on the chain and shown to the patient: basic names each record, full counts them.
+// What such a view read, as recorded on the chain and shown to the patient: a count, never a title (titles are
+// sealed, docs/decisions/nothing-medical-in-clear.md); the patient's screen names the records it can open.
 export function readText(level: AccessLevel, sent: readonly RecordEntry[]): string {
   if (sent.length === 0) return 'profile and health overview (no records)';
   const count = sent.length === 1 ? '1 record' : `${sent.length} records`;
-  if (level === 'full') return `profile, health overview and the complete history (${count})`;
-  return `profile, health overview and ${count}: ${sent.map((entry) => `"${entry.record.title}"`).join(', ')}`;
+  return level === 'full'
+    ? `profile, health overview and the complete history (${count})`
+    : `profile, health overview and ${count}`;
+}
+
+// What a basic read recorded before titles were sealed: each sent record's title. Only the chain's rules use it,
+// so the reads of older chains stay valid.
+export function titledReadText(level: AccessLevel, sent: readonly RecordEntry[]): string {
+  const text = readText(level, sent);
+  return level === 'full' || sent.length === 0 ? text : `${text}: ${sent.map((entry) => `"${entry.record.title}"`).join(', ')}`;
 }
 
 export interface EmergencyRequestInput {

@@ -1,6 +1,6 @@
 // The chain's rules: whether a block may follow the blocks before it, given the state they fold to
 // (semantic verification). The first block that breaks one is named with it, like a block whose hash does not match.
-import { accessScope, careConsentOf, isShareActive, readText, sentRecords } from './access';
+import { accessScope, careConsentOf, isShareActive, readText, sentRecords, titledReadText } from './access';
 import {
   ACCEPTED_EXTENSIONS,
   EMERGENCY_DURATIONS,
@@ -13,6 +13,7 @@ import { fileTypeProblem } from './file-types';
 import type { LedgerState } from './ledger-state';
 import { grantExpiresAt, shareExpiresAt } from './ledger-time';
 import { recordProblem, storedValueText } from './record-format';
+import { readerSealedProblem, sealedUploadProblem, type ReaderSealed, type SealedClinicalRecord } from './sealed-fields';
 import { authorOf } from './signatures';
 import { checkFileName, checkText, fileNameMessage } from './text-input';
 import type {
@@ -50,9 +51,11 @@ function clinicalProblem(state: LedgerState, record: ClinicalRecord, index: numb
   const patient = PATIENTS.find((candidate) => candidate.id === record.patientId);
   if (!patient) return 'an upload names no listed patient';
   if (record.doctorId !== (patient.doctorId ?? '')) return "an upload names a doctor other than the patient's";
-  // the upload's own rules (text-input.ts); names and text stored before NFC was applied stay legal
-  if (record.title !== record.title.trim() || checkText('title', record.title).problem) return 'an upload has no valid title';
-  if (checkText('description', record.description).problem) return 'an upload has no valid description';
+  const sealed = record.sealed !== undefined;
+  const textProblem = sealed
+    ? sealedUploadProblem(record as SealedClinicalRecord, announcedEpochs(state, record.patientId))
+    : clearUploadTextProblem(state, record);
+  if (textProblem) return textProblem;
   if (record.files.length === 0 || record.files.length > MAX_FILES_PER_UPLOAD) {
     return `an upload must hold 1 to ${MAX_FILES_PER_UPLOAD} files`;
   }
@@ -62,16 +65,53 @@ function clinicalProblem(state: LedgerState, record: ClinicalRecord, index: numb
       return `document ${file.documentId} is already named by another record`;
     }
     seen.add(file.documentId);
-    const name = checkFileName(file.name).problem;
-    if (name) return fileNameMessage(name);
-    if (!(ACCEPTED_EXTENSIONS as readonly string[]).includes(extensionOf(file.name)))
-      return `"${file.name}" is not an accepted file type`;
-    const typeProblem = fileTypeProblem(file.name, file.type);
-    if (typeProblem) return typeProblem;
-    if (file.size < 1 || file.size > MAX_FILE_BYTES) return `"${file.name}" has a size outside 1 byte to 10 MB`;
-    if (!CID_V0.test(file.cid)) return `"${file.name}" has no valid content id`;
+    if (!sealed) {
+      const name = checkFileName(file.name).problem;
+      if (name) return fileNameMessage(name);
+      if (!(ACCEPTED_EXTENSIONS as readonly string[]).includes(extensionOf(file.name)))
+        return `"${file.name}" is not an accepted file type`;
+      const typeProblem = fileTypeProblem(file.name, file.type);
+      if (typeProblem) return typeProblem;
+    }
+    // a sealed file's name is '' in clear: its messages name the document
+    const named = sealed ? `document ${file.documentId}` : `"${file.name}"`;
+    if (file.size < 1 || file.size > MAX_FILE_BYTES) return `${named} has a size outside 1 byte to 10 MB`;
+    if (!CID_V0.test(file.cid)) return `${named} has no valid content id`;
   }
   return null;
+}
+
+// The epochs `patientId` announced in the blocks before this one: a sealed part may name only these.
+function announcedEpochs(state: LedgerState, patientId: string): Set<string> {
+  return new Set((state.summaryEpochs.get(patientId) ?? []).map((epoch) => epoch.epochId));
+}
+
+const hasSealed = (state: LedgerState, patientId: string) => (state.summaryEpochs.get(patientId) ?? []).length > 0;
+
+// An upload in clear: legal only before its patient announced an epoch, under the upload's own rules (text-input.ts);
+// names and text stored before NFC was applied stay legal.
+function clearUploadTextProblem(state: LedgerState, record: ClinicalRecord): string | null {
+  if (hasSealed(state, record.patientId)) return 'an upload after sealing holds text in clear';
+  if (record.title !== record.title.trim() || checkText('title', record.title).problem) return 'an upload has no valid title';
+  return checkText('description', record.description).problem ? 'an upload has no valid description' : null;
+}
+
+// A grant's reason or a share's note: sealed to exactly its patient and doctor (nothing of it in clear, the record's
+// description included), or in clear and valid before the patient announced an epoch.
+function readerTextProblem(
+  state: LedgerState,
+  record: EmergencyRecord | ShareRecord,
+  text: string,
+  sealed: ReaderSealed | undefined,
+  field: 'reason' | 'note',
+): string | null {
+  const what = record.type === 'emergency_access' ? 'grant' : 'share';
+  if (sealed !== undefined) {
+    if (text !== '' || record.description !== '') return `a sealed ${what} holds its ${field} in clear`;
+    return readerSealedProblem(sealed, record.patientId, record.doctorId, record.id);
+  }
+  if (hasSealed(state, record.patientId)) return `a ${what} after sealing holds its ${field} in clear`;
+  return text !== text.trim() || checkText(field, text).problem ? `a ${what} has no valid ${field}` : null;
 }
 
 function emergencyProblem(state: LedgerState, record: EmergencyRecord, at: number): string | null {
@@ -79,13 +119,14 @@ function emergencyProblem(state: LedgerState, record: EmergencyRecord, at: numbe
   if (!DOCTORS.some((doctor) => doctor.id === record.doctorId)) return 'an emergency access names no listed doctor';
   if (!PATIENTS.some((patient) => patient.id === record.patientId)) return 'an emergency access names no listed patient';
   if (details.endedBy !== undefined && details.event !== 'ended') return `${details.event} names who ended the grant`;
+  if (details.sealedReason !== undefined && details.event !== 'granted') return `${details.event} carries a sealed reason`;
   const known = state.grants.get(details.grantId);
   if (details.event === 'granted') {
     if (known) return `grant ${details.grantId} was already granted`;
     if (!(EMERGENCY_DURATIONS as readonly number[]).includes(details.durationMinutes))
       return 'a grant has a duration that is not offered';
-    if (details.reason !== details.reason.trim() || checkText('reason', details.reason).problem)
-      return 'a grant has no valid reason';
+    const reason = readerTextProblem(state, record, details.reason, details.sealedReason, 'reason');
+    if (reason) return reason;
     if (record.emergencyAccessExpiry !== grantExpiresAt(at, details.durationMinutes)) {
       return 'a grant expiry does not match its start and duration';
     }
@@ -128,10 +169,13 @@ function readProblem(
   if (typeof read.read !== 'string') return 'a read does not say what was read';
   const scope = accessScope(access.accessLevel);
   if (read.documentId === undefined) {
-    // the fixed text of chains written before reads named what was sent, or exactly what this state sent
+    // the fixed text of chains written before reads named what was sent, the titled text written before titles were
+    // sealed, or exactly the count this state sent
+    const sent = sentRecords(state, access.patientId, access.accessLevel);
     const legal =
       read.read === scope.legacyRead ||
-      read.read === readText(access.accessLevel, sentRecords(state, access.patientId, access.accessLevel));
+      read.read === titledReadText(access.accessLevel, sent) ||
+      read.read === readText(access.accessLevel, sent);
     return legal ? null : 'a read names more than its level covers';
   }
   if (!scope.documents) return 'a document read lies outside basic access';
@@ -146,6 +190,7 @@ function shareProblem(state: LedgerState, record: ShareRecord, at: number): stri
   const details = record.share;
   if (!DOCTORS.some((doctor) => doctor.id === record.doctorId)) return 'a share names no listed doctor';
   if (!PATIENTS.some((patient) => patient.id === record.patientId)) return 'a share names no listed patient';
+  if (details.sealedNote !== undefined && details.event !== 'shared') return `${details.event} carries a sealed note`;
   const known = state.shares.get(details.shareId);
   if (details.event === 'shared') {
     if (known) return `share ${details.shareId} was already made`;
@@ -153,7 +198,8 @@ function shareProblem(state: LedgerState, record: ShareRecord, at: number): stri
       return 'a share has a duration that is not offered';
     if (details.expiresAt !== (shareExpiresAt(at, details.durationDays) ?? ''))
       return 'a share expiry does not match its start and duration';
-    if (details.note !== details.note.trim() || checkText('note', details.note).problem) return 'a share has no valid note';
+    const note = readerTextProblem(state, record, details.note, details.sealedNote, 'note');
+    if (note) return note;
     return details.read === undefined && details.documentId === undefined ? null : 'a share names a read';
   }
   if (!known) return `${details.event} names share ${details.shareId}, which was never made`;
@@ -180,7 +226,11 @@ function deletionProblem(state: LedgerState, record: DeletionRecord): string | n
   if (!document || document.patientId !== record.patientId || document.doctorId !== record.doctorId) {
     return "a deletion names a document that is not one of the patient's";
   }
-  return document.deletedAt ? 'a deletion names a document that was already deleted' : null;
+  if (document.deletedAt) return 'a deletion names a document that was already deleted';
+  // a sealed file's name is '' on the chain (projection.ts): its deletion names only the document id
+  return document.fileName === '' && (record.title !== '' || record.description !== '')
+    ? 'a deletion names a sealed file in clear'
+    : null;
 }
 
 function acknowledgementProblem(state: LedgerState, record: AcknowledgementRecord): string | null {

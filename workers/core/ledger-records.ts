@@ -99,7 +99,7 @@ export function deletionRecord(id: string, document: DocumentInfo, timestamp: st
     patientId: document.patientId,
     doctorId: document.doctorId,
     type: 'document_deleted',
-    title: `File deleted: ${document.fileName}`,
+    title: document.fileName === '' ? '' : `File deleted: ${document.fileName}`, // a sealed file's name stays sealed
     description: '',
     documentId: document.id,
     timestamp,

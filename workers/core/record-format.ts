@@ -5,6 +5,7 @@
 import { MAX_DESCRIPTION_LENGTH } from './constants';
 import { isEncryptionPublicKey } from './key-wraps';
 import { isDocumentDate, isLedgerTime } from './ledger-time';
+import { isReaderSealed, isSealedPart } from './sealed-fields';
 import type { ChainRecord } from './types';
 
 type Shape = Record<string, (value: unknown) => boolean>;
@@ -37,7 +38,15 @@ const BASE: Shape = {
   timestamp: isLedgerTime,
 };
 
-const FILE: Shape = { documentId: nonEmpty, name: nonEmpty, type: text, size: count, cid: nonEmpty };
+// a sealed file's name is '' in clear (docs/decisions/nothing-medical-in-clear.md); a clear one's is checked by the rules
+const FILE: Shape = {
+  documentId: nonEmpty,
+  name: text,
+  type: text,
+  size: count,
+  cid: nonEmpty,
+  sealed: optional(isSealedPart),
+};
 
 const EMERGENCY: Shape = {
   grantId: nonEmpty,
@@ -48,6 +57,7 @@ const EMERGENCY: Shape = {
   read: optional(text),
   documentId: optional(nonEmpty),
   endedBy: optional(oneOf('patient')),
+  sealedReason: optional(isReaderSealed),
 };
 
 const SHARE: Shape = {
@@ -59,6 +69,7 @@ const SHARE: Shape = {
   note: text,
   read: optional(text),
   documentId: optional(nonEmpty),
+  sealedNote: optional(isReaderSealed),
 };
 
 const keyTable = (value: unknown) =>
@@ -74,10 +85,19 @@ const ENROLMENT: Shape = {
   encryption: optional(encryptionTable),
 };
 
+// the genesis stays in clear (sealClinicalRecord refuses it): only uploads carry a sealed part
+const UPLOAD: Shape = {
+  ...BASE,
+  type: text,
+  files: listOf(shaped(FILE)),
+  documentDate: optional(isDocumentDate),
+  sealed: optional(isSealedPart),
+};
+
 const SHAPES: Record<ChainRecord['type'], Shape> = {
   diagnosis: { ...BASE, type: text, files: listOf(shaped(FILE)), enrolment: optional(shaped(ENROLMENT)) },
-  prescription: { ...BASE, type: text, files: listOf(shaped(FILE)), documentDate: optional(isDocumentDate) },
-  test_report: { ...BASE, type: text, files: listOf(shaped(FILE)), documentDate: optional(isDocumentDate) },
+  prescription: UPLOAD,
+  test_report: UPLOAD,
   emergency_access: {
     ...BASE,
     type: text,

@@ -24,6 +24,9 @@ import type { ChainFile, ClinicalRecord } from './types';
 const IV_BYTES = 12;
 const PAD_BYTES = 64; // sealed text is padded to a multiple of this: the ciphertext's length tells only a rough size
 const KEY_HEX = /^[0-9a-f]{64}$/;
+// base64 characters of a part's data: a sealed title and description (5,200 characters, at most 6 bytes each as JSON) fit
+// many times over, and a stored block stays bounded like every other field (record-format.ts)
+export const MAX_SEALED_DATA = 200_000;
 export const DOCUMENT_KEY = 'document'; // a sealed part's `key` when it is under its file's own document key
 export const RECORD_KEY = 'record'; // …when it is under a key of its own, wrapped in the record to its readers
 
@@ -93,7 +96,8 @@ export function isSealedPart(value: unknown): value is SealedPart {
     typeof part.iv === 'string' &&
     typeof part.data === 'string' &&
     part.key.length <= 64 &&
-    part.iv.length === 16
+    part.iv.length === 16 &&
+    part.data.length <= MAX_SEALED_DATA
   );
 }
 
