@@ -186,6 +186,10 @@ describe('summary keys through the sync server', () => {
       status: 400,
       answer: { ok: false, reason: expect.stringMatching(/epochId/) },
     });
+    expect(await release({ grantId: grant.id, epochId, documentId: 'doc-1', readBlock: genesis })).toMatchObject({
+      status: 400,
+      answer: { ok: false, reason: 'the request names a document and an epoch' },
+    });
     expect(server.lines.some((line) => line.includes('release request refused: epochId'))).toBe(true);
 
     // the doctor reads under the grant and asks at once: the server waits for the read block to arrive
