@@ -31,23 +31,28 @@ function readBody(request: IncomingMessage): Promise<string | null> {
   });
 }
 
-// Reads a JSON body, checks it with `check` and answers with `answer`'s result; a bad request gets a 4xx and why.
+// Reads a JSON body, checks it with `check` and answers with `answer`'s result; a bad request gets a 4xx and why, logged.
 async function answerPost<T>(
   request: IncomingMessage,
   response: ServerResponse,
   check: (value: unknown) => T | string,
   answer: (checked: T) => Promise<unknown>,
+  refused: (reason: string) => void,
 ): Promise<void> {
+  const bad = (status: number, reason: string) => {
+    refused(reason);
+    send(response, status, { ok: false, reason });
+  };
   const body = await readBody(request);
-  if (body === null) return send(response, 413, { ok: false, reason: `the request is larger than ${MAX_BODY_BYTES} bytes` });
+  if (body === null) return bad(413, `the request is larger than ${MAX_BODY_BYTES} bytes`);
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch {
-    return send(response, 400, { ok: false, reason: 'the request is not JSON' });
+    return bad(400, 'the request is not JSON');
   }
   const checked = check(value);
-  if (typeof checked === 'string') return send(response, 400, { ok: false, reason: checked });
+  if (typeof checked === 'string') return bad(400, checked);
   send(response, 200, await answer(checked));
 }
 
@@ -69,10 +74,17 @@ export function createApiHandler(keeper: LedgerKeeper, log: (line: string) => vo
     const posts = { '/api/join': 'join', '/api/release': 'release' } as const;
     const what = request.method === 'POST' && Object.hasOwn(posts, path) ? posts[path as keyof typeof posts] : undefined;
     if (what) {
+      const refused = (reason: string) => log(`${what} request refused: ${reason}`);
       const answered =
         what === 'join'
-          ? answerPost(request, response, joinRequestOf, (join) => keeper.join(join))
-          : answerPost(request, response, releaseRequestOf, (release) => keeper.release(release));
+          ? answerPost(request, response, joinRequestOf, (join) => keeper.join(join), refused)
+          : answerPost(
+              request,
+              response,
+              releaseRequestOf,
+              (release) => ('epochId' in release ? keeper.releaseSummary(release) : keeper.release(release)),
+              refused,
+            );
       answered.catch((error: unknown) => {
         log(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
         if (!response.headersSent) send(response, 500, { ok: false, reason: `the server failed to answer the ${what}` });

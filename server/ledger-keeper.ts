@@ -7,10 +7,14 @@ import {
   CARE_NETWORK,
   importCareNetworkKey,
   releaseForGrant,
+  releaseSummaryForGrant,
+  summaryKeySubject,
+  summaryWrapOf,
   wrapId,
   type CareNetworkKey,
   type KeyWrap,
   type ReleaseRequest,
+  type SummaryReleaseRequest,
 } from '../workers/core/key-wraps';
 import { MAX_BLOCK_BYTES, mergeBlocks, type RefusedBlockReport } from '../workers/core/merge';
 import type { LedgerState } from '../workers/core/projection';
@@ -39,6 +43,7 @@ export interface LedgerKeeper {
   info(): LedgerInfo;
   join(request: JoinRequest): Promise<JoinAnswer>;
   release(request: ReleaseRequest): Promise<ReleaseAnswer>;
+  releaseSummary(request: SummaryReleaseRequest): Promise<ReleaseAnswer>;
 }
 
 interface WatchedDevice {
@@ -209,16 +214,29 @@ export async function createLedgerKeeper(
     refuse(device, refusals);
   }
 
-  // undefined: wait (its document's block has not arrived); null: copy it; else why it is refused.
-  function wrapProblem(wrap: KeyWrap | null): string | null | undefined {
+  // undefined: wait (the block of its document or epoch has not arrived); null: copy it; else why it is refused.
+  function wrapProblem(wrap: KeyWrap | null, device: WatchedDevice): string | null | undefined {
     if (!wrap) return 'malformed key wrap';
+    const users = heldState?.enrolment?.users ?? {};
+    const toReader = wrap.to === CARE_NETWORK || Object.hasOwn(users, wrap.to);
+    const summary = summaryWrapOf(wrap);
+    if (summary) {
+      const announced = heldState?.summaryEpochs.get(summary.patientId)?.some((epoch) => epoch.epochId === summary.epochId);
+      if (!announced) return blocksUndecided(device) ? undefined : 'summary-key wrap of an epoch its patient did not announce';
+      return toReader ? null : 'summary-key wrap to no user of this ledger';
+    }
     const document = heldState?.documents.get(wrap.documentId);
     if (!document) return undefined;
     if (document.ipfsHash !== wrap.cid) return 'key wrap names other bytes than its document';
     if (document.deletedAt) return 'key wrap of a deleted document';
-    const users = heldState?.enrolment?.users ?? {};
-    if (wrap.to !== CARE_NETWORK && !Object.hasOwn(users, wrap.to)) return 'key wrap to no user of this ledger';
-    return null;
+    return toReader ? null : 'key wrap to no user of this ledger';
+  }
+
+  // True while the device offers blocks not yet held or refused: the epoch a wrap names may be among them.
+  function blocksUndecided(device: WatchedDevice): boolean {
+    const doc = device.handle.doc() as unknown;
+    const blocks = isRecord(doc) && isRecord(doc.blocks) ? Object.keys(doc.blocks) : [];
+    return blocks.some((key) => !heldHashes.has(key) && !device.decided.has(key));
   }
 
   // Copies each checked wrap the ledger does not hold yet: the first wrap to a reader stays (every one opens to the
@@ -235,7 +253,7 @@ export async function createLedgerKeeper(
     for (const [key, bytes] of Object.entries(offered)) {
       const decidedKey = `wrap:${key}`;
       if (Object.hasOwn(held, key) || device.decided.has(decidedKey)) continue;
-      const problem = wrapProblem(wrapEntryOf(key, bytes));
+      const problem = wrapProblem(wrapEntryOf(key, bytes), device);
       if (problem === undefined) continue;
       if (problem === null) {
         device.decided.add(decidedKey);
@@ -262,13 +280,23 @@ export async function createLedgerKeeper(
     refuse(device, refusals);
   }
 
+  // The doctor's device writes the read block just before it asks: give it the time to reach this server.
+  async function awaitBlock(hash: string): Promise<void> {
+    for (const until = Date.now() + FIND_TIMEOUT_MS; !heldHashes.has(hash) && Date.now() < until;)
+      await new Promise((resolve) => setTimeout(resolve, RELEASE_POLL_MS));
+  }
+
+  // The ledger's care-network wrap of `subject` (a document id or a summary-key subject), or null.
+  function careWrapOf(subject: string): KeyWrap | null {
+    const key = wrapId({ documentId: subject, to: CARE_NETWORK });
+    const encoded = ledger?.doc().wraps?.[key];
+    return encoded ? wrapEntryOf(key, encoded) : null;
+  }
+
   // The care network's wrap re-wrapped to the granted doctor, decided on the verified chain; every answer is logged.
   async function release(request: ReleaseRequest): Promise<ReleaseAnswer> {
-    // the doctor's device writes the read block just before it asks: give it the time to reach this server
-    for (const until = Date.now() + FIND_TIMEOUT_MS; !heldHashes.has(request.readBlock) && Date.now() < until;)
-      await new Promise((resolve) => setTimeout(resolve, RELEASE_POLL_MS));
-    const encoded = ledger?.doc().wraps?.[wrapId({ documentId: request.documentId, to: CARE_NETWORK })];
-    const stored = encoded ? wrapEntryOf(wrapId({ documentId: request.documentId, to: CARE_NETWORK }), encoded) : null;
+    await awaitBlock(request.readBlock);
+    const stored = careWrapOf(request.documentId);
     const outcome = heldState
       ? await releaseForGrant(heldState, request, stored, carePrivateKey, Date.now())
       : 'this server holds no ledger yet';
@@ -277,6 +305,23 @@ export async function createLedgerKeeper(
       return { ok: false, reason: outcome };
     }
     log(`released the key of document ${request.documentId} to ${outcome.to} under grant ${request.grantId}`);
+    return { ok: true, wrap: outcome };
+  }
+
+  // The summary key of an epoch of the granted patient, as release does it for a document's key: the care network's
+  // wrap looked up under the grant's own patient, so another patient's epoch finds none.
+  async function releaseSummary(request: SummaryReleaseRequest): Promise<ReleaseAnswer> {
+    await awaitBlock(request.readBlock);
+    const patientId = heldState?.grants.get(request.grantId)?.grant.patientId;
+    const stored = patientId ? careWrapOf(summaryKeySubject(patientId, request.epochId)) : null;
+    const outcome = heldState
+      ? await releaseSummaryForGrant(heldState, request, stored, carePrivateKey, Date.now())
+      : 'this server holds no ledger yet';
+    if (typeof outcome === 'string') {
+      log(`release refused for summary epoch ${request.epochId} under grant ${request.grantId}: ${outcome}`);
+      return { ok: false, reason: outcome };
+    }
+    log(`released the summary key of epoch ${request.epochId} to ${outcome.to} under grant ${request.grantId}`);
     return { ok: true, wrap: outcome };
   }
 
@@ -500,5 +545,6 @@ export async function createLedgerKeeper(
     }),
     join,
     release,
+    releaseSummary,
   };
 }

@@ -1,10 +1,11 @@
 // Shape checks of what devices send the server (workers/core/sync-protocol.ts): a peer's value is untrusted until checked here.
 import { isValidAutomergeUrl } from '@automerge/automerge-repo';
 import { SYNC_PROTOCOL_VERSION, type FileEntry, type JoinRequest, type SyncedKeys } from '../workers/core/sync-protocol';
-import { isKeyWrap, wrapId, type KeyWrap, type ReleaseRequest } from '../workers/core/key-wraps';
+import { isKeyWrap, wrapId, type KeyWrap, type ReleaseRequest, type SummaryReleaseRequest } from '../workers/core/key-wraps';
 import type { KeyEnrolment } from '../workers/core/types';
 
 const HASH = /^[0-9a-f]{64}$/;
+const EPOCH_ID = /^[0-9a-f]{32}$/; // a summary-key epoch (workers/core/key-wraps.ts summaryEpochId)
 export const MAX_NAME_CHARS = 200; // a device's name or id as the ledger document keeps it
 const MAX_WRAP_BYTES = 4 * 1024; // a wrap is about 500 bytes of JSON
 
@@ -37,12 +38,17 @@ export function joinRequestOf(value: unknown): JoinRequest | string {
   };
 }
 
-// The release request, or the reason it is not one.
-export function releaseRequestOf(value: unknown): ReleaseRequest | string {
+// The release request, of a document's key or of a summary key's epoch, or the reason it is not one.
+export function releaseRequestOf(value: unknown): ReleaseRequest | SummaryReleaseRequest | string {
   if (!isRecord(value)) return 'the request is not a JSON object';
   if (!isShortText(value.grantId)) return 'grantId is missing or too long';
-  if (!isShortText(value.documentId)) return 'documentId is missing or too long';
   if (!isBlockHash(value.readBlock)) return 'readBlock is not a block hash';
+  if (value.documentId !== undefined && value.epochId !== undefined) return 'the request names a document and an epoch';
+  if (value.epochId !== undefined) {
+    if (typeof value.epochId !== 'string' || !EPOCH_ID.test(value.epochId)) return 'epochId is not a summary-key epoch';
+    return { grantId: value.grantId, epochId: value.epochId, readBlock: value.readBlock };
+  }
+  if (!isShortText(value.documentId)) return 'documentId is missing or too long';
   return { grantId: value.grantId, documentId: value.documentId, readBlock: value.readBlock };
 }
 

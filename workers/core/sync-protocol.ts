@@ -98,8 +98,8 @@ export interface LedgerInfo {
   careNetworkKey: string | null; // the public half of the server's care-network emergency key
 }
 
-// POST /api/release, asked with a ReleaseRequest (core/key-wraps.ts): the care network's wrap of a document's key,
-// re-wrapped to the doctor of an active full grant.
+// POST /api/release, asked with a ReleaseRequest or a SummaryReleaseRequest (core/key-wraps.ts): the care network's
+// wrap of a document's key (under an active full grant) or of an epoch's summary key (either level), re-wrapped to its doctor.
 export type ReleaseAnswer = { ok: true; wrap: KeyWrap } | { ok: false; reason: string };
 
 // POST /api/join

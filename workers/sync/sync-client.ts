@@ -3,7 +3,7 @@
 import type { SyncStatus } from '../api';
 import { contentId } from '../core/documents';
 import { chunkBytes, chunkCount, chunkListProblem, joinChunks, splitFile } from '../core/file-chunks';
-import { wrapId, type ReleaseRequest } from '../core/key-wraps';
+import { wrapId, type ReleaseRequest, type SummaryReleaseRequest } from '../core/key-wraps';
 import type { Block } from '../core/types';
 import {
   SYNC_PROTOCOL_VERSION,
@@ -53,6 +53,8 @@ export interface SyncClient {
   localChanged(): void; // blocks or files were written here, or another user signed in: sync at once
   // asks the server for a document's key under an emergency grant and stores it: null when it did, else why not
   release(request: ReleaseRequest): Promise<string | null>;
+  // asks the server for a summary key of the granted patient's under an emergency grant and stores it, the same way
+  releaseSummary(request: SummaryReleaseRequest): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -341,6 +343,16 @@ function mirror(
     return joinChunks(parts, entry.size);
   }
 
+  // POST /api/release of a document's key or of a summary key; the answered wrap goes to key sharing, which keeps it
+  // only when it opens what it names. null when stored, else why not.
+  async function released(request: ReleaseRequest | SummaryReleaseRequest, unopened: string): Promise<string | null> {
+    const url = `${origin}/api/release`;
+    const answer = (await readJson(await options.transport.fetch(url, post(request)), 'POST /api/release')) as ReleaseAnswer;
+    if (!answer?.ok) return answer?.reason || 'The sync server did not release the key.';
+    const stored = keys ? await keys.acceptWraps([answer.wrap]) : 0;
+    return stored > 0 ? null : unopened;
+  }
+
   ledger.on('change', schedule);
   repo.onConnection((open) => {
     online = open;
@@ -366,13 +378,8 @@ function mirror(
       return { ...base, state: 'in-step', ...(doc && tip ? { serverTip: tip } : {}) };
     },
     localChanged: schedule,
-    async release(request) {
-      const url = `${origin}/api/release`;
-      const answer = (await readJson(await options.transport.fetch(url, post(request)), 'POST /api/release')) as ReleaseAnswer;
-      if (!answer?.ok) return answer?.reason || 'The sync server did not release the key.';
-      const stored = keys ? await keys.acceptWraps([answer.wrap]) : 0;
-      return stored > 0 ? null : 'The key the sync server released does not open this file.';
-    },
+    release: (request) => released(request, 'The key the sync server released does not open this file.'),
+    releaseSummary: (request) => released(request, 'The key the sync server released does not open these records.'),
     async close() {
       closed = true;
       keys?.setCareNetworkKey(null);

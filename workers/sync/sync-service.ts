@@ -188,20 +188,38 @@ export function createSync(
     await connect(attempt);
   }
 
+  // A release from the care network: the read goes on the chain only when the server can be asked.
+  async function ask(
+    unrecorded: string,
+    recordRead: () => Promise<string | undefined>,
+    request: (client: SyncClient, readBlock: string) => Promise<string | null>,
+  ): Promise<string | null> {
+    if (link.state !== 'connected') return 'This device is not connected to a sync server.';
+    const readBlock = await recordRead();
+    if (!readBlock) return unrecorded;
+    if (link.state !== 'connected') return 'This device is not connected to a sync server.';
+    try {
+      return await request(link.client, readBlock);
+    } catch (error) {
+      return error instanceof Error ? error.message : 'The sync server did not answer.';
+    }
+  }
+
   return {
     api,
     resume,
     // The key of a document under an emergency grant, from the server's care network: null when it is stored now,
     // else why not (not connected, or the server's answer).
-    async release(grantId: string, documentId: string, recordRead: () => Promise<string | undefined>): Promise<string | null> {
-      if (link.state !== 'connected') return 'This device is not connected to a sync server.';
-      const readBlock = await recordRead(); // the read goes on the chain only when the server can be asked
-      if (!readBlock) return 'The read of this file was not recorded.';
-      try {
-        return await link.client.release({ grantId, documentId, readBlock });
-      } catch (error) {
-        return error instanceof Error ? error.message : 'The sync server did not answer.';
-      }
+    release(grantId: string, documentId: string, recordRead: () => Promise<string | undefined>): Promise<string | null> {
+      return ask('The read of this file was not recorded.', recordRead, (client, readBlock) =>
+        client.release({ grantId, documentId, readBlock }),
+      );
+    },
+    // The summary key of epoch `epochId` of the granted patient under an emergency grant of either level, the same way.
+    releaseSummary(grantId: string, epochId: string, recordRead: () => Promise<string | undefined>): Promise<string | null> {
+      return ask('The read of these records was not recorded.', recordRead, (client, readBlock) =>
+        client.releaseSummary({ grantId, epochId, readBlock }),
+      );
     },
     localChanged() {
       if (link.state !== 'connected') return;
