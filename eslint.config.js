@@ -19,12 +19,12 @@ export const RULES = {
   workersImportSrc: 'workers/ never imports src/: the worker is the backend and the app its client.',
   coreIsPure: 'workers/core is pure logic: it imports nothing from workers/storage, workers/ledger, comlink, React or the DOM.',
   capabilitiesImportCapabilities:
-    'Capability modules of workers/ledger/ never import one another (only deps.ts, views.ts, transfer-jobs.ts and the store modules): workers/service.ts composes them.',
+    'Capability modules of workers/ledger/ never import one another (only deps.ts, views.ts, transfer-jobs.ts, sealing.ts and the store modules): workers/service.ts composes them.',
 };
 
 // workers/ledger/ modules that every capability module may import
 // the store is split by job (load, signature checks, writes, replacements): its parts are shared like the store
-const LEDGER_SHARED = ['deps', 'views', 'transfer-jobs', 'store', 'snapshot', 'signature-scheduler', 'writes', 'replace'];
+const LEDGER_SHARED = ['deps', 'views', 'transfer-jobs', 'store', 'snapshot', 'signature-scheduler', 'writes', 'replace', 'sealing'];
 const FEATURES = readdirSync(join(root, 'src/features'));
 // workers/ paths that are static data (and text-input's pure rules, the screens' checks before a call), imported by the app at run time
 const STATIC_DATA = 'core/(directory|constants|errors|file-types|text-input)';

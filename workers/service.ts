@@ -61,7 +61,7 @@ export function createLedgerBackend(deps: LedgerDeps): {
     sync.localChanged(); // wraps to the user who signed in are taken, theirs to send are made
   });
   const keySharing = createKeySharing(deps, store, session);
-  const sealing = createSealing(deps, store, session);
+  const sealing = createSealing(store, session);
   // progress of files on their way from other devices: the screens reread records a few times a second at most
   const arrivals = createArrivals(
     () => (store.loaded() ? store.current().awaiting : new Set()),
@@ -69,7 +69,7 @@ export function createLedgerBackend(deps: LedgerDeps): {
     deps.now,
   );
   const emergency = createEmergency(deps, store, session.enter, sealing, arrivals.of);
-  const sandbox = createSandbox(deps, store, session.enter);
+  const sandbox = createSandbox(deps, store, session.enter, sealing);
   const sharing = createSharing(deps, store, session.enter, sealing, arrivals.of);
   const transfers = createTransferJobs(deps, session.enter);
   const portability = createPortability(deps, store, session.enter, transfers, sealing);

@@ -9,7 +9,6 @@ export const RECORD_TYPE_LABELS: Record<RecordType, string> = {
   access_acknowledged: 'Alert Dismissed',
   access_shared: 'Shared Access',
   care_consent: 'Care Network Consent',
-  summary_epoch: 'New Summary Key',
 };
 
 export const RECORD_TYPE_VARIANTS: Record<RecordType, string> = {
@@ -21,5 +20,4 @@ export const RECORD_TYPE_VARIANTS: Record<RecordType, string> = {
   access_acknowledged: 'light',
   access_shared: 'success',
   care_consent: 'light',
-  summary_epoch: 'light',
 };

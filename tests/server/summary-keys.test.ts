@@ -16,7 +16,8 @@ import {
 } from '../../workers/core/key-wraps';
 import { unlockUserKeys } from '../../workers/core/signatures';
 import type { LedgerDoc, ReleaseAnswer } from '../../workers/core/sync-protocol';
-import type { SummaryEpochRecord } from '../../workers/core/types';
+import { sealClinicalRecord } from '../../workers/core/sealed-fields';
+import type { ClinicalRecord } from '../../workers/core/types';
 import type { LedgerDeps } from '../../workers/ledger/deps';
 import { createLedgerBackend } from '../../workers/service';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
@@ -40,6 +41,7 @@ const extraWraps: KeyWrap[] = []; // summary-key wraps the patient's device send
 const kept: { to: string; key: string }[] = []; // summary keys the test's key sharing stored, as workers/ledger/key-sharing.ts is to
 const summaryKey = randomKeyHex();
 let epochId = '';
+const CID = 'QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG'; // a well-formed content id: the file's bytes never travel here
 
 function randomKeyHex(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex');
@@ -54,21 +56,29 @@ function recipient(id: string): Recipient {
   return { id, publicKey: backend.store.state().enrolment?.encryption?.[id] as string };
 }
 
-// A new summary key announced by the signed-in patient: its epoch id.
+// A new summary key announced by the signed-in patient: the epoch id of the upload sealed under it, which announces it.
+// The device does not keep the key (the test's own wraps stand for the ones its key sharing would make), nor the file.
 async function announceEpoch(patientId: string, keyHex: string): Promise<string> {
   const epoch = await summaryEpochId(patientId, keyHex);
-  await backend.store.write('The epoch was not saved', (_, at) => {
-    const record: SummaryEpochRecord = {
+  const patient = patientId === MICHAEL.id ? MICHAEL : SARAH;
+  await backend.store.write('The upload was not saved', async (_, at) => {
+    const documentId = crypto.randomUUID();
+    const upload: ClinicalRecord = {
       id: crypto.randomUUID(),
-      type: 'summary_epoch',
+      type: 'test_report',
       patientId,
-      doctorId: '',
-      title: '',
-      description: '',
+      doctorId: patient.doctorId ?? '',
+      title: 'HIV test, positive',
+      description: 'Viral load 12,400 copies/mL',
       timestamp: new Date(at).toISOString(),
-      epochId: epoch,
+      files: [{ documentId, name: 'viral-load.pdf', type: 'application/pdf', size: 48_213, cid: CID }],
     };
-    return { records: [record], result: () => undefined };
+    const sealed = await sealClinicalRecord(
+      upload,
+      { patientId, epochId: epoch, key: keyHex },
+      new Map([[documentId, randomKeyHex()]]),
+    );
+    return { records: [sealed], result: () => undefined };
   });
   return epoch;
 }

@@ -38,7 +38,6 @@ import type {
   KeyEnrolment,
   Share,
   ShareRecord,
-  SummaryEpochRecord,
 } from '../../workers/core/types';
 import { CARTER, MICHAEL, SARAH, WILSON } from '../support/ledger-fixtures';
 
@@ -111,11 +110,6 @@ async function createChain() {
 
 type Chain = Awaited<ReturnType<typeof createChain>>;
 
-function epochRecord(chain: Chain, summary: SummaryKey): SummaryEpochRecord {
-  const common = { patientId: summary.patientId, doctorId: '', title: '', description: '', timestamp: chain.now() };
-  return { ...common, id: chain.id('epoch'), type: 'summary_epoch', epochId: summary.epochId };
-}
-
 function clearUpload(chain: Chain, patient = SARAH, files = 1): ClinicalRecord {
   const id = chain.id('upload');
   return {
@@ -137,15 +131,15 @@ function clearUpload(chain: Chain, patient = SARAH, files = 1): ClinicalRecord {
 }
 
 async function sealedUpload(chain: Chain, summary: SummaryKey, files = 1): Promise<SealedClinicalRecord> {
-  const record = clearUpload(chain, SARAH, files);
+  const record = clearUpload(chain, summary.patientId === MICHAEL.id ? MICHAEL : SARAH, files);
   return sealClinicalRecord(record, summary, new Map(record.files.map((file) => [file.documentId, randomKey()])));
 }
 
-// A chain where Sarah announced an epoch: what she writes next is sealed under it.
+// A chain where Sarah announced an epoch (her first sealed upload): what she writes next is sealed.
 async function sealedChain() {
   const chain = await createChain();
   const summary = await createSummaryKey(SARAH.id);
-  await chain.mustAdd(epochRecord(chain, summary));
+  await chain.mustAdd(await sealedUpload(chain, summary));
   return { chain, summary };
 }
 
@@ -238,20 +232,24 @@ describe('an upload once its patient sealed', () => {
     }
   });
 
-  it('refuses a part under an epoch she had not announced before it', async () => {
-    const { chain } = await sealedChain();
+  it('announces a new epoch with the first upload sealed under it, which starts the epoch', async () => {
+    const { chain, summary } = await sealedChain();
     const later = await createSummaryKey(SARAH.id);
-    expect(await chain.add(await sealedUpload(chain, later))).toBe(
-      'an upload is sealed under an epoch its patient did not announce',
-    );
-    await chain.mustAdd(epochRecord(chain, later));
-    await chain.mustAdd(await sealedUpload(chain, later)); // once announced, the same epoch may be named
+    await chain.mustAdd(await sealedUpload(chain, later));
+    await chain.mustAdd(await sealedUpload(chain, later)); // once announced, the same epoch may be named again
+    await chain.mustAdd(await sealedUpload(chain, summary)); // and an earlier one of hers too
+    expect(
+      chain
+        .state()
+        .summaryEpochs.get(SARAH.id)
+        ?.map((epoch) => epoch.epochId),
+    ).toEqual([summary.epochId, later.epochId]);
   });
 
   it("refuses a part under another patient's epoch", async () => {
     const { chain } = await sealedChain();
     const michaels = await createSummaryKey(MICHAEL.id);
-    await chain.mustAdd(epochRecord(chain, michaels));
+    await chain.mustAdd(await sealedUpload(chain, michaels));
     const upload = await sealedUpload(chain, await createSummaryKey(SARAH.id));
     const underMichaels = { ...upload, sealed: { ...upload.sealed, key: michaels.epochId } };
     expect(await chain.add(underMichaels)).toBe('an upload is sealed under an epoch its patient did not announce');
@@ -304,7 +302,7 @@ describe('an upload once its patient sealed', () => {
 describe('an upload before its patient sealed', () => {
   it("keeps today's checks in clear, and another patient's epoch changes nothing for her", async () => {
     const chain = await createChain();
-    await chain.mustAdd(epochRecord(chain, await createSummaryKey(MICHAEL.id)));
+    await chain.mustAdd(await sealedUpload(chain, await createSummaryKey(MICHAEL.id)));
     expect(await chain.add({ ...clearUpload(chain), title: '' })).toBe('an upload has no valid title');
     const unnamed = clearUpload(chain);
     expect(await chain.add({ ...unnamed, files: [{ ...unnamed.files[0], name: '' }] })).toBe(
@@ -361,7 +359,7 @@ describe('a grant once its patient sealed', () => {
     const { grant, record } = await sealedGrant(chain);
     await chain.mustAdd(record);
     const read = emergencyRecord(chain.id('record'), grant, 'read', chain.now(), {
-      what: 'profile, health overview and 1 record',
+      what: 'profile, health overview and 2 records',
     });
     const carrying = { ...read, emergency: { ...read.emergency, sealedReason: record.emergency.sealedReason } };
     expect(await chain.add(carrying)).toBe('read carries a sealed reason');
@@ -418,7 +416,7 @@ describe('a share once its patient sealed', () => {
     const { chain } = await sealedChain();
     const { share, record } = await sealedShare(chain);
     await chain.mustAdd(record);
-    const read = shareRecord(chain.id('record'), share, 'read', chain.now(), { what: 'profile, health overview and 1 record' });
+    const read = shareRecord(chain.id('record'), share, 'read', chain.now(), { what: 'profile, health overview and 2 records' });
     expect(await chain.add({ ...read, share: { ...read.share, sealedNote: record.share.sealedNote } })).toBe(
       'read carries a sealed note',
     );
@@ -509,7 +507,7 @@ describe('a sealed ledger replayed', () => {
     const { grant, record } = await sealedGrant(chain);
     await chain.mustAdd(record);
     const what = readText('basic', sentRecords(chain.state(), SARAH.id, 'basic'));
-    expect(what).toBe('profile, health overview and 3 records');
+    expect(what).toBe('profile, health overview and 4 records');
     await chain.mustAdd(emergencyRecord(chain.id('record'), grant, 'read', chain.now(), { what }));
     const { share, record: shared } = await sealedShare(chain);
     await chain.mustAdd(shared);

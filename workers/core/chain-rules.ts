@@ -25,7 +25,6 @@ import type {
   DeletionRecord,
   EmergencyRecord,
   ShareRecord,
-  SummaryEpochRecord,
 } from './types';
 
 const CID_V0 = /^Qm[1-9A-HJ-NP-Za-km-z]{44}$/;
@@ -53,7 +52,7 @@ function clinicalProblem(state: LedgerState, record: ClinicalRecord, index: numb
   if (record.doctorId !== (patient.doctorId ?? '')) return "an upload names a doctor other than the patient's";
   const sealed = record.sealed !== undefined;
   const textProblem = sealed
-    ? sealedUploadProblem(record as SealedClinicalRecord, announcedEpochs(state, record.patientId))
+    ? sealedUploadProblem(record as SealedClinicalRecord, epochsOpenTo(state, record.patientId, record.sealed?.key ?? ''))
     : clearUploadTextProblem(state, record);
   if (textProblem) return textProblem;
   if (record.files.length === 0 || record.files.length > MAX_FILES_PER_UPLOAD) {
@@ -81,9 +80,12 @@ function clinicalProblem(state: LedgerState, record: ClinicalRecord, index: numb
   return null;
 }
 
-// The epochs `patientId` announced in the blocks before this one: a sealed part may name only these.
-function announcedEpochs(state: LedgerState, patientId: string): Set<string> {
-  return new Set((state.summaryEpochs.get(patientId) ?? []).map((epoch) => epoch.epochId));
+// The epochs an upload of `patientId` sealed under `epochId` may name: theirs so far, and `epochId` itself when no
+// block named it before (the first upload sealed under an epoch announces it; projection.ts).
+function epochsOpenTo(state: LedgerState, patientId: string, epochId: string): Set<string> {
+  const theirs = new Set((state.summaryEpochs.get(patientId) ?? []).map((epoch) => epoch.epochId));
+  const anyones = [...state.summaryEpochs.values()].some((epochs) => epochs.some((epoch) => epoch.epochId === epochId));
+  return anyones ? theirs : theirs.add(epochId);
 }
 
 const hasSealed = (state: LedgerState, patientId: string) => (state.summaryEpochs.get(patientId) ?? []).length > 0;
@@ -252,14 +254,6 @@ function consentProblem(state: LedgerState, record: CareConsentRecord): string |
   return careConsentOf(state, record.patientId) === record.careNetwork ? 'a consent repeats the choice in force' : null;
 }
 
-// A summary epoch: the patient's, text-free, and never announced before (an epoch id is derived from its key).
-function epochProblem(state: LedgerState, record: SummaryEpochRecord): string | null {
-  if (!PATIENTS.some((patient) => patient.id === record.patientId)) return 'an epoch names no listed patient';
-  if (record.doctorId !== '' || record.title !== '' || record.description !== '') return 'an epoch holds more than its id';
-  const announced = [...state.summaryEpochs.values()].some((epochs) => epochs.some((epoch) => epoch.epochId === record.epochId));
-  return announced ? `epoch ${record.epochId} was already announced` : null;
-}
-
 // null when `block` may follow the blocks folded into `state`, else the rule it breaks.
 export function ruleProblem(state: LedgerState, block: Block, index: number): string | null {
   return fixedRuleProblem(state, block) ?? stateRuleProblem(state, block, index);
@@ -302,7 +296,5 @@ function kindProblem(state: LedgerState, record: ChainRecord, index: number, at:
       return shareProblem(state, record, at);
     case 'care_consent':
       return consentProblem(state, record);
-    case 'summary_epoch':
-      return epochProblem(state, record);
   }
 }

@@ -39,7 +39,7 @@ export interface NotApplied {
   reason: string; // the rule it broke, e.g. 'read names share s1, which was revoked'
 }
 
-// A summary key's epoch as its patient announced it (a summary_epoch block): what is sealed after `at` names it.
+// A summary key's epoch as the first upload sealed under it announced it: rotation is decided from `at` on.
 export interface SummaryEpoch {
   epochId: string;
   at: string; // ISO 8601, the announcing block's time

@@ -59,6 +59,13 @@ export function sawEverything(state: LedgerState, block: Block): boolean {
   return parents.length === state.tips.length && parents.every((parent) => state.tips.includes(parent));
 }
 
+// The first upload sealed under an epoch announces it: its time starts the epoch (core/sealed-fields.ts rotationDue).
+function announceEpoch(state: LedgerState, patientId: string, epochId: string, entry: RecordEntry): void {
+  const epochs = state.summaryEpochs.get(patientId) ?? [];
+  if (!epochs.some((epoch) => epoch.epochId === epochId))
+    push(state.summaryEpochs, patientId, { epochId, at: entry.record.timestamp, blockIndex: entry.index });
+}
+
 // Folds one legal block into `state` (in place: the fold owns its accumulator) and returns it.
 export function apply(state: LedgerState, block: Block, index: number): LedgerState {
   const record = block.data;
@@ -70,6 +77,7 @@ export function apply(state: LedgerState, block: Block, index: number): LedgerSt
     case 'test_report':
       if (index === 0) state.enrolment = record.enrolment ?? null;
       push(state.records, record.patientId, entry);
+      if (record.sealed) announceEpoch(state, record.patientId, record.sealed.key, entry);
       for (const file of record.files) {
         state.documents.set(file.documentId, {
           id: file.documentId,
@@ -104,9 +112,6 @@ export function apply(state: LedgerState, block: Block, index: number): LedgerSt
       break;
     case 'care_consent':
       state.careConsent.set(record.patientId, record.careNetwork);
-      break;
-    case 'summary_epoch':
-      push(state.summaryEpochs, record.patientId, { epochId: record.epochId, at: record.timestamp, blockIndex: entry.index });
       break;
   }
   return state;

@@ -33,13 +33,7 @@ export type User = Patient | Doctor;
 
 export type ClinicalRecordType = 'diagnosis' | 'prescription' | 'test_report';
 export type RecordType =
-  | ClinicalRecordType
-  | 'emergency_access'
-  | 'document_deleted'
-  | 'access_acknowledged'
-  | 'access_shared'
-  | 'care_consent'
-  | 'summary_epoch';
+  ClinicalRecordType | 'emergency_access' | 'document_deleted' | 'access_acknowledged' | 'access_shared' | 'care_consent';
 export type UploadRecordType = 'prescription' | 'test_report';
 export type AccessLevel = 'basic' | 'full';
 export type EmergencyEvent = 'granted' | 'read' | 'ended' | 'expired';
@@ -143,21 +137,8 @@ export interface CareConsentRecord extends RecordBase {
   careNetwork: boolean;
 }
 
-// The patient's device announces a new summary key before it seals under it (docs/decisions/nothing-medical-in-clear.md):
-// from the first one on, the patient's uploads, grants and shares carry no text in clear.
-export interface SummaryEpochRecord extends RecordBase {
-  type: 'summary_epoch';
-  epochId: string; // 32 hex, derived from the key (core/key-wraps.ts summaryEpochId)
-}
-
 export type ChainRecord =
-  | ClinicalRecord
-  | EmergencyRecord
-  | DeletionRecord
-  | AcknowledgementRecord
-  | ShareRecord
-  | CareConsentRecord
-  | SummaryEpochRecord;
+  ClinicalRecord | EmergencyRecord | DeletionRecord | AcknowledgementRecord | ShareRecord | CareConsentRecord;
 
 export interface Block {
   id: string; // its place in the ledger's order, as text (hashed only on blocks without heads)

@@ -15,6 +15,7 @@ import { summaryKeysOfEpochs, type SummaryKey } from '../core/sealed-fields';
 import { exportKeys, firstSignatureFailure, importKeys, type StoredKeys } from '../core/signatures';
 import type { Block, DocumentInfo, DocumentKey, User } from '../core/types';
 import { isArrayBuffer } from '../core/upload-request';
+import { fileLabel } from './views';
 import { fail, nextTask, type LedgerDeps } from './deps';
 import { offChainProblem, type LedgerStore, type Snapshot } from './store';
 import { fileOf, type TransferJobs } from './transfer-jobs';
@@ -110,11 +111,11 @@ export function createBackupRestore(
     const keys: DocumentKey[] = [];
     for (const document of documents) {
       const key = opened.keys[document.id];
-      if (typeof key !== 'string' || !HEX_KEY.test(key)) refused(`The backup does not hold the key of "${document.fileName}".`);
+      if (typeof key !== 'string' || !HEX_KEY.test(key)) refused(`The backup does not hold the key of ${fileLabel(document)}.`);
       const limit = { fileName: document.fileName, maxBytes: storedSize(document.fileSize), nextTask };
       const bytes = await backup.assembleDocument(document.ipfsHash, opened.car, limit);
       if ((await contentId(bytes)) !== document.ipfsHash)
-        refused(`The backup's bytes of "${document.fileName}" do not match its content id.`);
+        refused(`The backup's bytes of ${fileLabel(document)} do not match its content id.`);
       contents.push({ id: document.id, bytes: bytes.slice().buffer });
       keys.push({ id: document.id, encryptionKey: key });
     }
@@ -252,7 +253,7 @@ export function createBackupRestore(
         );
         const arriving = documents.filter((document) => snapshot.awaiting.has(document.id));
         if (arriving.length > 0) {
-          const names = arriving.map((document) => `"${document.fileName}"`).join(', ');
+          const names = arriving.map(fileLabel).join(', ');
           const [files, they] =
             arriving.length === 1 ? ['A file has', 'it arrives'] : [`${arriving.length} files have`, 'they arrive'];
           fail(
@@ -287,7 +288,7 @@ export function createBackupRestore(
         const step = progressOf(jobId, documents.length, onProgress);
         for (const document of documents) {
           const stored = await deps.storage.readContent(document.id);
-          if (!stored) fail('IntegrityError', `The stored bytes of "${document.fileName}" are missing.`);
+          if (!stored) fail('IntegrityError', `The stored bytes of ${fileLabel(document)} are missing.`);
           await writer.addDocument(new Uint8Array(stored), document.ipfsHash);
           if (!(await step(1, stored.byteLength))) return null;
         }

@@ -128,7 +128,10 @@ export function createEmergency(
         const record = emergencyRecord(deps.randomId(), grant, 'granted', grant.createdAt);
         const binding = { recordId: record.id, patientId: grant.patientId, type: record.type };
         const sealed = await sealing.sealForPair(state, binding, { reason: grant.reason }, grant.doctorId, signedIn.id);
-        if (sealed) record.emergency = { ...record.emergency, reason: '', sealedReason: sealed }; // the reason is medical
+        if (sealed) {
+          record.description = ''; // the reason is medical: it travels sealed only
+          record.emergency = { ...record.emergency, reason: '', sealedReason: sealed };
+        }
         return { records: [record], result: () => ({ ...grant }) };
       });
     },

@@ -185,7 +185,6 @@ export function createPortability(
           ...(candidate.date ? { documentDate: candidate.date } : {}),
         }));
         const sealed = await sealing.sealUploads(snapshot, signedIn.id, written, keys, at);
-        const first = sealed.records.length - written.length; // after the epoch they are sealed under, when one is new
         return {
           records: sealed.records,
           summaryKeys: sealed.summaryKeys,
@@ -198,7 +197,7 @@ export function createPortability(
               title: record.title,
               type: prepared[i].candidate.type,
               files: record.files.length,
-              blockIndex: Number(blocks[first + i].id),
+              blockIndex: Number(blocks[i].id),
             })),
             skipped,
           }),

@@ -16,9 +16,12 @@ import {
   type ArrivalOf,
   accessHistoryOf,
   documentView,
+  fileLabel,
   grantsOf,
   isClinical,
   newestRecords,
+  openedEntries,
+  SEALED_DOCUMENT_READ,
   readableSummary,
   recordView,
   sharesOf,
@@ -94,7 +97,7 @@ export function createRecords(
       const encrypted = await Promise.all(files.map((file) => encryptDocument(file.bytes)));
       const ids = files.map(() => deps.randomId());
       const keys = new Map(ids.map((id, i) => [id, encrypted[i].encryptionKey]));
-      return store.write('The upload was not saved', async (snapshot, at) => {
+      const { block, index } = await store.write('The upload was not saved', async (snapshot, at) => {
         const record: ClinicalRecord = {
           id: deps.randomId(),
           patientId: signedIn.id,
@@ -117,14 +120,13 @@ export function createRecords(
           summaryKeys: sealed.summaryKeys,
           documents: ids.map((id, i) => ({ id, encryptionKey: encrypted[i].encryptionKey })),
           contents: ids.map((id, i) => ({ id, bytes: encrypted[i].stored })),
-          result: (blocks) => {
-            const block = blocks[blocks.length - 1]; // after the epoch it is sealed under, when one was announced
-            const entry = { index: Number(block.id), hash: block.hash, record }; // shown as the patient wrote it
-            const summary = { ...readableSummary(block, entry.index, 'holds'), title: record.title }; // signed just now
-            return { record: recordView(store.state(), entry, true), block: summary };
-          },
+          result: ([block]) => ({ block, index: Number(block.id) }),
         };
       });
+      const readable = await sealing.readable(signedIn);
+      const [entry] = openedEntries(readable, [{ index, hash: block.hash, record: block.data }]); // as the patient wrote it
+      const summary = { ...readableSummary(block, index, 'holds'), title: entry.record.title }; // signed just now
+      return { record: recordView(readable, entry, true, arrivalOf), block: summary };
     },
 
     async readDocument(documentId) {
@@ -132,11 +134,12 @@ export function createRecords(
       const state = await sealing.readable(signedIn);
       const document = storedDocument(state, documentId);
       const access = documentAccess(signedIn, document, grantsOf(state), store.clock(), sharesOf(state));
-      const deleted = (): never => fail('NotFoundError', `"${document.fileName}" was deleted.`);
+      const deleted = (): never => fail('NotFoundError', `${fileLabel(document)} was deleted.`);
       if (document.deletedAt) deleted();
       let key = store.current().keys.get(document.id);
       const stored = await deps.storage.readContent(document.id);
-      const read = { what: `document "${document.fileName}"`, documentId: document.id };
+      const inClear = store.state().documents.get(document.id)?.fileName; // a sealed name never goes on the chain
+      const read = { what: inClear ? `document "${inClear}"` : SEALED_DOCUMENT_READ, documentId: document.id };
       let released: string | null = null;
       if (stored && !key && access.via === 'emergency' && releaseKey) {
         // the patient's devices may all be offline: the sync server's care network releases the key against the
@@ -156,7 +159,7 @@ export function createRecords(
         if (store.state().documents.get(document.id)?.deletedAt !== undefined) deleted();
         if (store.current().awaiting.has(document.id))
           fail('NotFoundError', `This file has not reached this device yet.${released ? ` ${released}` : ''}`);
-        fail('IntegrityError', `The stored bytes of "${document.fileName}" are missing.`);
+        fail('IntegrityError', `The stored bytes of ${fileLabel(document)} are missing.`);
       }
       const bytes = await decryptDocument(stored, key, document.ipfsHash);
       if (access.via === 'emergency') await logRead.emergency(signedIn, access.grant.id, read);

@@ -20,6 +20,7 @@ import { checkText } from '../core/text-input';
 import type { Block, User } from '../core/types';
 import { fail, sleep, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
+import type { Sealing } from './sealing';
 import { readableSummary, restrictedSummary, rowsPage } from './views';
 import {
   blockIndexOf,
@@ -65,7 +66,8 @@ const progressOf = (
   hashRate: elapsedMs > 0 ? (attempts / elapsedMs) * 1000 : 0,
 });
 
-export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>) {
+export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () => Promise<User>, sealing: Sealing) {
+  let openedTitles: ReadonlyMap<number, string> = new Map(); // of the copied chain's sealed uploads, as the reader reads them
   const { difficulty } = deps;
   let sandbox: Sandbox | null = null;
   let reader = ''; // whose copy the sandbox is: it holds only what they may read
@@ -146,11 +148,17 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
   function summaryOf(chain: PeerChain, index: number): BlockSummary {
     const block = chain.blocks[index];
     if (isOpaque(block)) return { ...restrictedSummary(block, index), ...problemOf(chain, index) };
-    return { ...readableSummary(block, index, signatureOf(chain, index)), ...problemOf(chain, index) };
+    return { ...titledSummary(chain, index, block), ...problemOf(chain, index) };
+  }
+
+  // A sealed upload's title is '' on the chain: the copy shows the one the reader opened, until it is edited.
+  function titledSummary(chain: PeerChain, index: number, block: Block) {
+    const summary = readableSummary(block, index, signatureOf(chain, index));
+    return summary.title === '' ? { ...summary, title: openedTitles.get(index) ?? '' } : summary;
   }
 
   function readableDetail(chain: PeerChain, index: number, block: Block): ReadableSandboxBlock {
-    const summary = readableSummary(block, index, signatureOf(chain, index));
+    const summary = titledSummary(chain, index, block);
     return { ...summary, ...problemOf(chain, index), description: block.data.description ?? '', dataHash: block.dataHash };
   }
 
@@ -208,8 +216,10 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       for (const job of jobs.values()) job.cancelled = true;
       const request = ++resets;
       const run = (async () => {
+        const titles = blocks === 0 ? await sealing.openedTitles(signedIn) : new Map<number, string>();
         const box = blocks === 0 ? sandboxCopy(signedIn) : await demoSandbox(blocks, () => request !== resets, onProgress);
         if (!box) return null;
+        openedTitles = titles;
         [sandbox, reader] = [box, signedIn.id];
         return rowsPage(box.peers.A.blocks.length, 0, SANDBOX_FIRST_PAGE, (index) => summaryOf(box.peers.A, index));
       })();

@@ -1,7 +1,6 @@
 // A patient's medical text sealed before it is written, and opened for the signed-in reader
 // (docs/decisions/nothing-medical-in-clear.md): the chain keeps only clear fields, the screens read what this device
 // may open. Keys never cross the worker boundary.
-import { iso } from '../core/ledger-records';
 import type { LedgerState } from '../core/ledger-state';
 import {
   createSummaryKey,
@@ -16,14 +15,14 @@ import {
   type SealedClinicalRecord,
   type SummaryKey,
 } from '../core/sealed-fields';
-import type { ChainRecord, ClinicalRecord, SummaryEpochRecord, User } from '../core/types';
-import type { LedgerDeps } from './deps';
+import type { ChainFile, ChainRecord, ClinicalRecord, User } from '../core/types';
 import type { Snapshot } from './snapshot';
 import type { LedgerStore } from './store';
 
 // What a reader sees of a record whose key has not reached this device (or that is not theirs to open).
 export const SEALED_TITLE = 'Sealed record (its key is not on this device)';
 export const SEALED_FILE = 'Sealed file';
+export const DELETED_FILE = 'Deleted file'; // its name was sealed under its key, which the deletion dropped
 export const SEALED_TEXT = '(sealed)';
 
 export interface SealingSession {
@@ -45,13 +44,14 @@ function currentSummaryKey(s: Snapshot, patientId: string, now: number): Summary
   return held && !rotationDue(state, patientId, Date.parse(newest.at), now) ? held : null;
 }
 
-export function createSealing(deps: LedgerDeps, store: LedgerStore, session: SealingSession) {
+export function createSealing(store: LedgerStore, session: SealingSession) {
   const uploads = new Map<string, OpenedUpload>(); // record id -> what was opened of it: records never change
   const texts = new Map<string, string>(); // `${reader}|${record id}` -> a reason or note opened for that reader
   const readableOf = new WeakMap<Snapshot, Map<string, Promise<LedgerState>>>();
 
-  // The blocks uploads are written as on `s`: a new epoch first when needed, then each upload with its text sealed.
-  // A ledger made before keys travelled keeps its uploads in clear (no reader could be given the key).
+  // `records` (uploads of `patientId`) with their text sealed under the patient's current summary key, or under a new
+  // one when none this device holds is current (the first upload sealed under it announces it); the new key is
+  // stored with them. A ledger made before keys travelled keeps its uploads in clear (no reader could get the key).
   async function sealUploads(
     s: Snapshot,
     patientId: string,
@@ -63,18 +63,7 @@ export function createSealing(deps: LedgerDeps, store: LedgerStore, session: Sea
     const held = currentSummaryKey(s, patientId, at);
     const summary = held ?? (await createSummaryKey(patientId));
     const sealed = await Promise.all(records.map((record) => sealClinicalRecord(record, summary, documentKeys)));
-    if (held) return { records: sealed, summaryKeys: [] };
-    const epoch: SummaryEpochRecord = {
-      id: deps.randomId(),
-      type: 'summary_epoch',
-      patientId,
-      doctorId: '',
-      title: '',
-      description: '',
-      timestamp: iso(at),
-      epochId: summary.epochId,
-    };
-    return { records: [epoch, ...sealed], summaryKeys: [summary] };
+    return { records: sealed, summaryKeys: held ? [] : [summary] };
   }
 
   // A grant's reason or a share's note sealed to the patient and the doctor alone; null on a ledger that enrols no
@@ -107,17 +96,13 @@ export function createSealing(deps: LedgerDeps, store: LedgerStore, session: Sea
     const opened = summary
       ? await openClinicalRecord(record as SealedClinicalRecord, new Map([[sealed.key, summary.key]]), s.keys)
       : null;
+    const unnamed = (file: ChainFile): ChainFile => ({
+      ...file,
+      name: s.verified.state.documents.get(file.documentId)?.deletedAt ? DELETED_FILE : SEALED_FILE,
+    });
     const shown: ClinicalRecord = opened
-      ? {
-          ...opened.record,
-          files: opened.record.files.map((file, i) => (opened.filesOpened[i] ? file : { ...file, name: SEALED_FILE })),
-        }
-      : {
-          ...record,
-          title: SEALED_TITLE,
-          description: SEALED_TEXT,
-          files: record.files.map((f) => ({ ...f, name: SEALED_FILE })),
-        };
+      ? { ...opened.record, files: opened.record.files.map((file, i) => (opened.filesOpened[i] ? file : unnamed(file))) }
+      : { ...record, title: SEALED_TITLE, description: SEALED_TEXT, files: record.files.map(unnamed) };
     uploads.set(record.id, { record: shown, complete: Boolean(opened?.filesOpened.every(Boolean)), tried });
     return shown;
   }

@@ -18,7 +18,7 @@ import type { Share, User } from '../core/types';
 import { fail, type LedgerDeps } from './deps';
 import type { Sealing } from './sealing';
 import type { LedgerStore } from './store';
-import { type ArrivalOf, openedEntries, patientById, readJustLogged, recordView } from './views';
+import { type ArrivalOf, openedEntries, patientById, readEntry, readJustLogged, recordView } from './views';
 
 function sharesOf(state: LedgerState, ids: readonly string[] | undefined): Share[] {
   return (ids ?? []).flatMap((id) => state.shares.get(id)?.share ?? []).reverse(); // newest first
@@ -68,7 +68,10 @@ export function createSharing(
         const record = shareRecord(deps.randomId(), share, 'shared', share.createdAt);
         const binding = { recordId: record.id, patientId: share.patientId, type: record.type };
         const sealed = await sealing.sealForPair(state, binding, { note: share.note }, share.doctorId, signedIn.id);
-        if (sealed) record.share = { ...record.share, note: '', sealedNote: sealed }; // a note may say why: medical
+        if (sealed) {
+          record.description = ''; // a note may say why: it travels sealed only
+          record.share = { ...record.share, note: '', sealedNote: sealed };
+        }
         return { records: [record], result: () => ({ ...share }) };
       });
     },
@@ -96,7 +99,7 @@ export function createSharing(
         share: { ...share },
         doctorName: findUser(share.doctorId)?.name ?? share.doctorId,
         status: share.revokedAt !== undefined ? 'revoked' : isShareActive(share, at) ? 'active' : 'expired',
-        reads: (state.shares.get(share.id)?.reads ?? []).map(({ at: readAt, what }) => ({ at: readAt, what })),
+        reads: (state.shares.get(share.id)?.reads ?? []).map((read) => readEntry(state, read)),
       }));
     },
 

@@ -10,6 +10,7 @@ import type { Block } from '../core/types';
 import { FORMAT_KEY, KEYS_KEY, LEDGER_FORMAT, REVISION_KEY, storedRevision, type StoredState } from '../storage/ledger-storage';
 import { nextTask } from './deps';
 import type { SignatureCheck } from './signature-scheduler';
+import { fileLabel } from './views';
 
 const VERIFY_SLICE = 5000; // blocks verified between yields: a long chain never silences the worker for seconds
 
@@ -58,9 +59,9 @@ export function offChainProblem(
   const contents = new Set(contentIds);
   for (const document of state.documents.values()) {
     if (document.deletedAt || awaiting.has(document.id)) continue;
-    if (!keys.has(document.id)) note({ index: document.blockIndex, reason: `the key of "${document.fileName}" is missing` });
+    if (!keys.has(document.id)) note({ index: document.blockIndex, reason: `the key of ${fileLabel(document)} is missing` });
     if (!contents.has(document.id))
-      note({ index: document.blockIndex, reason: `the stored bytes of "${document.fileName}" are missing` });
+      note({ index: document.blockIndex, reason: `the stored bytes of ${fileLabel(document)} are missing` });
   }
   const live = (id: string) => state.documents.get(id)?.deletedAt === undefined && state.documents.has(id);
   for (const id of keys.keys()) {

@@ -14,6 +14,7 @@ import {
   type StorageWrite,
   type StoredState,
 } from '../storage/ledger-storage';
+import { fileLabel } from './views';
 import { fail, type LedgerDeps } from './deps';
 import { freshWrite, keysToKeep, newKeys, replaceAll, restoreWrite } from './replace';
 import { FIRST_SIGNATURE_SLICE, checkSignatures, signatureCheck, until } from './signature-scheduler';
@@ -294,7 +295,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     const document = current().verified.state.documents.get(documentId);
     if (!document || document.deletedAt) return false;
     if ((await contentId(bytes)) !== document.ipfsHash)
-      fail('IntegrityError', `The bytes of "${document.fileName}" from another device do not match its content id.`);
+      fail('IntegrityError', `The bytes of ${fileLabel(document)} from another device do not match its content id.`);
     let added = false;
     await lock(async () => {
       await refreshIfStale();

@@ -28,6 +28,14 @@ export function readJustLogged(last: GrantRead | undefined, read: AccessRead, no
   return age >= 0 && age < READ_REPEAT_MS;
 }
 
+// A file as a message names it: by its name, or by its id where the name is sealed and not opened here.
+export function fileLabel(document: Pick<DocumentInfo, 'id' | 'fileName'>): string {
+  return document.fileName ? `"${document.fileName}"` : `document ${document.id}`;
+}
+
+// What a read of one document says on the chain: its name only where the chain holds it in clear already.
+export const SEALED_DOCUMENT_READ = 'a document';
+
 // Whether a file is still on its way from another device, and how far (workers/ledger/arrivals.ts).
 export type ArrivalOf = (document: DocumentInfo) => FileArrival | undefined;
 
@@ -169,6 +177,12 @@ export function rowsPage(total: number, offset: number, limit: number, rowOf: (i
   return { total, offset, blocks: page };
 }
 
+// A read as the patient's screens list it: a sealed document's read named by the name this device opened.
+export function readEntry(state: LedgerState, { at, what, documentId }: GrantRead): { at: string; what: string } {
+  const name = what === SEALED_DOCUMENT_READ && documentId ? state.documents.get(documentId)?.fileName : undefined;
+  return { at, what: name ? `document "${name}"` : what };
+}
+
 // Newest grant first; a grant past its expiry that no block closed yet is shown expired: the clock decides.
 export function accessHistoryOf(
   state: LedgerState,
@@ -196,7 +210,7 @@ export function accessHistoryOf(
           : expired
             ? { endedAt: grant.expiresAt }
             : {}),
-        reads: reads.map(({ at: readAt, what }) => ({ at: readAt, what })),
+        reads: reads.map((read) => readEntry(state, read)),
       };
     });
 }
