@@ -68,7 +68,10 @@ export function createLedgerBackend(deps: LedgerDeps): {
     () => changes.notifyLocal({ revision: store.loaded() ? store.current().revision : 0, kinds: ['records'] }),
     deps.now,
   );
-  const emergency = createEmergency(deps, store, session.enter, sealing, arrivals.of);
+  const emergency = createEmergency(deps, store, session.enter, sealing, arrivals.of, async (grantId, epochIds, readBlock) => {
+    // the summary keys of what a read under a grant sent, from the care network while the patient's devices are away
+    for (const epochId of epochIds) await sync.releaseSummary(grantId, epochId, async () => readBlock);
+  });
   const sandbox = createSandbox(deps, store, session.enter, sealing);
   const sharing = createSharing(deps, store, session.enter, sealing, arrivals.of);
   const transfers = createTransferJobs(deps, session.enter);
