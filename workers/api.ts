@@ -78,6 +78,7 @@ export interface ReadableBlockSummary {
   problem?: string; // sandbox pages: the check this block fails by itself (its hash, data, difficulty or link to the block before)
   joins?: number; // the heads it names, when more than one: where branches written on different devices joined
   notApplied?: string; // kept but not applied: the rule it broke only because of a block written concurrently
+  writtenInClear?: { resealedIn?: number }; // an upload whose text the block holds in clear (written before sealing)
 }
 
 // A block of a record the reader may not read: its place in the chain and its header, nothing of the record
@@ -337,6 +338,8 @@ export interface LedgerService {
   upload(request: UploadRequest): Promise<UploadResult>;
   readDocument(documentId: string): Promise<DocumentContent>;
   deleteDocument(documentId: string): Promise<DocumentView>;
+  clearRecordCount(): Promise<number>; // the patient's records written in clear before sealing, that this device can seal
+  sealClearRecords(): Promise<number>; // seals them (one block each, the clear blocks stay); how many were sealed
   accessHistory(): Promise<AccessHistoryEntry[]>;
   acknowledgeEmergencyAccesses(): Promise<void>;
 

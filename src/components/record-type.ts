@@ -9,6 +9,7 @@ export const RECORD_TYPE_LABELS: Record<RecordType, string> = {
   access_acknowledged: 'Alert Dismissed',
   access_shared: 'Shared Access',
   care_consent: 'Care Network Consent',
+  resealed: 'Sealed Again',
 };
 
 export const RECORD_TYPE_VARIANTS: Record<RecordType, string> = {
@@ -20,4 +21,5 @@ export const RECORD_TYPE_VARIANTS: Record<RecordType, string> = {
   access_acknowledged: 'light',
   access_shared: 'success',
   care_consent: 'light',
+  resealed: 'light',
 };

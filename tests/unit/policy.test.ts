@@ -53,6 +53,8 @@ const ARGS: Record<Method, (caller: Caller, s: Scene) => unknown[]> = {
   upload: () => [uploadOf('New scan')],
   readDocument: (_c, s) => [s.documentId],
   deleteDocument: (_c, s) => [s.documentId],
+  clearRecordCount: () => [],
+  sealClearRecords: () => [],
   accessHistory: () => [],
   acknowledgeEmergencyAccesses: () => [],
   doctorOverview: () => [],

@@ -8,7 +8,7 @@ import { SEALED_TITLE } from '../../workers/ledger/sealing';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { CARTER, MICHAEL, SARAH, WILSON, fileInput, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
 import { createTestLedgerService } from '../support/test-ledger';
-import { twoDevices } from '../support/two-devices';
+import { copyOf, twoDevices } from '../support/two-devices';
 
 const TITLE = 'HIV test, positive';
 const DESCRIPTION = 'Viral load 12,400 copies/mL';
@@ -171,5 +171,69 @@ describe('a backup', () => {
       description: DESCRIPTION,
       fileName: FILE_NAME,
     });
+  });
+});
+
+describe('records written in clear before sealing', () => {
+  // A ledger of an earlier version: Sarah's upload stored with its text in clear (the store writes what it is given).
+  async function ledgerWithClearUpload() {
+    const { a, storageA, clock } = await twoDevices();
+    await signInAs(a.service, SARAH);
+    const documentId = crypto.randomUUID();
+    const { encryptDocument } = await import('../../workers/core/documents');
+    const encrypted = await encryptDocument(new TextEncoder().encode('old scan').buffer);
+    const upload: ClinicalRecord = {
+      id: crypto.randomUUID(),
+      patientId: SARAH.id,
+      doctorId: SARAH.doctorId ?? '',
+      type: 'test_report',
+      title: TITLE,
+      description: DESCRIPTION,
+      files: [{ documentId, name: FILE_NAME, type: 'application/pdf', size: 8, cid: encrypted.ipfsHash }],
+      timestamp: new Date(clock.now()).toISOString(),
+    };
+    await a.store.write('The upload was not saved', () => ({
+      records: [upload],
+      documents: [{ id: documentId, encryptionKey: encrypted.encryptionKey }],
+      contents: [{ id: documentId, bytes: encrypted.stored }],
+      result: () => undefined,
+    }));
+    return { a, storageA, upload, clock };
+  }
+
+  it('are counted, sealed again on the patient’s consent in a block that names each, and named in the explorer', async () => {
+    const { a, storageA, upload, clock } = await ledgerWithClearUpload();
+    expect(await a.service.clearRecordCount()).toBe(1);
+    clock.advance(1000);
+    expect(await a.service.sealClearRecords()).toBe(1);
+    const tip = a.store.current().blocks.at(-1)!;
+    expect(tip.data).toMatchObject({ type: 'resealed', supersedes: upload.id, title: '', description: '' });
+    expect(secretsIn([tip])).toEqual([]);
+    expect(await a.service.clearRecordCount()).toBe(0);
+    expect(await a.service.sealClearRecords()).toBe(0); // nothing left: no block written
+    expect(a.store.current().blocks.at(-1)?.hash).toBe(tip.hash);
+    const rows = (await a.service.blocksPage(0, 10)).blocks;
+    expect(rows.find((row) => row.index === 1)).toMatchObject({ title: TITLE, writtenInClear: { resealedIn: 2 } });
+    expect(rows.find((row) => row.index === 2)).toMatchObject({ type: 'resealed', title: TITLE });
+    const reloaded = createTestLedgerService({ storage: await copyOf(storageA) }); // verified again from storage
+    await signInAs(reloaded, SARAH);
+    expect(await reloaded.chainStatus()).toMatchObject({ valid: true, height: 3 });
+    // a new upload is sealed under the epoch the re-sealing announced
+    clock.advance(1000);
+    const next = await a.service.upload(uploadOf('After sealing'));
+    expect(((await a.service.block(next.record.blockIndex)).data as ClinicalRecord).sealed?.key).toBe(
+      (tip.data as { sealed: { key: string } }).sealed.key,
+    );
+  });
+
+  it('refuse a second re-sealing of one upload', async () => {
+    const { a, upload, clock } = await ledgerWithClearUpload();
+    clock.advance(1000);
+    await a.service.sealClearRecords();
+    const resealed = a.store.current().blocks.at(-1)!.data;
+    const again = { ...resealed, id: crypto.randomUUID() };
+    await expect(a.store.write('x', () => ({ records: [again], result: () => undefined }))).rejects.toThrow(
+      `upload ${upload.id} was already re-sealed`,
+    );
   });
 });

@@ -58,6 +58,8 @@ describe('the capability modules', () => {
       upload: true,
       readDocument: true,
       deleteDocument: true,
+      clearRecordCount: true,
+      sealClearRecords: true,
       accessHistory: true,
       acknowledgeEmergencyAccesses: true,
       doctorOverview: true,

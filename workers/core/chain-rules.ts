@@ -13,7 +13,13 @@ import { fileTypeProblem } from './file-types';
 import type { LedgerState } from './ledger-state';
 import { grantExpiresAt, shareExpiresAt } from './ledger-time';
 import { recordProblem, storedValueText } from './record-format';
-import { readerSealedProblem, sealedUploadProblem, type ReaderSealed, type SealedClinicalRecord } from './sealed-fields';
+import {
+  DOCUMENT_KEY,
+  readerSealedProblem,
+  sealedUploadProblem,
+  type ReaderSealed,
+  type SealedClinicalRecord,
+} from './sealed-fields';
 import { authorOf } from './signatures';
 import { checkFileName, checkText, fileNameMessage } from './text-input';
 import type {
@@ -24,6 +30,7 @@ import type {
   ClinicalRecord,
   DeletionRecord,
   EmergencyRecord,
+  ResealedRecord,
   ShareRecord,
 } from './types';
 
@@ -254,6 +261,26 @@ function consentProblem(state: LedgerState, record: CareConsentRecord): string |
   return careConsentOf(state, record.patientId) === record.careNetwork ? 'a consent repeats the choice in force' : null;
 }
 
+// A re-sealing: the patient's own upload written in clear, named by id and block, sealed once, with its text under
+// an epoch the patient may name and exactly its live files' names under their document keys.
+function resealProblem(state: LedgerState, record: ResealedRecord): string | null {
+  const entry = (state.records.get(record.patientId) ?? []).find((candidate) => candidate.record.id === record.supersedes);
+  const upload = entry?.record;
+  if (!entry || !upload || (upload.type !== 'prescription' && upload.type !== 'test_report'))
+    return "a re-sealing names no upload of the patient's";
+  if (upload.sealed) return 'a re-sealing names an upload that was sealed when written';
+  if (entry.hash !== record.supersedesBlock) return "a re-sealing names another block than the upload's";
+  if (state.resealed.has(upload.id)) return `upload ${upload.id} was already re-sealed`;
+  if (record.doctorId !== upload.doctorId || record.title !== '' || record.description !== '')
+    return 'a re-sealing holds text in clear';
+  const epochs = epochsOpenTo(state, record.patientId, record.sealed.key);
+  if (!epochs.has(record.sealed.key)) return 'a re-sealing is sealed under an epoch its patient did not announce';
+  const live = upload.files.filter((file) => !state.documents.get(file.documentId)?.deletedAt).map((file) => file.documentId);
+  const named = record.fileParts.map((part) => part.documentId);
+  const parts = record.fileParts.every((part) => part.sealed.key === DOCUMENT_KEY);
+  return parts && named.join('|') === live.join('|') ? null : "a re-sealing does not seal exactly the upload's live files";
+}
+
 // null when `block` may follow the blocks folded into `state`, else the rule it breaks.
 export function ruleProblem(state: LedgerState, block: Block, index: number): string | null {
   return fixedRuleProblem(state, block) ?? stateRuleProblem(state, block, index);
@@ -296,5 +323,7 @@ function kindProblem(state: LedgerState, record: ChainRecord, index: number, at:
       return shareProblem(state, record, at);
     case 'care_consent':
       return consentProblem(state, record);
+    case 'resealed':
+      return resealProblem(state, record);
   }
 }

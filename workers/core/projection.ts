@@ -32,6 +32,7 @@ export function emptyState(): LedgerState {
     doctorShares: new Map(),
     careConsent: new Map(),
     summaryEpochs: new Map(),
+    resealed: new Map(),
     enrolment: null,
   };
 }
@@ -112,6 +113,10 @@ export function apply(state: LedgerState, block: Block, index: number): LedgerSt
       break;
     case 'care_consent':
       state.careConsent.set(record.patientId, record.careNetwork);
+      break;
+    case 'resealed':
+      state.resealed.set(record.supersedes, index);
+      announceEpoch(state, record.patientId, record.sealed.key, entry);
       break;
   }
   return state;

@@ -13,6 +13,7 @@ type Shape = Record<string, (value: unknown) => boolean>;
 // The longest text a rule reads: a description, which may be 10 times its limit before NFC (text-input.ts).
 const MAX_STORED_TEXT = 10 * MAX_DESCRIPTION_LENGTH;
 const ED25519_PUBLIC_KEY = /^[A-Za-z0-9+/]{43}=$/; // 32 bytes in base64
+const BLOCK_HASH = /^[0-9a-f]{64}$/;
 
 const text = (value: unknown) => typeof value === 'string' && value.length <= MAX_STORED_TEXT;
 const nonEmpty = (value: unknown) => text(value) && value !== '';
@@ -108,6 +109,14 @@ const SHAPES: Record<ChainRecord['type'], Shape> = {
   access_acknowledged: { ...BASE, type: text, grantIds: listOf(nonEmpty) },
   access_shared: { ...BASE, type: text, share: shaped(SHARE) },
   care_consent: { ...BASE, type: text, careNetwork: (value) => typeof value === 'boolean' },
+  resealed: {
+    ...BASE,
+    type: text,
+    supersedes: nonEmpty,
+    supersedesBlock: (value) => typeof value === 'string' && BLOCK_HASH.test(value),
+    sealed: isSealedPart,
+    fileParts: listOf(shaped({ documentId: nonEmpty, sealed: isSealedPart })),
+  },
 };
 
 // Exactly the shape's keys (optional ones may be absent), each passing its check.

@@ -23,5 +23,6 @@ export function copyState(state: LedgerState): LedgerState {
     doctorShares: copyLists(state.doctorShares),
     careConsent: new Map(state.careConsent),
     summaryEpochs: copyLists(state.summaryEpochs),
+    resealed: new Map(state.resealed),
   };
 }

@@ -33,7 +33,13 @@ export type User = Patient | Doctor;
 
 export type ClinicalRecordType = 'diagnosis' | 'prescription' | 'test_report';
 export type RecordType =
-  ClinicalRecordType | 'emergency_access' | 'document_deleted' | 'access_acknowledged' | 'access_shared' | 'care_consent';
+  | ClinicalRecordType
+  | 'emergency_access'
+  | 'document_deleted'
+  | 'access_acknowledged'
+  | 'access_shared'
+  | 'care_consent'
+  | 'resealed';
 export type UploadRecordType = 'prescription' | 'test_report';
 export type AccessLevel = 'basic' | 'full';
 export type EmergencyEvent = 'granted' | 'read' | 'ended' | 'expired';
@@ -137,8 +143,18 @@ export interface CareConsentRecord extends RecordBase {
   careNetwork: boolean;
 }
 
+// The patient re-sealed an upload written in clear before sealing (docs/decisions/nothing-medical-in-clear.md): its
+// text and its live files' names sealed as a sealed upload holds them. The clear block stays: this erases nothing.
+export interface ResealedRecord extends RecordBase {
+  type: 'resealed';
+  supersedes: string; // the id of the clear upload
+  supersedesBlock: string; // its block's hash
+  sealed: SealedPart; // its title, description and own date, under the patient's summary key
+  fileParts: { documentId: string; sealed: SealedPart }[]; // each live file's name and type, under its document key
+}
+
 export type ChainRecord =
-  ClinicalRecord | EmergencyRecord | DeletionRecord | AcknowledgementRecord | ShareRecord | CareConsentRecord;
+  ClinicalRecord | EmergencyRecord | DeletionRecord | AcknowledgementRecord | ShareRecord | CareConsentRecord | ResealedRecord;
 
 export interface Block {
   id: string; // its place in the ledger's order, as text (hashed only on blocks without heads)

@@ -53,8 +53,15 @@ export function createChainView(store: LedgerStore, enter: () => Promise<User>, 
       const { blocks } = store.current();
       const page = pageOf(blocks, offset, limit, visibleTo(signedIn), store.signatureOf, store.state().notApplied);
       const titles = await sealing.openedTitles(signedIn); // a sealed block's title is '' on the chain
-      const titled = (row: BlockSummary): BlockSummary =>
-        row.restricted || row.title !== '' ? row : { ...row, title: titles.get(row.index) ?? '' };
+      const { resealed } = store.state();
+      const titled = (row: BlockSummary): BlockSummary => {
+        if (row.restricted) return row;
+        const data = blocks[row.index].data;
+        if (row.title === '') return { ...row, title: titles.get(row.index) ?? '' };
+        if ((data.type !== 'prescription' && data.type !== 'test_report') || data.sealed) return row;
+        const resealedIn = resealed.get(data.id); // an upload written before sealing: its block keeps the text
+        return { ...row, writtenInClear: resealedIn === undefined ? {} : { resealedIn } };
+      };
       return { ...page, blocks: page.blocks.map(titled) };
     },
 

@@ -56,6 +56,8 @@ export const POLICY: Readonly<Record<keyof LedgerService, Permission>> = {
     why: 'only patients delete their own files',
     denied: MESSAGES.deleteDenied,
   },
+  clearRecordCount: { callers: PATIENT, relations: ['self'], why: 'the patient’s own records in clear' },
+  sealClearRecords: { callers: PATIENT, relations: ['self'], why: 'only the patient seals their own records' },
   accessHistory: { callers: PATIENT, relations: ['self'], why: 'who read the patient’s records' },
   acknowledgeEmergencyAccesses: { callers: PATIENT, relations: ['self'], why: 'the patient dismisses their own alert' },
   endEmergencyAccessAsPatient: { callers: PATIENT, relations: ['self'], why: 'the patient ends a session open on them' },

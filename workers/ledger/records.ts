@@ -51,7 +51,10 @@ export function createRecords(
   releaseKey?: ReleaseKey,
   arrivalOf?: ArrivalOf, // files still on their way from another device (workers/ledger/arrivals.ts)
 ) {
-  const api: Pick<LedgerService, 'patientOverview' | 'listRecords' | 'upload' | 'readDocument' | 'deleteDocument'> = {
+  const api: Pick<
+    LedgerService,
+    'patientOverview' | 'listRecords' | 'upload' | 'readDocument' | 'deleteDocument' | 'clearRecordCount' | 'sealClearRecords'
+  > = {
     async patientOverview() {
       const signedIn = await enter();
       requireRole(signedIn, 'patient');
@@ -166,6 +169,23 @@ export function createRecords(
       if (access.via === 'share') await logRead.share(signedIn, access.share.id, read);
       const content: DocumentContent = { document: documentView(state, document.id, arrivalOf) ?? document, bytes };
       return transfer(content, [bytes]); // over comlink the decrypted bytes move, they are not copied
+    },
+
+    async clearRecordCount() {
+      const signedIn = await enter();
+      requireRole(signedIn, 'patient');
+      return sealing.clearUploads(store.current(), signedIn.id).length;
+    },
+
+    // On the patient's consent: each upload of theirs written in clear is sealed in a block that names it.
+    async sealClearRecords() {
+      const signedIn = await enter();
+      requireRole(signedIn, 'patient');
+      store.assertWritable();
+      return store.write('The sealed records were not saved', async (snapshot, at) => {
+        const { records, summaryKeys } = await sealing.resealings(snapshot, signedIn.id, at, deps.randomId);
+        return { records, summaryKeys, result: () => records.length };
+      });
     },
 
     async deleteDocument(documentId) {

@@ -1,7 +1,8 @@
 // A patient's medical text sealed before it is written, and opened for the signed-in reader
 // (docs/decisions/nothing-medical-in-clear.md): the chain keeps only clear fields, the screens read what this device
 // may open. Keys never cross the worker boundary.
-import type { LedgerState } from '../core/ledger-state';
+import { iso } from '../core/ledger-records';
+import type { LedgerState, RecordEntry } from '../core/ledger-state';
 import {
   createSummaryKey,
   openClinicalRecord,
@@ -15,7 +16,7 @@ import {
   type SealedClinicalRecord,
   type SummaryKey,
 } from '../core/sealed-fields';
-import type { ChainFile, ChainRecord, ClinicalRecord, User } from '../core/types';
+import type { ChainFile, ChainRecord, ClinicalRecord, ResealedRecord, User } from '../core/types';
 import type { Snapshot } from './snapshot';
 import type { LedgerStore } from './store';
 
@@ -64,6 +65,54 @@ export function createSealing(store: LedgerStore, session: SealingSession) {
     const summary = held ?? (await createSummaryKey(patientId));
     const sealed = await Promise.all(records.map((record) => sealClinicalRecord(record, summary, documentKeys)));
     return { records: sealed, summaryKeys: held ? [] : [summary] };
+  }
+
+  // `patientId`'s uploads written in clear before sealing that this device can re-seal (it holds every live file's
+  // key), oldest first.
+  function clearUploads(s: Snapshot, patientId: string): RecordEntry[] {
+    const state = s.verified.state;
+    if (!state.enrolment?.encryption) return []; // no reader could be given a key: sealing would lock them out
+    return (state.records.get(patientId) ?? []).filter(({ record }) => {
+      if (record.type !== 'prescription' && record.type !== 'test_report') return false;
+      if (record.sealed || state.resealed.has(record.id)) return false;
+      return record.files.every((file) => state.documents.get(file.documentId)?.deletedAt || s.keys.has(file.documentId));
+    });
+  }
+
+  // The re-sealings of `patientId`'s clear uploads on `s`, under their current summary key (or a new one, stored
+  // with them). Each names the clear block it re-seals; the clear block stays on the chain.
+  async function resealings(
+    s: Snapshot,
+    patientId: string,
+    at: number,
+    newId: () => string,
+  ): Promise<{ records: ResealedRecord[]; summaryKeys: SummaryKey[] }> {
+    const clear = clearUploads(s, patientId);
+    if (clear.length === 0) return { records: [], summaryKeys: [] };
+    const held = currentSummaryKey(s, patientId, at);
+    const summary = held ?? (await createSummaryKey(patientId));
+    const state = s.verified.state;
+    const records = await Promise.all(
+      clear.map(async ({ record, hash }): Promise<ResealedRecord> => {
+        const upload = record as ClinicalRecord;
+        const live = upload.files.filter((file) => !state.documents.get(file.documentId)?.deletedAt); // a deleted name goes
+        const sealed = await sealClinicalRecord({ ...upload, files: live }, summary, s.keys);
+        return {
+          id: newId(),
+          type: 'resealed',
+          patientId,
+          doctorId: upload.doctorId,
+          title: '',
+          description: '',
+          timestamp: iso(at),
+          supersedes: upload.id,
+          supersedesBlock: hash,
+          sealed: sealed.sealed,
+          fileParts: sealed.files.map((file) => ({ documentId: file.documentId, sealed: file.sealed })),
+        };
+      }),
+    );
+    return { records, summaryKeys: held ? [] : [summary] };
   }
 
   // A grant's reason or a share's note sealed to the patient and the doctor alone; null on a ledger that enrols no
@@ -197,13 +246,18 @@ export function createSealing(store: LedgerStore, session: SealingSession) {
     if (!titles) {
       titles = new Map();
       for (const entries of state.records.values())
-        for (const { index, record } of entries) if ('files' in record) titles.set(index, record.title);
+        for (const { index, record } of entries) {
+          if (!('files' in record)) continue;
+          titles.set(index, record.title);
+          const resealedIn = state.resealed.get(record.id);
+          if (resealedIn !== undefined) titles.set(resealedIn, record.title); // a re-sealing holds no text in clear
+        }
       titlesOf.set(state, titles);
     }
     return titles;
   }
 
-  return { sealUploads, sealForPair, readable, openedTitles };
+  return { sealUploads, sealForPair, readable, openedTitles, clearUploads, resealings };
 }
 
 export type Sealing = ReturnType<typeof createSealing>;

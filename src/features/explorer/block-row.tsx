@@ -40,6 +40,15 @@ export function rowProblem(block: BlockSummary, invalid?: InvalidBlock): string 
   return block.index === invalid.index ? invalid.reason : `follows invalid block #${invalid.index}`;
 }
 
+// An upload written before MedLedger sealed record text: its block holds the text in clear, resealed or not.
+function ClearNote({ resealedIn }: { resealedIn?: number }) {
+  return (
+    <small className="d-block text-body-secondary">
+      {resealedIn === undefined ? 'Written in clear' : `Written in clear, sealed again in block ${resealedIn}`}
+    </small>
+  );
+}
+
 export const BlockRow = memo(function BlockRow({
   position,
   block,
@@ -133,6 +142,7 @@ export const BlockRow = memo(function BlockRow({
         <>
           <td className="explorer-title" title={block.title}>
             {block.title}
+            {block.writtenInClear && <ClearNote resealedIn={block.writtenInClear.resealedIn} />}
           </td>
           <td
             className="explorer-author"

@@ -15,6 +15,7 @@ import { AccessHistory } from './access-history';
 import { DeleteDocumentModal, type DeleteTarget } from './delete-document-modal';
 import { PortabilityToolbar } from './portability-toolbar';
 import { RecordFilters, type TypeFilter } from './record-filters';
+import { SealClearRecords } from './seal-clear-records';
 import './records.css';
 
 function countLabel(count: number): string {
@@ -65,6 +66,8 @@ export function RecordsPage() {
           added before you see it.
         </p>
       </div>
+
+      {user?.role === 'patient' ? <SealClearRecords /> : null}
 
       {deleted ? (
         <Alert variant="success" ref={deletedRef} tabIndex={-1} role="status" dismissible onClose={() => setDeleted(null)}>
