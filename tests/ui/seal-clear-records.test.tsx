@@ -1,9 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { encryptDocument } from '../../workers/core/documents';
-import type { ClinicalRecord } from '../../workers/core/types';
 import { createLedgerBackend } from '../../workers/service';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
+import { writeClearUpload } from '../support/clear-upload';
 import { SARAH, signInAs } from '../support/ledger-fixtures';
 import { testDeps } from '../support/test-ledger';
 import { openLedger, renderApp } from './render-app';
@@ -13,24 +12,7 @@ async function storageWithClearUpload() {
   const storage = createMemoryStorage();
   const backend = createLedgerBackend(testDeps({ storage }));
   await signInAs(backend.service, SARAH);
-  const documentId = crypto.randomUUID();
-  const encrypted = await encryptDocument(new TextEncoder().encode('old').buffer);
-  const upload: ClinicalRecord = {
-    id: crypto.randomUUID(),
-    patientId: SARAH.id,
-    doctorId: SARAH.doctorId ?? '',
-    type: 'test_report',
-    title: 'Old blood test',
-    description: '',
-    files: [{ documentId, name: 'old.pdf', type: 'application/pdf', size: 3, cid: encrypted.ipfsHash }],
-    timestamp: new Date().toISOString(),
-  };
-  await backend.store.write('The upload was not saved', () => ({
-    records: [upload],
-    documents: [{ id: documentId, encryptionKey: encrypted.encryptionKey }],
-    contents: [{ id: documentId, bytes: encrypted.stored }],
-    result: () => undefined,
-  }));
+  await writeClearUpload(backend.store, SARAH, { title: 'Old blood test', fileName: 'old.pdf' });
   return storage;
 }
 

@@ -8,6 +8,7 @@ import { SEALED_TITLE } from '../../workers/ledger/sealing';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { CARTER, MICHAEL, SARAH, WILSON, fileInput, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
 import { createTestLedgerService } from '../support/test-ledger';
+import { writeClearUpload } from '../support/clear-upload';
 import { copyOf, twoDevices } from '../support/two-devices';
 
 const TITLE = 'HIV test, positive';
@@ -179,25 +180,12 @@ describe('records written in clear before sealing', () => {
   async function ledgerWithClearUpload() {
     const { a, storageA, clock } = await twoDevices();
     await signInAs(a.service, SARAH);
-    const documentId = crypto.randomUUID();
-    const { encryptDocument } = await import('../../workers/core/documents');
-    const encrypted = await encryptDocument(new TextEncoder().encode('old scan').buffer);
-    const upload: ClinicalRecord = {
-      id: crypto.randomUUID(),
-      patientId: SARAH.id,
-      doctorId: SARAH.doctorId ?? '',
-      type: 'test_report',
-      title: TITLE,
-      description: DESCRIPTION,
-      files: [{ documentId, name: FILE_NAME, type: 'application/pdf', size: 8, cid: encrypted.ipfsHash }],
-      timestamp: new Date(clock.now()).toISOString(),
-    };
-    await a.store.write('The upload was not saved', () => ({
-      records: [upload],
-      documents: [{ id: documentId, encryptionKey: encrypted.encryptionKey }],
-      contents: [{ id: documentId, bytes: encrypted.stored }],
-      result: () => undefined,
-    }));
+    const upload = await writeClearUpload(
+      a.store,
+      SARAH,
+      { title: TITLE, description: DESCRIPTION, fileName: FILE_NAME },
+      clock.now(),
+    );
     return { a, storageA, upload, clock };
   }
 
