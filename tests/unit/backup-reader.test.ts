@@ -6,7 +6,7 @@ import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
 import { describe, expect, it } from 'vitest';
 import { assembleDocument, headerBlock, readBackupFile, sealContents } from '../../workers/core/backup-file';
-import { ipfsAddDefaults } from '../../workers/core/documents';
+import { ipfsAddDefaults } from '../../workers/core/ipfs-add';
 import { errorOf } from '../support/ledger-fixtures';
 
 // A CAR's block map that counts every block read from it, so a test can bound the work a reader did.

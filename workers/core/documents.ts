@@ -1,8 +1,5 @@
 // Document encryption (AES-256-GCM through WebCrypto), content ids (CIDv0) and upload checks:
 // docs/decisions/aes-gcm-documents.md, ipfs-content-ids.md and upload-checks.md.
-import { importBytes, type ImporterOptions, type WritableStorage } from 'ipfs-unixfs-importer';
-import { fixedSize } from 'ipfs-unixfs-importer/chunker';
-import { balanced } from 'ipfs-unixfs-importer/layout';
 import { ACCEPTED_EXTENSIONS, MAX_FILE_BYTES } from './constants';
 import { ledgerError } from './errors';
 import { MIME_TYPES, UNKNOWN_MIME_TYPES } from './file-types';
@@ -32,24 +29,11 @@ function toBytes(bytes: ArrayBuffer | Uint8Array): Uint8Array {
   return bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
 }
 
-// Only the root CID is wanted: every block is hashed, then dropped.
-const discardBlocks: WritableStorage = { put: (cid) => cid };
-
-// Kubo's `ipfs add` defaults, spelled out so a change of the importer's own defaults cannot change ids.
-export function ipfsAddDefaults(): ImporterOptions {
-  return {
-    cidVersion: 0,
-    rawLeaves: false, // leaves stay UnixFS file nodes in dag-pb, as `ipfs add` does with CIDv0
-    chunker: fixedSize({ chunkSize: IPFS_CHUNK_BYTES }),
-    layout: balanced({ maxChildrenPerNode: IPFS_MAX_CHILDREN }),
-    reduceSingleLeafToSelf: true, // a one-chunk file is a single node, not a root over one leaf
-  };
-}
-
-// The CIDv0 (Qm…) that `ipfs add` with default settings prints for these bytes.
+// The CIDv0 (Qm…) that `ipfs add` with default settings prints for these bytes. The importer is loaded on first use:
+// the worker starts without it (a returning user's dashboard needs no content id).
 export async function contentId(bytes: ArrayBuffer | Uint8Array): Promise<string> {
-  const { cid } = await importBytes(toBytes(bytes), discardBlocks, ipfsAddDefaults());
-  return cid.toString();
+  const { ipfsAddId } = await import('./ipfs-add');
+  return ipfsAddId(toBytes(bytes));
 }
 
 export async function encryptDocument(plain: ArrayBuffer, cryptoImpl: Crypto = globalThis.crypto): Promise<EncryptedDocument> {
