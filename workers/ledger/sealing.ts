@@ -32,7 +32,6 @@ export interface SealingSession {
 
 interface OpenedUpload {
   record: ClinicalRecord;
-  complete: boolean; // text and every file's name opened: nothing more to try
   tried: string; // which keys were held when it was tried: tried again when that changes
 }
 
@@ -139,20 +138,23 @@ export function createSealing(store: LedgerStore, session: SealingSession) {
     const sealed = record.sealed;
     if (!sealed) return record;
     const summary = s.summaryKeys.get(sealed.key);
-    const tried = `${summary ? 1 : 0}|${record.files.filter((file) => s.keys.has(file.documentId)).length}`;
+    const documents = s.verified.state.documents;
+    const held = record.files.filter((file) => s.keys.has(file.documentId)).length;
+    const deleted = record.files.filter((file) => documents.get(file.documentId)?.deletedAt).length;
+    const tried = `${summary ? 1 : 0}|${held}|${deleted}`; // what it was opened with: a change opens it again
     const known = uploads.get(record.id);
-    if (known && (known.complete || known.tried === tried)) return known.record;
+    if (known?.tried === tried) return known.record;
     const opened = summary
       ? await openClinicalRecord(record as SealedClinicalRecord, new Map([[sealed.key, summary.key]]), s.keys)
       : null;
     const unnamed = (file: ChainFile): ChainFile => ({
       ...file,
-      name: s.verified.state.documents.get(file.documentId)?.deletedAt ? DELETED_FILE : SEALED_FILE,
+      name: documents.get(file.documentId)?.deletedAt ? DELETED_FILE : SEALED_FILE,
     });
     const shown: ClinicalRecord = opened
       ? { ...opened.record, files: opened.record.files.map((file, i) => (opened.filesOpened[i] ? file : unnamed(file))) }
       : { ...record, title: SEALED_TITLE, description: SEALED_TEXT, files: record.files.map(unnamed) };
-    uploads.set(record.id, { record: shown, complete: Boolean(opened?.filesOpened.every(Boolean)), tried });
+    uploads.set(record.id, { record: shown, tried });
     return shown;
   }
 
