@@ -195,7 +195,7 @@ export function createRecords(
       const deleted = await store.write('The deletion was not saved', ({ verified: { state } }, at) => {
         const document = storedDocument(state, documentId); // decided again on the fresh state
         assertCanDelete(signedIn, document);
-        if (document.deletedAt) fail('NotFoundError', `"${named.fileName}" was deleted.`);
+        if (document.deletedAt) fail('NotFoundError', `${fileLabel(named)} was deleted.`);
         return {
           records: [deletionRecord(deps.randomId(), document, iso(at))],
           deleteDocuments: [document.id],

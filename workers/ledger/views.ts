@@ -16,6 +16,7 @@ import type { GrantRead, GrantState, LedgerState, NotApplied, RecordEntry } from
 import type { Block, ClinicalRecord, DocumentInfo, EmergencyGrant, Patient, Share } from '../core/types';
 import { isIndex } from '../core/ids';
 import { fail } from './deps';
+import { DELETED_FILE, SEALED_FILE } from './sealing';
 
 export const MAX_PAGE_SIZE = 500;
 export const READ_REPEAT_MS = 60_000; // the same read under a grant or share is logged once a minute
@@ -28,9 +29,11 @@ export function readJustLogged(last: GrantRead | undefined, read: AccessRead, no
   return age >= 0 && age < READ_REPEAT_MS;
 }
 
-// A file as a message names it: by its name, or by its id where the name is sealed and not opened here.
+// A file as a message names it: by its name, or by its id where the name is sealed and not opened here (a deleted
+// sealed file's name went with its key).
 export function fileLabel(document: Pick<DocumentInfo, 'id' | 'fileName'>): string {
-  return document.fileName ? `"${document.fileName}"` : `document ${document.id}`;
+  const named = document.fileName !== '' && document.fileName !== SEALED_FILE && document.fileName !== DELETED_FILE;
+  return named ? `"${document.fileName}"` : `document ${document.id}`;
 }
 
 // What a read of one document says on the chain: its name only where the chain holds it in clear already.
