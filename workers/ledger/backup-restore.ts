@@ -26,14 +26,14 @@ type Opened = BackupContents & { documentIds: string[]; car: Map<string, Uint8Ar
 // What a restore would write, and what it adds.
 type Planned = Pick<PendingRestore, 'blocks' | 'documents' | 'contents' | 'deleteDocuments'> & { adds: LedgerCounts };
 
-// The summary keys a backup of `scope` made by `signedIn` carries: all of them for the whole browser, else those of
-// the epochs the records they may read are sealed under.
+// The summary keys a backup of `scope` made by `signedIn` carries: all of them for the whole browser, else a patient's
+// own and those of the epochs the records they may read are sealed under.
 function summaryKeysFor(snapshot: Snapshot, signedIn: User, scope: BackupScope): SummaryKey[] {
   if (scope === 'browser') return [...snapshot.summaryKeys.values()];
   const epochs = new Set<string>();
   for (const { data } of snapshot.blocks)
     if ('files' in data && data.sealed && canSeeRecord(signedIn, data)) epochs.add(data.sealed.key);
-  return [...snapshot.summaryKeys.values()].filter((key) => epochs.has(key.epochId));
+  return [...snapshot.summaryKeys.values()].filter((key) => key.patientId === signedIn.id || epochs.has(key.epochId));
 }
 
 const NOTHING: LedgerCounts = { blocks: 0, records: 0, files: 0, accessEvents: 0 };
