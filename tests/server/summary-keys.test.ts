@@ -117,6 +117,7 @@ beforeAll(async () => {
   const keys: SyncKeys = {
     setCareNetworkKey: (publicKey) => backend.keySharing.setCareNetworkKey(publicKey),
     wrapsToSend: async () => [...(await backend.keySharing.wrapsToSend()), ...extraWraps],
+    vouchedSubjects: () => backend.keySharing.vouchedSubjects(),
     // a summary-key wrap is kept when it opens with the signed-in user's key to the epoch it names
     async acceptWraps(wraps) {
       const user = backend.actor();

@@ -29,10 +29,15 @@ function fakeWrap(documentId: string, to: string, wrapped = 'w1'): KeyWrap {
 }
 
 function fakeKeys(wraps: KeyWrap[] = []) {
+  const listed = new Set<string>(); // every document it sent a wrap of: it holds their keys
   return {
     wraps,
     setCareNetworkKey: vi.fn<SyncKeys['setCareNetworkKey']>(),
-    wrapsToSend: vi.fn(async () => [...wraps]),
+    wrapsToSend: vi.fn(async () => {
+      for (const wrap of wraps) listed.add(wrap.documentId);
+      return [...wraps];
+    }),
+    vouchedSubjects: vi.fn(async () => new Set(listed)),
     acceptWraps: vi.fn(async (offered: unknown[]) => offered.length),
   } satisfies SyncKeys & { wraps: KeyWrap[] };
 }
@@ -84,6 +89,20 @@ describe('wraps through the sync client', () => {
     keys.wraps.splice(1); // the patient withdrew her consent: no wrap to the care network is made any more
     client.localChanged();
     await expect.poll(() => Object.keys(device().wraps ?? {})).toEqual([first]);
+  });
+
+  it('keeps the wraps it listed once it holds their keys no more (a reset device): they may be the only ones a reader has', async () => {
+    const server = fakeServer({ genesis: GENESIS });
+    const keys = fakeKeys([fakeWrap('doc-1', SARAH.id), fakeWrap('doc-2', SARAH.id)]);
+    const client = await connect(server, fakeStore([GENESIS]), keys);
+    const device = () => server.repos.doc<DeviceDoc>(client.deviceUrl);
+    const listed = keys.wraps.map(wrapId).sort();
+    await expect.poll(() => Object.keys(device().wraps ?? {}).sort()).toEqual(listed);
+
+    keys.wraps.length = 0; // its keys are gone: it makes no wrap at all
+    keys.vouchedSubjects.mockResolvedValue(new Set(['doc-2'])); // it still holds doc-2's key: that wrap it takes back
+    client.localChanged();
+    await expect.poll(() => Object.keys(device().wraps ?? {})).toEqual([wrapId(fakeWrap('doc-1', SARAH.id))]);
   });
 
   it("offers every wrap of the ledger to key sharing once the file's bytes have arrived", async () => {

@@ -100,6 +100,18 @@ export function createKeySharing(deps: LedgerDeps, store: LedgerStore, session: 
     return [...next.values()];
   }
 
+  // The documents and summary epochs whose wraps this device may take back: those whose key it holds (it decides who
+  // reads them now) and deleted documents. A wrap it listed but can no longer vouch for (a reset emptied its keys)
+  // stays on the server: it may be the only one a reader has.
+  async function vouchedSubjects(): Promise<Set<string>> {
+    await store.ready();
+    const s = store.current();
+    const subjects = new Set<string>(s.keys.keys());
+    for (const document of s.verified.state.documents.values()) if (document.deletedAt) subjects.add(document.id);
+    for (const summary of s.summaryKeys.values()) subjects.add(summaryKeySubject(summary.patientId, summary.epochId));
+    return subjects;
+  }
+
   // Stores the key of each wrap addressed to the signed-in user that opens with their encryption key and opens
   // the file's bytes, or is the summary key of an epoch its patient announced; how many were stored. A wrap whose file's bytes have not arrived yet is left: offer it
   // again after store.addRemoteContent.
@@ -132,7 +144,7 @@ export function createKeySharing(deps: LedgerDeps, store: LedgerStore, session: 
     return accepted;
   }
 
-  return { wrapsToSend, acceptWraps, keysTravel, setCareNetworkKey };
+  return { wrapsToSend, vouchedSubjects, acceptWraps, keysTravel, setCareNetworkKey };
 }
 
 export type KeySharing = ReturnType<typeof createKeySharing>;

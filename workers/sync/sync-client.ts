@@ -239,13 +239,15 @@ function mirror(
   }
 
   // Only the entries that changed: an unchanged wrap encodes to the same bytes (key-sharing keeps one per reader);
-  // a wrap to a reader who lost access, or to the care network after the patient withdrew consent, is taken out.
+  // a wrap to a reader who lost access, or to the care network after the patient withdrew consent, is taken out by a
+  // device that holds the key.
   async function pushWraps(): Promise<void> {
     if (!keys) return;
     const sent = device.doc()?.wraps ?? {};
     const now = new Map((await keys.wrapsToSend()).map((wrap) => [wrapId(wrap), encodeWrap(wrap)]));
     const fresh = [...now].filter(([id, bytes]) => !sameBytes(sent[id], bytes));
-    const gone = Object.keys(sent).filter((id) => !now.has(id));
+    const vouched = await keys.vouchedSubjects(); // a reset device holds no keys: it takes back nothing it listed
+    const gone = Object.keys(sent).filter((id) => !now.has(id) && vouched.has(id.slice(0, id.lastIndexOf('|'))));
     if (fresh.length === 0 && gone.length === 0) return;
     device.change((d) => {
       if (!d.wraps) d.wraps = {};

@@ -24,6 +24,7 @@ export interface SyncStore {
 export interface SyncKeys {
   setCareNetworkKey(publicKey: string | null): void; // the server's, while connected
   wrapsToSend(): Promise<KeyWrap[]>;
+  vouchedSubjects(): Promise<ReadonlySet<string>>; // documents and summary subjects whose listed wraps it may take back
   acceptWraps(wraps: unknown[]): Promise<number>; // stores the keys of the wraps to the signed-in user that open their file or epoch
 }
 
