@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../workers/core/constants';
-import { CARE_NETWORK, unwrapKey, wrapId, type KeyWrap } from '../../workers/core/key-wraps';
+import { CARE_NETWORK, summaryWrapOf, unwrapKey, wrapId, type KeyWrap } from '../../workers/core/key-wraps';
 import { unlockUserKeys } from '../../workers/core/signatures';
 import { encodeBlock, encodeWrap, type ReleaseAnswer, type SyncedKeys } from '../../workers/core/sync-protocol';
 import { createLedgerBackend } from '../../workers/service';
@@ -66,13 +66,21 @@ describe('document keys through the sync server', () => {
     expect(key).toMatch(/^[0-9a-f]{64}$/);
     backend.keySharing.setCareNetworkKey((await server.info()).careNetworkKey);
     const wraps = await backend.keySharing.wrapsToSend();
-    expect(wraps.map((wrap) => wrap.to).sort()).toEqual([CARE_NETWORK, CARTER.id, SARAH.id]);
+    const readers = (which: (wrap: KeyWrap) => boolean) =>
+      wraps
+        .filter(which)
+        .map((wrap) => wrap.to)
+        .sort();
+    expect(readers((wrap) => wrap.documentId === documentId)).toEqual([CARE_NETWORK, CARTER.id, SARAH.id]);
+    // and her summary key (the title is sealed under it), to the same readers; nothing else is wrapped
+    expect(readers((wrap) => summaryWrapOf(wrap)?.patientId === SARAH.id)).toEqual([CARE_NETWORK, CARTER.id, SARAH.id]);
+    expect(wraps).toHaveLength(6);
 
     const stored = backend.store.storedKeys();
     const keys: SyncedKeys = { algorithm: 'Ed25519', users: stored!.users, ledger: { publicKey: stored!.ledger.publicKey } };
     const laptop = await connectDevice(server.port, 'laptop', backend.store.current().blocks, keys);
     devices.push(laptop);
-    const stranger: KeyWrap = { ...wraps[0], to: 'someone-else' };
+    const stranger: KeyWrap = { ...(wraps.find((wrap) => wrap.documentId === documentId) as KeyWrap), to: 'someone-else' };
     laptop.handle.change((doc) => {
       doc.wraps = Object.fromEntries(wraps.map((wrap) => [wrapId(wrap), encodeWrap(wrap)]));
       doc.wraps[wrapId(stranger)] = encodeWrap(stranger);

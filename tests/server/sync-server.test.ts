@@ -7,6 +7,7 @@ import { FILE_CHUNK_BYTES, MAX_SYNC_FILE_BYTES, type FileChunkDoc, type FileDoc 
 import type { Block, ClinicalRecord } from '../../workers/core/types';
 import { authorKey } from '../support/forged-blocks';
 import { MICHAEL, SARAH, fileInput, uploadOf } from '../support/ledger-fixtures';
+import { sealedLike, uploadInClear } from '../support/sealed-blocks';
 import { signBlock } from '../../workers/core/signatures';
 import { connectDevice, signedLedger, type TestDevice } from './support/devices';
 import { newStorageDir, startServer, type ServerProcess } from './support/server-process';
@@ -16,11 +17,14 @@ let ledger: Awaited<ReturnType<typeof signedLedger>>;
 let seeded: Block[];
 const devices: TestDevice[] = [];
 
-// The upload's record as its author could write it again: its files under new document ids.
-function rewrite(title: string, timestamp = seeded[1].timestamp): ClinicalRecord {
-  const record = structuredClone(seeded[1].data as ClinicalRecord);
+// The upload's record as its author could write it again: its files under new document ids, sealed under the same
+// summary key (her uploads are sealed once she has one: text in clear would break a rule before any signature check).
+async function rewrite(title: string, timestamp = seeded[1].timestamp): Promise<ClinicalRecord> {
+  const upload = seeded[1].data as ClinicalRecord;
+  const record = await uploadInClear(ledger.storage, upload);
   const files = record.files.map((file) => ({ ...file, documentId: crypto.randomUUID() }));
-  return { ...record, id: crypto.randomUUID(), title, timestamp, files };
+  const written = { ...record, id: crypto.randomUUID(), title, timestamp, files };
+  return sealedLike(ledger.storage, written, upload.sealed?.key ?? '');
 }
 
 async function device(name: string, blocks: readonly Block[], seed = false): Promise<TestDevice> {
@@ -72,7 +76,7 @@ describe('sync server', () => {
     expect(await server.join(writer.joinRequest())).toMatchObject({ ok: true });
     const upload = seeded[1];
     const tip = seeded[seeded.length - 1];
-    const edited = rewrite('Edited title');
+    const edited = await rewrite('Edited title');
     // valid proof of work over the edited record, but the signature is still the one of the original hash
     const remined = {
       ...mineChild([tip.hash], seeded.length, edited, upload.timestamp),
@@ -81,7 +85,7 @@ describe('sync server', () => {
     };
     const michaelSigned = await signBlock(
       {
-        ...mineChild([tip.hash], seeded.length, rewrite('Signed by another patient'), upload.timestamp),
+        ...mineChild([tip.hash], seeded.length, await rewrite('Signed by another patient'), upload.timestamp),
         author: upload.author,
       },
       await authorKey(ledger.storage, MICHAEL.id),
@@ -157,8 +161,8 @@ describe('sync server', () => {
     const key = await authorKey(ledger.storage, SARAH.id);
     const tip = seeded[seeded.length - 1];
     const at = new Date().toISOString();
-    const signed = (heads: string[], place: number, title: string) =>
-      signBlock(mineChild(heads, place, rewrite(title, at), at), key);
+    const signed = async (heads: string[], place: number, title: string) =>
+      signBlock(mineChild(heads, place, await rewrite(title, at), at), key);
     const first = await signed([tip.hash], seeded.length, 'Follow-up');
     const second = await signed([first.hash], seeded.length + 1, 'Second follow-up');
     const apart = await signed([tip.hash], seeded.length, 'Written on another device');

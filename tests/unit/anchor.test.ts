@@ -7,6 +7,7 @@ import { mineBlock } from '../../workers/core/chain';
 import type { Block, ChainRecord } from '../../workers/core/types';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { SARAH, createClock, errorOf, signInAs, uploadOf } from '../support/ledger-fixtures';
+import { uploadInClear } from '../support/sealed-blocks';
 import { createTestLedgerService } from '../support/test-ledger';
 
 // Sarah's chain of `uploads` uploads (plus the genesis block), on storage a reload can read again.
@@ -71,20 +72,23 @@ describe('an anchor of the records chain', () => {
     const { service, storage } = await sarahsChain(4);
     const anchor = await service.saveAnchor();
     const { blocks } = await storage.load();
-    const forged = remineFrom(blocks, 2, (record) => ({ ...record, title: 'Rewritten report' }));
-    await storage.commit({ blocks: forged.slice(2) });
+    // Sarah's uploads are sealed: the rewrite turns her first one (block 1) into an upload in clear, which the rules
+    // allow before her first sealed upload, so only the signatures can tell it
+    const rewritten = { ...(await uploadInClear(storage, blocks[1].data)), title: 'Rewritten report' };
+    const forged = remineFrom(blocks, 1, () => rewritten);
+    await storage.commit({ blocks: forged.slice(1) });
 
     const after = await reload(storage);
     // hashes and links of a consistent rewrite verify; its re-mined blocks are not signed by their author
     expect(await after.chainStatus()).toMatchObject({
       valid: false,
       height: 5,
-      firstInvalid: { index: 2, reason: 'signature: the block is not signed' },
+      firstInvalid: { index: 1, reason: 'signature: the block is not signed' },
     });
     const check = await after.checkAnchor(asText(anchor));
-    expect(check).toMatchObject({ unchanged: false, firstDifferent: 2, height: 5, addedSince: 0, chainValid: false });
-    expect(check.unverified).toBeUndefined(); // block 2's hash is not the anchor's: a change, not only a failed check
-    expect((await after.blocksPage(0, 5)).blocks.find((block) => block.index === 2)?.title).toBe('Rewritten report');
+    expect(check).toMatchObject({ unchanged: false, firstDifferent: 1, height: 5, addedSince: 0, chainValid: false });
+    expect(check.unverified).toBeUndefined(); // block 1's hash is not the anchor's: a change, not only a failed check
+    expect((await after.blocksPage(0, 5)).blocks.find((block) => block.index === 1)?.title).toBe('Rewritten report');
   });
 
   it('never says unchanged when a block before the tip was edited at rest with its hash kept', async () => {

@@ -92,7 +92,10 @@ describe('backup and restore', () => {
     expect(await target.chainStatus()).toMatchObject({ height: 1 }); // nothing replaced yet
     const status = await target.confirmRestore(plan.planId);
     expect(status).toMatchObject({ valid: true, height: before.status.height });
-    expect(await everything(target)).toEqual(before);
+    const restored = await everything(target);
+    // a sealed file's name was under its key, which the deletion dropped
+    expect(restored.sarah.records.find((record) => record.title === 'Old scan')?.files).toEqual(['Deleted file: deleted']);
+    expect(restored).toEqual(before);
     expect(before.sarah.history[0]).toMatchObject({ reason: 'Unconscious in the ER', status: 'ended' });
   });
 
@@ -342,7 +345,10 @@ describe('a restore merges', () => {
     const plan = await b.prepareRestore(newer.slice().buffer, PASSWORD);
     expect(plan).toMatchObject({ mode: 'merge', adds: { blocks: 2, records: 1, files: 1, accessEvents: 0 }, deletesFiles: 1 });
     await b.confirmRestore(plan.planId);
-    expect(await recordsWithFileHashes(b, SARAH.id)).toEqual(await recordsWithFileHashes(a, SARAH.id));
+    const merged = await recordsWithFileHashes(b, SARAH.id);
+    // a sealed file's name was under its key, which the deletion dropped
+    expect(merged.find((record) => record.title === 'Blood panel')?.files).toEqual(['Deleted file: deleted']);
+    expect(merged).toEqual(await recordsWithFileHashes(a, SARAH.id));
     expect(await b.chainStatus()).toMatchObject({ valid: true, height: (await a.chainStatus()).height });
     const reloaded = createTestLedgerService({ storage });
     await signInAs(reloaded, SARAH);

@@ -8,8 +8,10 @@ import { signBlock, type StoredKeys } from '../../workers/core/signatures';
 import type { Block } from '../../workers/core/types';
 import { createLedgerBackend } from '../../workers/service';
 import { KEYS_KEY } from '../../workers/storage/ledger-storage';
+import { SEALED_TITLE } from '../../workers/ledger/sealing';
 import { authorKey } from '../support/forged-blocks';
 import { SARAH, WILSON, errorOf, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
+import { uploadInClear } from '../support/sealed-blocks';
 import { testDeps } from '../support/test-ledger';
 import { type Device, twoDevices } from '../support/two-devices';
 
@@ -19,6 +21,14 @@ async function exchange(a: Device, b: Device): Promise<void> {
   await a.store.mergeRemote(b.store.current().blocks);
   await b.store.mergeRemote(a.store.current().blocks);
 }
+
+// The wrapped keys each device sends, taken by the other, as the sync does after the blocks.
+async function exchangeWraps(a: Device, b: Device): Promise<void> {
+  await b.keySharing.acceptWraps(await a.keySharing.wrapsToSend());
+  await a.keySharing.acceptWraps(await b.keySharing.wrapsToSend());
+}
+
+const titlesOf = async (device: Device) => (await device.service.listRecords(SARAH.id)).map((record) => record.title);
 
 describe('devices that wrote while apart', () => {
   it('end with every block of both, in the same order, each verified, and the next block names both heads', async () => {
@@ -35,18 +45,26 @@ describe('devices that wrote while apart', () => {
 
     expect(hashes(a)).toEqual(hashes(b));
     expect(hashes(a)).toHaveLength(4);
+    // each device sealed under a summary key of its own: the other's record stays sealed until their wraps arrive
+    expect(await titlesOf(a)).toEqual(expect.arrayContaining(['From the phone', 'Phone again', SEALED_TITLE]));
+    expect(await titlesOf(b)).toEqual(expect.arrayContaining(['From the laptop', SEALED_TITLE]));
+    await exchangeWraps(a, b);
     for (const device of [a, b]) {
       expect(await device.service.chainStatus()).toMatchObject({ valid: true, height: 4, readOnly: false });
-      const titles = (await device.service.listRecords(SARAH.id)).map((record) => record.title);
+      const titles = await titlesOf(device);
       expect(titles).toEqual(expect.arrayContaining(['From the phone', 'From the laptop', 'Phone again']));
+      expect(titles).not.toContain(SEALED_TITLE);
     }
-    // the order is by time: the laptop's upload sits between the phone's two
-    expect(
-      a.store
-        .current()
-        .blocks.map((block) => block.data.title)
-        .slice(1),
-    ).toEqual(['From the phone', 'From the laptop', 'Phone again']);
+    // the order is by time: the laptop's upload sits between the phone's two (the blocks hold the titles sealed)
+    const uploads = a.store.current().blocks.slice(1);
+    expect(uploads.map((block) => [block.data.title, 'sealed' in block.data])).toEqual([
+      ['', true],
+      ['', true],
+      ['', true],
+    ]);
+    const rows = (await a.service.blocksPage(0, 4)).blocks.filter((row) => row.index > 0); // newest first, as opened here
+    expect(rows.map((row) => [row.index, row.hash])).toEqual(uploads.map((block, i) => [i + 1, block.hash]).reverse());
+    expect(rows.map((row) => row.title).reverse()).toEqual(['From the phone', 'From the laptop', 'Phone again']);
     expect(tipsOf(a.store.current().blocks)).toHaveLength(2);
 
     clock.advance(1000);
@@ -92,10 +110,12 @@ describe('devices that wrote while apart', () => {
     await signInAs(b.service, SARAH);
     await b.service.upload(uploadOf('Honest upload'));
     const honest = b.store.current().blocks.at(-1) as Block;
-    const edited = { ...honest.data, title: 'Edited on the way' };
+    // Sarah's first upload, written in clear under another title: legal as her first upload, so only the signature tells
+    const inClear = await uploadInClear(storageB, honest.data);
+    const edited = { ...inClear, title: 'Edited on the way' };
     const remined = { ...mineChild(honest.heads as string[], 1, edited, honest.timestamp), signature: honest.signature };
     const otherKey = await signBlock(
-      mineChild(honest.heads as string[], 1, { ...honest.data, title: 'Signed by another' }, honest.timestamp),
+      mineChild(honest.heads as string[], 1, { ...inClear, title: 'Signed by another' }, honest.timestamp),
       await authorKey(storageB, WILSON.id),
     );
 
@@ -142,12 +162,16 @@ describe('devices that wrote while apart', () => {
     await b.store.mergeRemote(a.store.current().blocks);
     await signInAs(b.service, SARAH);
     expect(await b.service.chainStatus()).toMatchObject({ valid: true, readOnly: false });
-    expect((await b.service.listRecords(SARAH.id)).map((view) => view.title)).toContain('Scan from the phone');
+    expect(await titlesOf(b)).toContain(SEALED_TITLE); // its summary key has not come yet
+    await b.keySharing.acceptWraps(await a.keySharing.wrapsToSend()); // as the sync does after the blocks
+    expect(await titlesOf(b)).toContain('Scan from the phone');
+    const fileOnB = async () => (await b.service.listRecords(SARAH.id)).flatMap((view) => view.documents);
+    // the file's name is under its own key, which is only kept once the bytes it opens are here
+    expect(await fileOnB()).toEqual([expect.objectContaining({ id: documentId, fileName: 'Sealed file' })]);
     expect(b.store.current().awaiting.has(documentId)).toBe(true);
     expect(await errorOf(b.service.downloadBackup('backup-1', 'backup password', 'browser'))).toEqual({
       name: 'ValidationError',
-      message:
-        'A file has not reached this device yet ("report.pdf"): connect to the sync server and wait until it arrives, then back up.',
+      message: `A file has not reached this device yet (document ${documentId}): connect to the sync server and wait until it arrives, then back up.`,
     });
 
     const bytes = (await storageA.readContent(documentId)) as ArrayBuffer;
@@ -155,6 +179,7 @@ describe('devices that wrote while apart', () => {
     await expect(b.store.addRemoteContent(documentId, new Uint8Array([1, 2, 3]).buffer, key)).rejects.toThrow(/content id/);
     expect(await b.store.addRemoteContent(documentId, bytes, key)).toBe(true);
     expect(b.store.current().awaiting.has(documentId)).toBe(false);
+    expect(await fileOnB()).toEqual([expect.objectContaining({ id: documentId, fileName: 'report.pdf' })]);
     expect(textOf((await b.service.readDocument(documentId)).bytes)).toBe('scan');
     expect(await b.service.downloadBackup('backup-2', 'backup password', 'browser')).toMatchObject({
       fileName: expect.stringMatching(/\.car$/),

@@ -9,19 +9,23 @@ import type { Block, ChainRecord } from '../../workers/core/types';
 import { validateUpload } from '../../workers/core/upload-request';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { SARAH, fileInput, signInAs, uploadOf } from '../support/ledger-fixtures';
+import { uploadInClear } from '../support/sealed-blocks';
 import { createTestLedgerService } from '../support/test-ledger';
 
-// Sarah's upload of `name`, its first file's type then set to `type` and the block re-mined: hashes and links hold.
+// Sarah's upload of `name` built in clear on purpose (a sealed upload's file type is '' on the chain, under the
+// file's key: the rule reads an upload in clear, legal as her first), then with its first file's type set to `type`;
+// each mined on the genesis, so hashes and links hold.
 async function uploadRetyped(name: string, type: string) {
   const storage = createMemoryStorage();
   const service = createTestLedgerService({ storage });
   await signInAs(service, SARAH);
   await service.upload(uploadOf('Scan', [fileInput(name)]));
   const blocks = (await storage.load()).blocks;
-  const data = structuredClone(blocks[1].data) as ChainRecord & { files: { type: string }[] };
+  const inClear = await uploadInClear(storage, blocks[1].data);
+  const data = structuredClone(inClear);
   data.files[0].type = type;
-  const next: Block[] = [blocks[0], mineBlock(blocks[0], data, blocks[1].timestamp)];
-  return { original: verifyLedger(blocks, 2), retyped: verifyLedger(next, 2) };
+  const chainOf = (record: ChainRecord): Block[] => [blocks[0], mineBlock(blocks[0], record, blocks[1].timestamp)];
+  return { original: verifyLedger(chainOf(inClear), 2), retyped: verifyLedger(chainOf(data), 2) };
 }
 
 describe("the chain's rule for a file's type", () => {

@@ -9,6 +9,7 @@ import type { LedgerStorage } from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { emergencyOf } from '../support/chain-records';
 import { SARAH, WILSON, errorOf, fileInput, signInAs, uploadOf } from '../support/ledger-fixtures';
+import { uploadInClear } from '../support/sealed-blocks';
 import { createTestLedgerService } from '../support/test-ledger';
 
 const NFD_TITLE = 'Re\u0301sume\u0301 of care'; // "Résumé of care" with combining accents
@@ -71,19 +72,24 @@ describe('an upload', () => {
     await expectNothingStored(storage);
   });
 
-  it('stores the title, the description and each file name NFC-normalised and trimmed', async () => {
-    const { service } = await patientLedger();
+  it('stores the title, the description and each file name NFC-normalised and trimmed, sealed', async () => {
+    const { service, storage } = await patientLedger();
     const { record } = await service.upload(
       uploadOf(`  ${NFD_TITLE}  `, [fileInput('  Re\u0301sume\u0301.pdf ')], { description: ` ${NFD_TITLE}\r\nline two ` }),
     );
     expect(record.title).toBe(NFC_TITLE);
     expect(record.description).toBe(`${NFC_TITLE}\nline two`);
     expect(record.documents[0].fileName).toBe('R\u00E9sum\u00E9.pdf');
-    expect((await service.block(1)).data).toMatchObject({ title: NFC_TITLE });
+    const stored = (await service.block(1)).data as ClinicalRecord;
+    expect(stored).toMatchObject({ title: '', description: '', sealed: expect.any(Object) });
+    expect(stored.files.map((file) => [file.name, typeof file.sealed])).toEqual([['', 'object']]);
+    const opened = await uploadInClear(storage, stored); // what the sealed parts hold
+    expect(opened).toMatchObject({ title: NFC_TITLE, description: `${NFC_TITLE}\nline two` });
+    expect(opened.files[0].name).toBe('R\u00E9sum\u00E9.pdf');
   });
 
   it('stores a file type as its lower-case essence: "APPLICATION/PDF; x=<b>" is application/pdf', async () => {
-    const { service } = await patientLedger();
+    const { service, storage } = await patientLedger();
     const { record } = await service.upload(
       uploadOf('Typed', [
         fileInput('shout.pdf', 'pdf bytes', 'APPLICATION/PDF; x=<b>'),
@@ -92,7 +98,9 @@ describe('an upload', () => {
     );
     expect(record.documents.map((document) => document.fileType)).toEqual(['application/pdf', 'image/png']);
     const block = (await service.block(1)).data as ClinicalRecord;
-    expect(block.files.map((file) => file.type)).toEqual(['application/pdf', 'image/png']);
+    expect(block.files.map((file) => file.type)).toEqual(['', '']); // sealed under each file's key
+    const opened = await uploadInClear(storage, block);
+    expect(opened.files.map((file) => file.type)).toEqual(['application/pdf', 'image/png']);
     expect((await service.readDocument(record.documentIds[0])).document.fileType).toBe('application/pdf');
   });
 });
@@ -183,7 +191,8 @@ describe('the sandbox tamper title', () => {
 });
 
 describe('the chain holds every block to the same rule', () => {
-  // Sarah's upload, then a grant of Dr. Wilson's; `edit` changes one record and every later hash is redone.
+  // Sarah's upload, then a grant of Dr. Wilson's, as the app writes them (`original`) and rewritten as a ledger written
+  // before sealing, whose rules read the text in clear; `edit` changes one record of that and every later hash is redone.
   async function remined(edit: (record: ChainRecord) => ChainRecord | undefined) {
     const { service, storage } = await patientLedger();
     await service.upload(uploadOf('Scan', [fileInput('scan.pdf')]));
@@ -195,19 +204,28 @@ describe('the chain holds every block to the same rule', () => {
       durationMinutes: 15,
     });
     const blocks = (await storage.load()).blocks;
+    const inClear = async (record: ChainRecord): Promise<ChainRecord> => {
+      if ('files' in record && record.sealed) return uploadInClear(storage, record);
+      if (record.type !== 'emergency_access' || !record.emergency.sealedReason) return record;
+      const { sealedReason: _sealed, ...emergency } = record.emergency;
+      return { ...record, description: 'ER admission', emergency: { ...emergency, reason: 'ER admission' } };
+    };
+    const records = await Promise.all(blocks.map((block) => inClear(block.data)));
     const next: Block[] = [blocks[0]];
     let changed = -1;
     for (let i = 1; i < blocks.length; i++) {
-      const edited = changed < 0 ? edit(structuredClone(blocks[i].data)) : undefined;
+      const edited = changed < 0 ? edit(structuredClone(records[i])) : undefined;
       if (edited) changed = i;
-      next.push(mineBlock(next[i - 1], edited ?? blocks[i].data, blocks[i].timestamp));
+      next.push(mineBlock(next[i - 1], edited ?? records[i], blocks[i].timestamp));
     }
     return { verified: verifyLedger(next, 2), changed, original: verifyLedger(blocks, 2) };
   }
 
-  it('accepts the chain the app wrote', async () => {
-    const { original } = await remined(() => undefined);
+  it('accepts the chain the app wrote, and the same records written in clear before sealing', async () => {
+    const { original, verified, changed } = await remined(() => undefined);
     expect(original.firstInvalid).toBeUndefined();
+    expect(changed).toBe(-1);
+    expect(verified.firstInvalid).toBeUndefined();
   });
 
   it('names an upload whose title has a right-to-left override or only zero-width characters', async () => {

@@ -8,6 +8,7 @@ import {
   createCareNetworkKey,
   importCareNetworkKey,
   releaseForGrant,
+  summaryKeySubject,
   unwrapKey,
   wrapKey,
   type KeyWrap,
@@ -33,6 +34,14 @@ const addressees = (wraps: KeyWrap[], documentId: string) =>
     .map((wrap) => wrap.to)
     .sort();
 
+// The summary epoch Sarah's first upload on `device` was sealed under (its wraps name it in their subject).
+function sarahsEpoch(device: Device): string {
+  const upload = device.store.current().blocks.find((block) => 'files' in block.data && block.data.sealed);
+  const epochId = upload && 'files' in upload.data ? upload.data.sealed?.key : undefined;
+  if (!epochId) throw new Error('no sealed upload on this device');
+  return epochId;
+}
+
 async function encryptionKeyOf(device: Device, userId: string): Promise<CryptoKey> {
   const wrapped = device.store.storedKeys()?.users[userId];
   return (await unlockUserKeys(wrapped!, DEMO_PASSWORD))?.encryptionKey as CryptoKey;
@@ -48,16 +57,24 @@ describe('document keys between devices', () => {
     expect(addressees(wraps, documentId)).toEqual([CARTER.id, SARAH.id]); // her own devices, and the doctor it names
     expect(JSON.stringify(wraps)).not.toContain(a.store.current().keys.get(documentId));
 
+    const epochId = sarahsEpoch(a);
+    expect(addressees(wraps, summaryKeySubject(SARAH.id, epochId))).toEqual([CARTER.id, SARAH.id]); // her summary key: her devices and her doctor
+
     await signInAs(b.service, MICHAEL);
     expect(await b.keySharing.acceptWraps(wraps)).toBe(0);
+    expect(b.store.current().summaryKeys.size).toBe(0);
     await signInAs(b.service, SARAH);
-    expect(await b.keySharing.acceptWraps(wraps)).toBe(0); // the bytes have not arrived: offered again after they do
+    // her summary key is kept; the file's key is not: the bytes have not arrived, it is offered again after they do
+    expect(await b.keySharing.acceptWraps(wraps)).toBe(1);
+    expect([...b.store.current().summaryKeys.keys()]).toEqual([epochId]);
+    expect(b.store.current().keys.has(documentId)).toBe(false);
     expect(await b.store.addRemoteContent(documentId, (await storageA.readContent(documentId)) as ArrayBuffer)).toBe(true);
     expect(b.store.current().awaiting.has(documentId)).toBe(true);
 
-    expect(await b.keySharing.acceptWraps(wraps)).toBe(1);
+    expect(await b.keySharing.acceptWraps(wraps)).toBe(1); // the file's key
     expect(b.store.current().awaiting.has(documentId)).toBe(false);
     expect(textOf((await b.service.readDocument(documentId)).bytes)).toBe('scan');
+    expect((await b.service.listRecords(SARAH.id))[0]).toMatchObject({ title: 'Scan from the phone' });
     expect(await b.service.chainStatus()).toMatchObject({ valid: true, readOnly: false });
     expect(await b.keySharing.acceptWraps(wraps)).toBe(0); // held already
   });
@@ -87,7 +104,9 @@ describe('document keys between devices', () => {
     expect(addressees(await a.keySharing.wrapsToSend(), documentId)).not.toContain(WILSON.id);
 
     const basic = await a.service.shareRecords({ doctorId: WILSON.id, accessLevel: 'basic', durationDays: 7, note: '' });
-    expect(addressees(await a.keySharing.wrapsToSend(), documentId)).not.toContain(WILSON.id);
+    const underBasic = await a.keySharing.wrapsToSend();
+    expect(addressees(underBasic, documentId)).not.toContain(WILSON.id);
+    expect(addressees(underBasic, summaryKeySubject(SARAH.id, sarahsEpoch(a)))).toContain(WILSON.id); // a basic share opens the summary key only
     await a.service.revokeShare(basic.id);
     clock.advance(1000);
     const full = await a.service.shareRecords({ doctorId: WILSON.id, accessLevel: 'full', durationDays: 7, note: '' });
@@ -96,7 +115,9 @@ describe('document keys between devices', () => {
 
     await b.store.mergeRemote(a.store.current().blocks);
     await signInAs(b.service, WILSON);
-    expect(await b.keySharing.acceptWraps(wraps)).toBe(1);
+    expect(await b.keySharing.acceptWraps(wraps)).toBe(2); // the file's key and Sarah's summary key
+    expect(b.store.current().keys.has(documentId)).toBe(true);
+    expect(b.store.current().summaryKeys.size).toBe(1);
     expect(textOf((await b.service.readDocument(documentId)).bytes)).toBe('scan');
 
     clock.advance(1000);

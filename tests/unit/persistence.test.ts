@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it, vi } from 'vitest';
 import type { Block, DocumentKey } from '../../workers/core/types';
+import type { LedgerService } from '../../workers/api';
 import { createTestLedgerService } from '../support/test-ledger';
 import type { LedgerBroadcast } from '../../workers/ledger/deps';
 import { BLOCKS_PER_PAGE, createIndexedDbStorage } from '../../workers/storage/indexeddb-storage';
@@ -116,6 +117,14 @@ async function populated(storage: LedgerStorage) {
   return { service, kept, removed, grant };
 }
 
+// How Sarah's deleted files read: a sealed file's name and type were under its key, which the deletion dropped.
+async function deletedFiles(service: LedgerService) {
+  const records = await service.listRecords(SARAH.id);
+  return records.flatMap((record) =>
+    record.documents.filter((document) => document.deletedAt).map(({ fileName, fileType }) => ({ fileName, fileType })),
+  );
+}
+
 describe('persistence across a reload', () => {
   it('a new service on the same IndexedDB has every record, document, grant and acknowledgement', async () => {
     const name = freshName();
@@ -125,6 +134,7 @@ describe('persistence across a reload', () => {
     const after = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await signInAs(after, SARAH);
     expect(await after.chainStatus()).toEqual(status);
+    expect(await deletedFiles(after)).toEqual([{ fileName: 'Deleted file', fileType: '' }]); // its name went with its key
     expect(await after.listRecords(SARAH.id)).toEqual(await before.service.listRecords(SARAH.id));
     expect(textOf((await after.readDocument(before.kept.record.documentIds[0])).bytes)).toBe('ECG trace');
     expect(textOf((await after.readDocument(before.kept.record.documentIds[1])).bytes)).toBe('note');
@@ -220,6 +230,7 @@ describe('IndexedDB keeps the chain in pages of 1,000 blocks', () => {
     await signInAs(after, SARAH);
     expect(await after.chainStatus()).toEqual(await before.service.chainStatus());
     expect(await after.chainStatus()).toMatchObject({ valid: true, readOnly: false });
+    expect(await deletedFiles(after)).toEqual([{ fileName: 'Deleted file', fileType: '' }]); // its name went with its key
     expect(await after.listRecords(SARAH.id)).toEqual(await before.service.listRecords(SARAH.id));
     expect(await after.accessHistory()).toEqual(await before.service.accessHistory());
     expect(textOf((await after.readDocument(before.kept.record.documentIds[0])).bytes)).toBe('ECG trace');

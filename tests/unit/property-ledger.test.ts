@@ -13,6 +13,7 @@ import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { FORMAT_KEY, KEYS_KEY, REVISION_KEY, SESSION_KEY, type LedgerStorage } from '../../workers/storage/ledger-storage';
 import { createGenesisBlock, mineBlock } from '../../workers/core/chain';
 import { LEDGER_AUTHOR, signBlock, type StoredKeys } from '../../workers/core/signatures';
+import { SEALED_FILE } from '../../workers/ledger/sealing';
 import { authorKey } from '../support/forged-blocks';
 import { createClock, fileInput, signInAs, uploadOf } from '../support/ledger-fixtures';
 import { createTestLedgerService } from '../support/test-ledger';
@@ -281,8 +282,8 @@ async function reforgeOne(storage: LedgerStorage, blocks: Block[], index: number
 }
 
 // Makes the edit; says whether it is the one change nobody can tell from a real one: the author of the tip
-// block writing it again, as they could have written it in the first place.
-async function applyEdit(storage: LedgerStorage, edit: Edit): Promise<{ legitimate: boolean }> {
+// block writing it again, as they could have written it in the first place; and which file's key it changed, if any.
+async function applyEdit(storage: LedgerStorage, edit: Edit): Promise<{ legitimate: boolean; changedKey?: string }> {
   const stored = await storage.load();
   if (edit.item === 'block') {
     const block = structuredClone(stored.blocks[edit.index % stored.blocks.length]);
@@ -292,6 +293,7 @@ async function applyEdit(storage: LedgerStorage, edit: Edit): Promise<{ legitima
   } else if (edit.item === 'key' && stored.documents.length > 0) {
     const row = stored.documents[edit.pick % stored.documents.length];
     await storage.commit({ documents: [{ id: row.id, encryptionKey: edit.hex }] });
+    if (row.encryptionKey !== edit.hex) return { legitimate: false, changedKey: row.id };
   } else if (edit.item === 'bytes' && stored.contentIds.length > 0) {
     const id = stored.contentIds[edit.pick % stored.contentIds.length];
     const bytes = new Uint8Array((await storage.readContent(id))!);
@@ -333,6 +335,32 @@ function refusedSignIn(error: Error): false {
   return false;
 }
 
+// What `view` shows once the key of file `documentId` is not the one it was sealed under: the file's name and type
+// were sealed under that key, so they no longer open and it reads as a sealed file (its bytes are refused on read).
+// Nothing of the file is shown: not its name in a list, a record's first file or a read in the access history.
+function withFileSealed(view: unknown, documentId: string): unknown {
+  let name: string | undefined;
+  const findName = (value: unknown): void => {
+    if (value === null || typeof value !== 'object') return;
+    const item = value as Record<string, unknown>;
+    if (item.id === documentId && typeof item.fileName === 'string') name = item.fileName;
+    Object.values(item).forEach(findName);
+  };
+  findName(view);
+  const sealed = (value: unknown): unknown => {
+    if (typeof value === 'string') return name && value === `document "${name}"` ? `document "${SEALED_FILE}"` : value;
+    if (value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return value.map(sealed);
+    const item = Object.fromEntries(Object.entries(value).map(([key, child]) => [key, sealed(child)]));
+    if (item.id === documentId && 'fileName' in item) return { ...item, fileName: SEALED_FILE, fileType: '' };
+    const documents = item.documents as { id?: string }[] | undefined;
+    if (Array.isArray(documents) && documents[0]?.id === documentId && 'fileName' in item)
+      return { ...item, fileName: SEALED_FILE };
+    return item;
+  };
+  return sealed(view);
+}
+
 describe('a single edit of any stored item', () => {
   it('is detected at load, refuses sign-in, or changes nothing any user can read (a changed file is refused, never shown)', async () => {
     await fc.assert(
@@ -343,7 +371,7 @@ describe('a single edit of any stored item', () => {
         await before.chainStatus();
         const expected = await everyView(before, documents);
         const owner = ((await storage.readMeta(SESSION_KEY)) as { userId: string }).userId;
-        const { legitimate } = await applyEdit(storage, edit);
+        const { legitimate, changedKey } = await applyEdit(storage, edit);
         // a stored session resumes only for its own user with the key it holds: an edited one for nobody
         const resumer = await reloaded(storage, clock.now);
         for (const who of USERS) {
@@ -365,7 +393,8 @@ describe('a single edit of any stored item', () => {
               expect([rest.refused, edit.item]).toEqual(['LoginError', 'stored keys']);
               continue;
             }
-            expect(rest).toEqual(restBefore);
+            // a changed key is not shown either: the name sealed under it no longer opens
+            expect(rest).toEqual(changedKey ? withFileSealed(restBefore, changedKey) : restBefore);
             ((read ?? []) as { id: string; refused?: string }[]).forEach((result, i) => {
               if (result.refused === 'IntegrityError') return; // the changed bytes or key are refused on read
               expect(result).toEqual((readBefore as unknown[])[i]);
@@ -397,6 +426,15 @@ describe('a single edit of any stored item', () => {
           [[{ kind: 'grant', user: 0, patient: 0, level: 'basic', duration: 15 }], { item: 'stored keys', path: 22, value: '' }],
           [[{ kind: 'upload', user: 0, files: 1 }], { item: 'session', change: 'user', pick: 1, value: null }],
           [[{ kind: 'upload', user: 0, files: 1 }], { item: 'reforged block', index: 1, path: 5, value: 'Forged' }], // the tip: legitimate
+          // a changed key: the file's sealed name no longer opens, in her records and in the read Dr. Wilson made of it
+          [
+            [
+              { kind: 'upload', user: 0, files: 1 },
+              { kind: 'grant', user: 3, patient: 0, level: 'full', duration: 15 },
+              { kind: 'read', user: 3, pick: 0 },
+            ],
+            { item: 'key', pick: 0, hex: '0'.repeat(64) },
+          ],
           [
             [
               { kind: 'upload', user: 0, files: 1 },

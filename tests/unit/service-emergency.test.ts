@@ -70,7 +70,7 @@ describe('requesting emergency access', () => {
     expect(await errorOf(service.requestEmergencyAccess(request()))).toEqual(DENIED);
   });
 
-  it('mines the grant onto the chain as an emergency_access record with its expiry and reason', async () => {
+  it('mines the grant onto the chain as an emergency_access record with its expiry, and its reason sealed to the pair', async () => {
     const { service, clock } = await emergencySetup();
     const grant = await service.requestEmergencyAccess(request({ durationMinutes: 30, accessLevel: 'full' }));
     expect(grant).toMatchObject({
@@ -89,17 +89,23 @@ describe('requesting emergency access', () => {
       type: 'emergency_access',
       patientId: SARAH.id,
       doctorId: WILSON.id,
+      description: '',
       isEmergencyAccess: true,
       emergencyAccessExpiry: grant.expiresAt,
       emergency: {
         grantId: grant.id,
         event: 'granted',
         accessLevel: 'full',
-        reason: 'Unconscious in the ER',
+        reason: '', // sealed to Sarah and Dr. Wilson alone
         durationMinutes: 30,
       },
     });
-    expect(await service.activeGrants()).toEqual([grant]);
+    const sealedReason = emergencyOf(block.data)?.sealedReason;
+    expect(sealedReason?.wraps.map((wrap) => wrap.to).sort()).toEqual([SARAH.id, WILSON.id].sort());
+    expect(JSON.stringify(block.data)).not.toContain('Unconscious');
+    expect(await service.activeGrants()).toEqual([grant]); // the doctor reads the reason he wrote
+    await signInAs(service, SARAH);
+    expect((await service.accessHistory()).find((entry) => entry.grantId === grant.id)?.reason).toBe('Unconscious in the ER');
   });
 
   it('waits the simulated grant delay', async () => {
@@ -181,10 +187,18 @@ describe('reading under a grant', () => {
     const reads = (await emergencyRecords(service)).filter((b) => b.title.startsWith('Emergency read'));
     expect(reads).toHaveLength(3);
     const details = await Promise.all(reads.reverse().map(async (b) => emergencyOf((await service.block(b.index)).data)));
-    expect(details.map((d) => [d?.event, d?.read])).toEqual([
-      ['read', 'profile, health overview and the complete history (8 records)'],
-      ['read', 'document "report-3.pdf"'],
-      ['read', 'profile, health overview and the complete history (8 records)'],
+    // the chain names a sealed file by its id only; Sarah's access history names it as her device opens it
+    expect(details.map((d) => [d?.event, d?.read, d?.documentId])).toEqual([
+      ['read', 'profile, health overview and the complete history (8 records)', undefined],
+      ['read', 'a document', documentIds[2]],
+      ['read', 'profile, health overview and the complete history (8 records)', undefined],
+    ]);
+    await signInAs(service, SARAH);
+    const history = (await service.accessHistory()).find((entry) => entry.grantId === grant.id);
+    expect(history?.reads.map((read) => read.what)).toEqual([
+      'profile, health overview and the complete history (8 records)',
+      'document "report-3.pdf"',
+      'profile, health overview and the complete history (8 records)',
     ]);
   });
 

@@ -235,6 +235,16 @@ describe('documents', () => {
     expect(await errorOf(service.readDocument(documentId))).toEqual({ name: 'NotFoundError', message: '"ecg.pdf" was deleted.' });
   });
 
+  it('read as "Deleted file" once deleted, on the device that deleted them as on a reloaded one: the name went with the key', async () => {
+    const { service, storage, documentId } = await sarahWithDocument();
+    await service.deleteDocument(documentId);
+    const reloaded = createTestLedgerService({ storage });
+    await signInAs(reloaded, SARAH);
+    const fileOf = async (device: typeof service) => (await device.listRecords(SARAH.id))[0].documents[0];
+    expect(await fileOf(reloaded)).toMatchObject({ id: documentId, fileName: 'Deleted file', fileType: '' });
+    expect(await fileOf(service)).toEqual(await fileOf(reloaded));
+  });
+
   it('answers NotFoundError for an id that does not exist', async () => {
     const { service } = await sarahWithDocument();
     expect((await errorOf(service.readDocument('nope'))).name).toBe('NotFoundError');

@@ -50,9 +50,13 @@ describe('the sandbox', () => {
     if (result.stale) throw new Error('a first edit is never stale');
     expect(result.status.valid).toBe(false);
     expect(result.status.firstInvalid?.index).toBe(2);
-    expect((await service.sandboxPage(0, 10)).blocks.find((b) => b.index === 2)?.title).toBe('Forged');
+    const rows = (await service.sandboxPage(0, 10)).blocks;
+    expect(rows.find((b) => b.index === 2)?.title).toBe('Forged');
+    expect(rows.find((b) => b.index === 1)?.title).toBe('Report 1'); // an unedited sealed upload: the title Sarah opens
     expect(await service.chainStatus()).toMatchObject({ valid: true, height: 4 });
-    expect((await service.block(2)).data.title).toBe('Report 2');
+    // the real block is as stored: its title sealed ('' in clear), read as Sarah opens it
+    expect((await service.block(2)).data).toMatchObject({ title: '', sealed: expect.any(Object) });
+    expect((await service.blocksPage(0, 10)).blocks.find((b) => b.index === 2)?.title).toBe('Report 2');
   });
 
   it('after re-mining the edited block, its hash holds but its signature fails, and the next link breaks', async () => {

@@ -29,6 +29,7 @@ import type { Block, ChainRecord } from '../../workers/core/types';
 import { FORMAT_KEY, KEYS_KEY, LEDGER_FORMAT, SESSION_KEY, type StoredState } from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { authorKey, reforge } from '../support/forged-blocks';
+import { uploadInClear } from '../support/sealed-blocks';
 import { MICHAEL, SARAH, WILSON, createClock, errorOf, fileInput, signInAs, uploadOf } from '../support/ledger-fixtures';
 import { TEST_KEY_ITERATIONS, createTestLedgerService } from '../support/test-ledger';
 
@@ -217,7 +218,9 @@ describe('every block is signed by its author', () => {
 
   it('names a block whose data changed and was re-mined: the signature was made over the old hash', async () => {
     const blocks = structuredClone(ledger.stored.blocks);
-    const forged = mineBlock(blocks[0], { ...blocks[1].data, title: 'Forged panel' }, blocks[1].timestamp);
+    // Sarah's first upload written in clear under another title: legal as her first upload, so only the signature tells
+    const changed = { ...(await uploadInClear(ledger.stored, blocks[1].data)), title: 'Forged panel' };
+    const forged = mineBlock(blocks[0], changed, blocks[1].timestamp);
     blocks[1] = { ...forged, signature: blocks[1].signature };
     const { status } = await loadWith(ledger, blocks);
     expect(status.firstInvalid).toEqual({ index: 1, reason: `signature does not hold for the enrolled key of ${SARAH.id}` });
