@@ -204,9 +204,10 @@ describe('writes are decided on fresh state', () => {
       name: 'NotFoundError',
       message: '"ecg.pdf" was deleted.',
     });
+    // tab A reads the deletion now: the file's name went with its key
     expect(await errorOf(tabA.deleteDocument(record.documentIds[0]))).toEqual({
       name: 'NotFoundError',
-      message: '"ecg.pdf" was deleted.',
+      message: 'This file was deleted.',
     });
     expect((await storage.load()).blocks).toHaveLength(3); // genesis, upload, one deletion
   });

@@ -232,7 +232,8 @@ describe('documents', () => {
     const [record] = await service.listRecords(SARAH.id);
     expect(record.title).toBe('ECG');
     expect(record.documents[0]).toMatchObject({ id: documentId, deletedAt: deleted.deletedAt });
-    expect(await errorOf(service.readDocument(documentId))).toEqual({ name: 'NotFoundError', message: '"ecg.pdf" was deleted.' });
+    // its name was sealed under its key, which the deletion dropped
+    expect(await errorOf(service.readDocument(documentId))).toEqual({ name: 'NotFoundError', message: 'This file was deleted.' });
   });
 
   it('read as "Deleted file" once deleted, on the device that deleted them as on a reloaded one: the name went with the key', async () => {

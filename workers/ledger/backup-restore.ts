@@ -253,7 +253,7 @@ export function createBackupRestore(
         );
         const arriving = documents.filter((document) => snapshot.awaiting.has(document.id));
         if (arriving.length > 0) {
-          const names = arriving.map(fileLabel).join(', ');
+          const names = arriving.map((document) => fileLabel(document)).join(', ');
           const [files, they] =
             arriving.length === 1 ? ['A file has', 'it arrives'] : [`${arriving.length} files have`, 'they arrive'];
           fail(

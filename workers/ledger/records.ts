@@ -137,7 +137,7 @@ export function createRecords(
       const state = await sealing.readable(signedIn);
       const document = storedDocument(state, documentId);
       const access = documentAccess(signedIn, document, grantsOf(state), store.clock(), sharesOf(state));
-      const deleted = (): never => fail('NotFoundError', `${fileLabel(document)} was deleted.`);
+      const deleted = (): never => fail('NotFoundError', `${fileLabel(document, 'This file')} was deleted.`);
       if (document.deletedAt) deleted();
       let key = store.current().keys.get(document.id);
       const stored = await deps.storage.readContent(document.id);
@@ -195,7 +195,7 @@ export function createRecords(
       const deleted = await store.write('The deletion was not saved', ({ verified: { state } }, at) => {
         const document = storedDocument(state, documentId); // decided again on the fresh state
         assertCanDelete(signedIn, document);
-        if (document.deletedAt) fail('NotFoundError', `${fileLabel(named)} was deleted.`);
+        if (document.deletedAt) fail('NotFoundError', `${fileLabel(named, 'This file')} was deleted.`);
         return {
           records: [deletionRecord(deps.randomId(), document, iso(at))],
           deleteDocuments: [document.id],

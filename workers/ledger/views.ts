@@ -31,9 +31,9 @@ export function readJustLogged(last: GrantRead | undefined, read: AccessRead, no
 
 // A file as a message names it: by its name, or by its id where the name is sealed and not opened here (a deleted
 // sealed file's name went with its key).
-export function fileLabel(document: Pick<DocumentInfo, 'id' | 'fileName'>): string {
+export function fileLabel(document: Pick<DocumentInfo, 'id' | 'fileName'>, unnamed = `document ${document.id}`): string {
   const named = document.fileName !== '' && document.fileName !== SEALED_FILE && document.fileName !== DELETED_FILE;
-  return named ? `"${document.fileName}"` : `document ${document.id}`;
+  return named ? `"${document.fileName}"` : unnamed;
 }
 
 // What a read of one document says on the chain: its name only where the chain holds it in clear already.
