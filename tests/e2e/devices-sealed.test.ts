@@ -142,8 +142,16 @@ describe('nothing medical in clear across devices', { timeout: 300_000 }, () => 
     const recent = section(wilson, 'Recent Records');
     await recordItem(recent, troponin).waitFor(SYNC_WAIT);
     await recordItem(recent, ultrasound).waitFor(SYNC_WAIT);
+    // the note, the file names and the reason crossed the server and opened on the other device
+    await openSharedRecords(wilson, 'full');
+    await section(wilson, 'Shared with me').getByText(`Note: ${medical.note}`).waitFor();
+    const shared = recordItem(section(wilson, 'Complete History'), ultrasound);
+    await shared.getByRole('button', { name: `Download ${medical.fileNames[2]}`, exact: true }).waitFor(SYNC_WAIT);
+    await goTo(page, 'Medical Records', 'Medical Records');
+    const access = section(page, 'Emergency Access History').locator('li.access-entry').filter({ hasText: 'Dr. James Wilson' });
+    await access.getByText(medical.reason).waitFor(SYNC_WAIT);
 
-    // every block of both devices on the server, the doctor's read of the emergency view included
+    // every block of both devices on the server, the doctor's reads included
     await expect
       .poll(async () => {
         const [onServer, onA, onB] = [(await server.info()).height, await heightOf(page), await heightOf(wilson)];
@@ -152,7 +160,12 @@ describe('nothing medical in clear across devices', { timeout: 300_000 }, () => 
       .toBeTypeOf('number');
     const blocks = (await readStoredLedger(wilson)).blocks;
     const newest = blocks.at(-1)!;
-    expect(newest.data).toMatchObject({ type: 'emergency_access', emergency: { event: 'read' } });
+    expect(blocks.map(({ data }) => data)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'emergency_access', emergency: expect.objectContaining({ event: 'read' }) }),
+        expect.objectContaining({ type: 'access_shared', share: expect.objectContaining({ event: 'read' }) }),
+      ]),
+    );
     const uploads = await uploadsOn(page);
     expect(uploads).toHaveLength(2);
 
