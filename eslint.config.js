@@ -24,7 +24,17 @@ export const RULES = {
 
 // workers/ledger/ modules that every capability module may import
 // the store is split by job (load, signature checks, writes, replacements): its parts are shared like the store
-const LEDGER_SHARED = ['deps', 'views', 'transfer-jobs', 'store', 'snapshot', 'signature-scheduler', 'writes', 'replace', 'sealing'];
+const LEDGER_SHARED = [
+  'deps',
+  'views',
+  'transfer-jobs',
+  'store',
+  'snapshot',
+  'signature-scheduler',
+  'writes',
+  'replace',
+  'sealing',
+];
 const FEATURES = readdirSync(join(root, 'src/features'));
 // workers/ paths that are static data (and text-input's pure rules, the screens' checks before a call), imported by the app at run time
 const STATIC_DATA = 'core/(directory|constants|errors|file-types|text-input)';
