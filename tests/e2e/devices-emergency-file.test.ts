@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import type { ServerProcess } from '../server/support/server-process';
 import { connect, disconnect, newDevice, serverForTest, signInAndConnect, syncCard, waitForSyncState } from './support/devices';
 import { describe, expect, test } from './support/fixtures';
-import { section } from './support/read';
+import { section, text } from './support/read';
 import { downloadFile, goTo, pdfFile, recordItem, uploadRecord } from './support/records';
 import { login } from './support/session';
 
@@ -67,16 +67,22 @@ describe('emergency access to a file across devices', { timeout: 240_000 }, () =
     await wilson.getByRole('region', { name: 'Emergency Access Active' }).waitFor({ timeout: 15_000 });
     const item = recordItem(section(wilson, 'Complete History'), 'Cardiology report');
     await item.waitFor({ timeout: 20_000 });
+    // the file's name is sealed under its key, which this device has not got yet: the list names it 'Sealed file'
+    await item.getByRole('button', { name: 'Download Sealed file', exact: true }).waitFor();
+    expect(await text(item)).not.toContain('cardiology-report.pdf');
     // the file's bytes may still be on their way to this device: open it again until it comes
-    const opened = async () => {
+    const opened = async (name: string) => {
       try {
-        return (await downloadFile(item, 'cardiology-report.pdf')).bytes.equals(report.buffer);
+        return (await downloadFile(item, name)).bytes.equals(report.buffer);
       } catch {
         console.log(`no download yet; alerts: ${JSON.stringify(await wilson.getByRole('alert').allTextContents())}`);
         return false;
       }
     };
-    await expect.poll(opened, { timeout: 60_000 }).toBe(true);
+    await expect.poll(() => opened('Sealed file'), { timeout: 60_000 }).toBe(true);
+    // with the key here, the name opens too, and the file opens by it
+    await item.getByRole('button', { name: 'Download cardiology-report.pdf', exact: true }).waitFor({ timeout: 20_000 });
+    expect(await opened('cardiology-report.pdf')).toBe(true);
     // the key came from the server's care network, re-wrapped to Dr. Wilson under his grant
     expect(server.lines.some((line) => /^\[sync\] released the key of document \S+ to \S+ under grant /.test(line))).toBe(true);
 

@@ -40,9 +40,10 @@ describe('a file arriving from another device', { timeout: 240_000 }, () => {
     await item.waitFor({ timeout: 30_000 });
     const bar = item.getByRole('progressbar', { name: /^Arriving from another device: \d+% \(\d+\.\d of 6\.0 MB\)$/ });
     await bar.waitFor({ timeout: 30_000 });
-    const download = item.getByRole('button', { name: 'Download ultrasound.pdf', exact: true });
-    expect(await download.isDisabled()).toBe(true);
-    expect(await download.getAttribute('aria-describedby')).toBe(
+    // its name is sealed under its key, which this device takes once the bytes have landed: until then 'Sealed file'
+    const arriving = item.getByRole('button', { name: 'Download Sealed file', exact: true });
+    expect(await arriving.isDisabled()).toBe(true);
+    expect(await arriving.getAttribute('aria-describedby')).toBe(
       await item.locator('.document-arrival-words').getAttribute('id'),
     );
     // counted as its chunks land: part of it here, not all
@@ -56,7 +57,9 @@ describe('a file arriving from another device', { timeout: 240_000 }, () => {
       )
       .toBe(true);
 
-    // it lands: no reload, the buttons open it
+    // it lands: no reload, its name opens and the buttons open it
+    const download = item.getByRole('button', { name: 'Download ultrasound.pdf', exact: true });
+    await download.waitFor({ timeout: 90_000 });
     await expect.poll(() => download.isEnabled(), { timeout: 90_000 }).toBe(true);
     expect(await item.getByRole('progressbar').count()).toBe(0);
     expect(await item.getByRole('button', { name: 'Open ultrasound.pdf', exact: true }).isEnabled()).toBe(true);

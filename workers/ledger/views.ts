@@ -24,7 +24,7 @@ export const READ_REPEAT_MS = 60_000; // the same read under a grant or share is
 // A repeat of the last read logged under the same grant or share, less than a minute ago by the device clock
 // (moved back, a read is never a repeat of one logged "later"): one entry, since a re-render is not a new read.
 export function readJustLogged(last: GrantRead | undefined, read: AccessRead, now: number): boolean {
-  if (!last || last.what !== read.what) return false;
+  if (!last || last.what !== read.what || last.documentId !== read.documentId) return false;
   const age = now - Date.parse(last.at);
   return age >= 0 && age < READ_REPEAT_MS;
 }
