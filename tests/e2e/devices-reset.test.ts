@@ -22,21 +22,14 @@ async function uploadThenReset(page: Page): Promise<void> {
 }
 
 describe('resetting a connected device', { timeout: 180_000 }, () => {
-  // Fails because of a product bug (issue 24): the reset device rejoins under its old device document, holds no keys,
-  // and withdraws every wrap it listed there ("took out 6 key wrap(s) device … withdrew" in the server's log) before
-  // its user can sign in and take them: the server drops the only wraps of Sarah's summary key, and the record reads
-  // 'Sealed record (its key is not on this device)' for good. Drop `.fails` once a device keeps the wraps it cannot vouch for.
-  test.fails(
-    'a connected device that is reset takes the ledger back: signed in again, its user sees the record',
-    async ({ page }) => {
-      await uploadThenReset(page);
-      // the device takes the server's ledger back and signs her out: the open app follows to the sign-in screen
-      await page.getByRole('button', { name: 'Sign In' }).waitFor({ timeout: 30_000 });
-      await login(page, 'patient');
-      await goTo(page, 'Medical Records', 'Medical Records');
-      await recordItem(page, 'Kept by the server').waitFor({ timeout: 20_000 });
-    },
-  );
+  test('a connected device that is reset takes the ledger back: signed in again, its user sees the record', async ({ page }) => {
+    await uploadThenReset(page);
+    // the device takes the server's ledger back and signs her out: the open app follows to the sign-in screen
+    await page.getByRole('button', { name: 'Sign In' }).waitFor({ timeout: 30_000 });
+    await login(page, 'patient');
+    await goTo(page, 'Medical Records', 'Medical Records');
+    await recordItem(page, 'Kept by the server').waitFor({ timeout: 20_000 });
+  });
 
   // the worker signed her out when the device took the server's ledger back: the open app follows, and says why
   test('right after the reset, the open app asks to sign in again and says why, never "Access denied"', async ({ page }) => {

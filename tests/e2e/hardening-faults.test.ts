@@ -232,7 +232,7 @@ describe('leaving the page mid-upload', () => {
       const added = stored.blocks.length - blocks;
       expect([0, 1], `left after ${wait} ms`).toContain(added);
       if (added === 1) {
-        const record = stored.blocks.at(-1)!.data;
+        const record = stored.opened.at(-1)!.data; // as stored, sealed; opened with the keys stored beside it
         expect(record.title).toBe(`Interrupted ${i + 1}`);
         expect(stored.documents.find((document) => document.id === documentIdsOf(record)[0])?.fileSize).toBe(10 * 1024 * 1024);
       }

@@ -135,7 +135,8 @@ describe('names with markup, right-to-left text, emoji and 255 characters', () =
     await settled(() => layoutAtBothSizes(page)).toEqual([]);
 
     const stored = await readStoredLedger(page);
-    const block = stored.blocks[1];
+    expect(stored.blocks[1].data.title).toBe(''); // sealed: the text travels only under the patient's key
+    const block = stored.opened[1];
     expect(block.data.title).toBe(MARKUP_TITLE);
     expect(stored.documents.find((document) => document.id === documentIdsOf(block.data)[0])?.fileName).toBe(NAMES.html);
     const byId = new Map(stored.documents.map((document) => [document.id, document.fileName]));

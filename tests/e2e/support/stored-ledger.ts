@@ -3,12 +3,14 @@
 // stored chain says (its projection); the keys and bytes are the rows stored beside it.
 import type { Page } from 'playwright-core';
 import { project } from '../../../workers/core/projection';
+import { openClinicalRecord, summaryKeysOf, type SealedClinicalRecord } from '../../../workers/core/sealed-fields';
 import type { Block, DocumentInfo, EmergencyGrant } from '../../../workers/core/types';
 import { BLOCKS_PER_PAGE } from '../../../workers/storage/indexeddb-storage';
 
 export interface StoredLedger {
-  blocks: Block[]; // in key (index) order
-  documents: DocumentInfo[]; // every file the chain names, deleted ones included (deletedAt set)
+  blocks: Block[]; // in key (index) order, as stored: a sealed upload's text is '' (docs/decisions/nothing-medical-in-clear.md)
+  opened: Block[]; // the same blocks with each sealed upload opened with the keys stored beside them, as the device reads them
+  documents: DocumentInfo[]; // every file the chain names, deleted ones included (deletedAt set), names opened where their key is stored
   keyIds: string[]; // documents whose key is stored
   contentIds: string[]; // documents whose encrypted bytes are stored
   grants: EmergencyGrant[];
@@ -32,22 +34,43 @@ export async function readStoredLedger(page: Page): Promise<StoredLedger> {
         request.onerror = () => reject(request.error);
       });
     try {
-      const [pages, keyIds, contentIds] = await Promise.all([
+      const [pages, keys, contentIds, summaryKeys] = await Promise.all([
         all<Block[]>('pages'),
-        all<string>('documents', true),
+        all<{ id: string; encryptionKey: string }>('documents'),
         all<string>('contents', true),
+        new Promise<unknown>((resolve, reject) => {
+          const request = db.transaction('meta', 'readonly').objectStore('meta').get('summaryKeys');
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        }),
       ]);
-      return { blocks: pages.flat(), keyIds, contentIds };
+      return { blocks: pages.flat(), keys, keyIds: keys.map((key) => key.id), contentIds, summaryKeys };
     } finally {
       db.close();
     }
   });
-  const state = project(stored.blocks);
+  const { keys, summaryKeys, ...rest } = stored;
+  const opened = await openBlocks(stored.blocks, new Map(keys.map((key) => [key.id, key.encryptionKey])), summaryKeys);
+  const state = project(opened);
   return {
-    ...stored,
+    ...rest,
+    opened,
     documents: [...state.documents.values()].map(({ blockIndex: _index, ...document }) => document),
     grants: [...state.grants.values()].map((known) => known.grant),
   };
+}
+
+// Each sealed upload of `blocks` opened with the stored keys (text and file names in clear, no sealed part).
+async function openBlocks(blocks: Block[], documentKeys: Map<string, string>, stored: unknown): Promise<Block[]> {
+  const summaryKeys = new Map([...summaryKeysOf(stored).values()].map((key) => [key.epochId, key.key]));
+  return Promise.all(
+    blocks.map(async (block) => {
+      const data = block.data;
+      if (!('files' in data) || !data.sealed) return block;
+      const opened = await openClinicalRecord(data as SealedClinicalRecord, summaryKeys, documentKeys);
+      return opened ? { ...block, data: opened.record } : block;
+    }),
+  );
 }
 
 // Writes blocks over the stored ones in place, as any script of the origin could: each into its page (block i at
