@@ -2,7 +2,7 @@
 // Every argument and result is plain data or an ArrayBuffer; errors cross as Error with a fixed `name`
 // (see core/errors.ts). The service keeps its own signed-in actor: every call is checked against it.
 import type { ProxyMarked } from 'comlink';
-import type { ANCHOR_FORMAT, ANCHOR_VERSION, PeerName } from './core/constants';
+import type { PeerName } from './core/constants';
 import type {
   AccessLevel,
   Block,
@@ -254,27 +254,9 @@ export interface PeersReport {
   noMajorityFrom?: number; // from this block on, no two copies hold the same block
 }
 
-// The records chain's tip kept outside the device (docs/decisions/chain-anchor.md).
-export interface ChainAnchor {
-  format: typeof ANCHOR_FORMAT;
-  version: typeof ANCHOR_VERSION;
-  savedAt: string; // ISO 8601
-  height: number; // blocks, genesis included: the tip is block height - 1
-  tipHash: string;
-  fingerprints: string; // the last 8 hex digits of the hash of every block 0 .. height - 1, in order
-}
-
-export interface AnchorCheck {
-  anchor: { height: number; tipHash: string; savedAt: string };
-  height: number; // today's chain
-  unchanged: boolean; // today's block height - 1 of the anchor verifies and has the anchor's tip hash
-  addedSince: number; // blocks after the anchor's tip today (0 when changed)
-  firstDifferent?: number; // when changed: the first block whose hash differs from the anchor's, fails verification, or is gone
-  chainValid: boolean; // today's chain passes the checks of hashes, links, rules and the signatures checked so far
-  firstInvalid?: InvalidBlock; // when not valid: the first block that fails; the anchor vouches for none from there
-  missing?: boolean; // today's chain ends before the anchor's tip
-  unverified?: boolean; // block firstDifferent still has the anchor's hash but fails verification: it proves nothing
-}
+// The records chain's tip kept outside the device and its check: workers/api-anchor.ts.
+import type { AnchorCheck, ChainAnchor } from './api-anchor';
+export type { AnchorCheck, ChainAnchor } from './api-anchor';
 
 // This device's link to a sync server (docs/decisions/one-ledger-across-devices.md): workers/api-sync.ts.
 import type { FileArrival, SyncConnection, SyncRequest, SyncStatus } from './api-sync';
