@@ -23,7 +23,7 @@ export const RULES = {
 };
 
 // workers/ledger/ modules that every capability module may import
-// the store is split by job (load, signature checks, writes, replacements): its parts are shared like the store
+// the store is split by job (load, signature checks, writes, replacements, remote intake): its parts are shared like the store
 const LEDGER_SHARED = [
   'deps',
   'views',
@@ -33,6 +33,7 @@ const LEDGER_SHARED = [
   'signature-scheduler',
   'writes',
   'replace',
+  'remote-intake',
   'sealing',
 ];
 const FEATURES = readdirSync(join(root, 'src/features'));

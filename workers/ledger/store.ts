@@ -2,9 +2,7 @@
 // each verified state as an immutable snapshot, keeps the check of signatures running behind it
 // (signature-scheduler.ts), and hands every change to the write pipeline (writes.ts) or a replacement (replace.ts).
 import type { ChainStatus, ChangeKind, SignatureState } from '../api';
-import { contentId } from '../core/documents';
 import { ledgerError } from '../core/errors';
-import { mergeBlocks, type MergeOutcome, type RefusedBlockReport } from '../core/merge';
 import { project, verifyLedger } from '../core/projection';
 import {
   KEYS_KEY,
@@ -14,12 +12,12 @@ import {
   type StorageWrite,
   type StoredState,
 } from '../storage/ledger-storage';
-import { fileLabel } from './views';
+import { createRemoteIntake } from './remote-intake';
 import { fail, type LedgerDeps } from './deps';
 import { freshWrite, keysToKeep, newKeys, replaceAll, restoreWrite } from './replace';
 import { FIRST_SIGNATURE_SLICE, checkSignatures, signatureCheck, until } from './signature-scheduler';
 import type { SummaryKey } from '../core/sealed-fields';
-import { AWAITING_KEY, SUMMARY_KEYS_KEY, chainOf, loadedLedger, verifiedLedger, type Snapshot } from './snapshot';
+import { SUMMARY_KEYS_KEY, chainOf, loadedLedger, verifiedLedger, type Snapshot } from './snapshot';
 import {
   ALL_KINDS,
   createMutex,
@@ -34,13 +32,7 @@ import {
 
 export type { Snapshot } from './snapshot';
 
-// What a merge of another device's blocks did.
-export interface RemoteMerge {
-  added: number;
-  refused: RefusedBlockReport[];
-  waiting: unknown[]; // blocks naming a head not held yet: offer them again with the next ones
-  notMerged?: string; // why nothing could be merged
-}
+export type { RemoteMerge } from './remote-intake';
 export type { Draft, WriteOptions } from './writes';
 export { kindsOf, ALL_KINDS } from './writes';
 export { offChainProblem } from './snapshot';
@@ -154,6 +146,11 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     return true;
   }
 
+  // After this tab wrote blocks past the tip of `s`: the pages from that tip on (to check the link), verified.
+  async function reloadFrom(s: Snapshot): Promise<void> {
+    await setSnapshot(await toSnapshot(await storage.load(Math.max(0, s.blocks.length - 1)), s));
+  }
+
   function assertWritable(): void {
     const invalid = current().invalid;
     if (invalid) {
@@ -172,6 +169,16 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     refreshIfStale,
     assertWritable,
     lock,
+  });
+
+  // what another device sends: its blocks, and the files' bytes and keys that follow them
+  const intake = createRemoteIntake(deps, hooks, {
+    ready,
+    current,
+    publish,
+    refreshIfStale,
+    lock,
+    reloadFrom,
   });
 
   // Everything stored is replaced in one write (a reset, a restore); every tab reloads all of it.
@@ -212,160 +219,12 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
           throw storageError('The restore was not saved', error);
         }
         merged = true;
-        const s = current();
-        await setSnapshot(await toSnapshot(await storage.load(Math.max(0, s.blocks.length - 1)), s));
+        await reloadFrom(current());
       });
     } finally {
       if (merged && snapshot) hooks.committed({ revision: snapshot.revision, kinds: kindsOf((blocks ?? []).map((b) => b.data)) });
     }
     return merged;
-  }
-
-  // Blocks another device wrote (through the sync module), merged with the same checks the server runs
-  // (workers/core/merge.ts): only verified blocks are stored, nothing held is dropped. Their files' keys and bytes
-  // follow (addRemoteContent); until then those files are awaited, not missing.
-  async function mergeRemote(incoming: readonly unknown[]): Promise<RemoteMerge> {
-    await ready();
-    let outcome: MergeOutcome | null = null;
-    let kinds: ChangeKind[] = [];
-    try {
-      return await lock(async () => {
-        for (let tries = 1; ; tries++) {
-          await refreshIfStale();
-          const s = current();
-          if (s.invalid)
-            return {
-              added: 0,
-              refused: [],
-              waiting: [...incoming],
-              notMerged: 'this device’s stored records failed verification',
-            };
-          outcome = await mergeBlocks(s.blocks, incoming, {
-            difficulty,
-            publicKeys: s.publicKeys,
-            heldState: s.verified.state,
-            checker: deps.signatureChecker,
-          });
-          if (outcome.added.length === 0) return { added: 0, refused: outcome.refused, waiting: outcome.waiting };
-          const before = s.verified.state;
-          const after = outcome.state;
-          const awaiting = new Set(s.awaiting);
-          const deleteDocuments: string[] = [];
-          for (const document of after.documents.values()) {
-            const held = before.documents.get(document.id);
-            if (!held && !document.deletedAt) awaiting.add(document.id);
-            if (held && !held.deletedAt && document.deletedAt) deleteDocuments.push(document.id);
-            if (document.deletedAt) awaiting.delete(document.id);
-          }
-          const revision = s.revision + 1;
-          try {
-            await storage.commit({
-              expectedRevision: s.revision,
-              blocks: outcome.blocks.slice(outcome.firstChanged),
-              deleteDocuments,
-              meta: { [REVISION_KEY]: revision, [AWAITING_KEY]: [...awaiting] },
-            });
-          } catch (error) {
-            if (isConflict(error) && tries < WRITE_ATTEMPTS) continue;
-            throw storageError('The records from your other devices were not saved', error);
-          }
-          kinds = kindsOf(outcome.added.map((block) => block.data));
-          if (outcome.firstChanged < s.blocks.length) kinds = ALL_KINDS; // blocks moved: every screen reads again
-          if (outcome.firstChanged === s.blocks.length && s.signatures.checked === s.blocks.length) {
-            // appended to a ledger whose signatures all held, each new block verified by the merge: as an own write
-            // publishes, with nothing read back or checked twice
-            const keys = new Map(s.keys);
-            for (const id of deleteDocuments) keys.delete(id);
-            s.signatures.checked = outcome.blocks.length;
-            publish({ ...s, blocks: outcome.blocks, verified: { state: outcome.state }, keys, awaiting, revision });
-            hooks.stateChanged();
-          } else await setSnapshot(await toSnapshot(await storage.load(Math.max(0, s.blocks.length - 1)), s));
-          return { added: outcome.added.length, refused: outcome.refused, waiting: outcome.waiting };
-        }
-      });
-    } finally {
-      if (kinds.length > 0 && snapshot) hooks.committed({ revision: snapshot.revision, kinds });
-    }
-  }
-
-  // A file's encrypted bytes (and, when it came too, its key) from another device, checked against the content
-  // id the chain names for it. False when no live document of the chain is this one.
-  async function addRemoteContent(documentId: string, bytes: ArrayBuffer, encryptionKey?: string): Promise<boolean> {
-    await ready();
-    const document = current().verified.state.documents.get(documentId);
-    if (!document || document.deletedAt) return false;
-    if ((await contentId(bytes)) !== document.ipfsHash)
-      fail('IntegrityError', `The bytes of ${fileLabel(document)} from another device do not match its content id.`);
-    let added = false;
-    await lock(async () => {
-      await refreshIfStale();
-      const s = current();
-      const awaiting = new Set(s.awaiting);
-      const key = encryptionKey ?? s.keys.get(documentId);
-      if (key) awaiting.delete(documentId);
-      const revision = s.revision + 1;
-      await storage.commit({
-        expectedRevision: s.revision,
-        contents: [{ id: documentId, bytes }],
-        ...(encryptionKey ? { documents: [{ id: documentId, encryptionKey }] } : {}),
-        meta: { [REVISION_KEY]: revision, [AWAITING_KEY]: [...awaiting] },
-      });
-      const keys = new Map(s.keys);
-      if (encryptionKey) keys.set(documentId, encryptionKey);
-      publish({ ...s, keys, awaiting, revision });
-      added = true;
-    });
-    if (added && snapshot) hooks.committed({ revision: snapshot.revision, kinds: ['records'] });
-    return added;
-  }
-
-  // A file's key from another device, unwrapped for the signed-in user (workers/ledger/key-sharing.ts, which checks
-  // it opens the file's bytes). False when no live document of the chain is this one, or its key is already held.
-  async function addRemoteKey(documentId: string, encryptionKey: string): Promise<boolean> {
-    await ready();
-    if (!/^[0-9a-f]{64}$/.test(encryptionKey)) fail('ValidationError', 'A document key is 64 hex digits.');
-    let added = false;
-    await lock(async () => {
-      await refreshIfStale();
-      const s = current();
-      const document = s.verified.state.documents.get(documentId);
-      if (!document || document.deletedAt || s.keys.has(documentId)) return;
-      const awaiting = new Set(s.awaiting);
-      if (await storage.readContent(documentId)) awaiting.delete(documentId);
-      const revision = s.revision + 1;
-      await storage.commit({
-        expectedRevision: s.revision,
-        documents: [{ id: documentId, encryptionKey }],
-        meta: { [REVISION_KEY]: revision, [AWAITING_KEY]: [...awaiting] },
-      });
-      publish({ ...s, keys: new Map(s.keys).set(documentId, encryptionKey), awaiting, revision });
-      added = true;
-    });
-    if (added && snapshot) hooks.committed({ revision: snapshot.revision, kinds: ['records'] });
-    return added;
-  }
-
-  // A summary key another device wrapped to the signed-in user, checked against its epoch by the caller; stored
-  // only when its patient announced that epoch. True when it was new.
-  async function addSummaryKey(summary: SummaryKey): Promise<boolean> {
-    await ready();
-    let added = false;
-    await lock(async () => {
-      await refreshIfStale();
-      const s = current();
-      const epochs = s.verified.state.summaryEpochs.get(summary.patientId) ?? [];
-      if (s.summaryKeys.has(summary.epochId) || !epochs.some((epoch) => epoch.epochId === summary.epochId)) return;
-      const summaryKeys = new Map(s.summaryKeys).set(summary.epochId, summary);
-      const revision = s.revision + 1;
-      await storage.commit({
-        expectedRevision: s.revision,
-        meta: { [REVISION_KEY]: revision, [SUMMARY_KEYS_KEY]: [...summaryKeys.values()] },
-      });
-      publish({ ...s, summaryKeys, revision });
-      added = true;
-    });
-    if (added && snapshot) hooks.committed({ revision: snapshot.revision, kinds: ['records'] });
-    return added;
   }
 
   // Another tab changed the stored ledger: load what it wrote. True when there was something new.
@@ -408,10 +267,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     reset: () => replace('The reset was not saved', (expected, keys, session) => freshWrite(deps, expected, keys, session)),
     restore: (ledger: Parameters<typeof restoreWrite>[0]) => replace('The restore was not saved', restoreWrite(ledger)),
     merge,
-    mergeRemote,
-    addRemoteContent,
-    addRemoteKey,
-    addSummaryKey,
+    ...intake,
     refresh,
     status,
     signatureOf,
