@@ -1,14 +1,12 @@
 // The sandbox: three peers' copies of the chain (or of demo blocks) for the explorer's live chain and peers
 // view (docs/decisions/live-sandbox.md), and the mining lab's jobs. Never the real records: nothing here is stored.
 import type {
-  BlockSummary,
   BlocksPage,
   LedgerService,
   MiningProgress,
   PeerReport,
   ProgressListener,
   ReadableSandboxBlock,
-  SandboxBlock,
   SignatureState,
 } from '../api';
 import { canSeeRecord } from '../core/access';
@@ -17,11 +15,11 @@ import { SANDBOX_PEERS } from '../core/constants';
 import { iso } from '../core/ledger-records';
 import { mineBlockAsync, remineRange, type RemineOptions } from '../core/mining';
 import { checkText } from '../core/text-input';
-import type { Block, User } from '../core/types';
+import type { User } from '../core/types';
 import { fail, sleep, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
 import type { Sealing } from './sealing';
-import { readableSummary, restrictedSummary, rowsPage } from './views';
+import { rowsPage, sandboxDetail, sandboxRow } from './views';
 import {
   blockIndexOf,
   comparePeers,
@@ -139,34 +137,10 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
     resets++;
   }
 
-  const problemOf = (chain: PeerChain, index: number) => {
-    const problem = chain.problems.get(index);
-    return problem === undefined ? {} : { problem };
-  };
-
-  // The reader's copy holds only what they may read and the synthetic demo blocks: any other block is opaque.
-  function summaryOf(chain: PeerChain, index: number): BlockSummary {
-    const block = chain.blocks[index];
-    if (isOpaque(block)) return { ...restrictedSummary(block, index), ...problemOf(chain, index) };
-    return { ...titledSummary(chain, index, block), ...problemOf(chain, index) };
-  }
-
-  // A sealed upload's title is '' on the chain: the copy shows the one the reader opened, until it is edited.
-  function titledSummary(chain: PeerChain, index: number, block: Block) {
-    const summary = readableSummary(block, index, signatureOf(chain, index));
-    return summary.title === '' ? { ...summary, title: openedTitles.get(index) ?? '' } : summary;
-  }
-
-  function readableDetail(chain: PeerChain, index: number, block: Block): ReadableSandboxBlock {
-    const summary = titledSummary(chain, index, block);
-    return { ...summary, ...problemOf(chain, index), description: block.data.description ?? '', dataHash: block.dataHash };
-  }
-
-  function detailOf(chain: PeerChain, index: number): SandboxBlock {
-    const block = chain.blocks[index];
-    if (!isOpaque(block)) return readableDetail(chain, index, block);
-    return { ...restrictedSummary(block, index), ...problemOf(chain, index), dataHash: block.dataHash };
-  }
+  const summaryOf = (chain: PeerChain, index: number) =>
+    sandboxRow(chain, index, signatureOf(chain, index), openedTitles.get(index));
+  const detailOf = (chain: PeerChain, index: number) =>
+    sandboxDetail(chain, index, signatureOf(chain, index), openedTitles.get(index));
 
   // Re-mines blocks from..to-1 of a peer's copy from their headers, each linked to the one before.
   type JobOptions = Pick<RemineOptions, 'isCancelled' | 'onProgress' | 'progressEveryMs'>;
@@ -278,7 +252,7 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       return {
         stale: false,
         seq,
-        block: readableDetail(chain, at, edited),
+        block: detailOf(chain, at) as ReadableSandboxBlock, // the block just edited: the reader may read it
         ...(next ? { next } : {}),
         status: statusOf(chain, box.difficulty),
       };
