@@ -16,7 +16,7 @@ import type { AccessRead } from '../core/ledger-records';
 import type { GrantRead, GrantState, LedgerState, NotApplied, RecordEntry } from '../core/projection';
 import type { Block, ClinicalRecord, DocumentInfo, EmergencyGrant, Patient, Share } from '../core/types';
 import { isIndex } from '../core/ids';
-import { isOpaque, type PeerChain } from '../core/sandbox-chain';
+import type { PeerChain } from '../core/sandbox-chain'; // types only: the sandbox's code loads on its first call
 import { fail } from './deps';
 import { DELETED_FILE, SEALED_FILE } from './sealing';
 
@@ -152,7 +152,7 @@ export function sandboxRow(chain: PeerChain, index: number, signature: Signature
   const block = chain.blocks[index];
   const problem = chain.problems.get(index);
   const found = problem === undefined ? {} : { problem };
-  if (isOpaque(block)) return { ...restrictedSummary(block, index), ...found };
+  if (block.data === undefined) return { ...restrictedSummary(block, index), ...found }; // opaque
   const summary = readableSummary(block, index, signature);
   return { ...summary, title: summary.title === '' ? openedTitle : summary.title, ...found };
 }
