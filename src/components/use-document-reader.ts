@@ -100,14 +100,18 @@ export function useDocumentReader(): DocumentReader {
     (document: DocumentView) =>
       read(document, (url, content) => {
         const type = previewType(content.fileName, content.fileType);
-        if (!type) return save(url, document.fileName);
+        if (!type) return save(url, content.fileName);
         setPreview({ document, url, type });
         setPreviewShown(true);
       }),
     [read, save],
   );
 
-  const download = useCallback((document: DocumentView) => read(document, (url) => save(url, document.fileName)), [read, save]);
+  // saved by the name as read: a name sealed under a key that came with this read is open by now
+  const download = useCallback(
+    (document: DocumentView) => read(document, (url, content) => save(url, content.fileName)),
+    [read, save],
+  );
 
   const closePreview = useCallback(() => setPreviewShown(false), []);
 

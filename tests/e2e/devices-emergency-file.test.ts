@@ -71,9 +71,11 @@ describe('emergency access to a file across devices', { timeout: 240_000 }, () =
     await item.getByRole('button', { name: 'Download Sealed file', exact: true }).waitFor();
     expect(await text(item)).not.toContain('cardiology-report.pdf');
     // the file's bytes may still be on their way to this device: open it again until it comes
+    // the file is saved by its real name, also when the click named it 'Sealed file': its key came with that read
     const opened = async (name: string) => {
       try {
-        return (await downloadFile(item, name)).bytes.equals(report.buffer);
+        const download = await downloadFile(item, name);
+        return download.name === 'cardiology-report.pdf' && download.bytes.equals(report.buffer);
       } catch {
         console.log(`no download yet; alerts: ${JSON.stringify(await wilson.getByRole('alert').allTextContents())}`);
         return false;

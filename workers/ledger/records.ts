@@ -144,6 +144,7 @@ export function createRecords(
       const inClear = store.state().documents.get(document.id)?.fileName; // a sealed name never goes on the chain
       const read = { what: inClear ? `document "${inClear}"` : SEALED_DOCUMENT_READ, documentId: document.id };
       let released: string | null = null;
+      let keyReleased = false;
       if (stored && !key && access.via === 'emergency' && releaseKey) {
         // the patient's devices may all be offline: the sync server's care network releases the key against the
         // doctor's read block, so the read is on the chain (for the patient to see) before the key is handed out
@@ -156,6 +157,7 @@ export function createRecords(
             ?.reads.findLast((r) => r.documentId === document.id)?.block;
         });
         key = store.current().keys.get(document.id);
+        keyReleased = key !== undefined;
       }
       if (!stored || !key) {
         await store.refresh(); // another tab may have deleted it since this one last read
@@ -167,7 +169,9 @@ export function createRecords(
       const bytes = await decryptDocument(stored, key, document.ipfsHash);
       if (access.via === 'emergency') await logRead.emergency(signedIn, access.grant.id, read);
       if (access.via === 'share') await logRead.share(signedIn, access.share.id, read);
-      const content: DocumentContent = { document: documentView(state, document.id, arrivalOf) ?? document, bytes };
+      // a key released by this read opens the file's name too: the view is taken again with it
+      const opened = keyReleased ? await sealing.readable(signedIn) : state;
+      const content: DocumentContent = { document: documentView(opened, document.id, arrivalOf) ?? document, bytes };
       return transfer(content, [bytes]); // over comlink the decrypted bytes move, they are not copied
     },
 
