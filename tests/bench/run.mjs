@@ -5,14 +5,15 @@
 // `-- --lighthouse` only Lighthouse on the login page and the dashboards (lighthouse-bench.mjs), `-- --screens`
 // only the first and second visits of every screen (screens-bench.mjs), `-- --trace [--role doctor] [--runs 5]` only a
 // trace of a returning user's dashboard load at 4x CPU, task by task (dashboard-trace.mjs),
-// `-- --portability` only the export, backup and restore of a big ledger (portability-bench.mjs),
+// `-- --portability` only the export, backup and restore of a big ledger (portability-bench.mjs), `-- --sealing`
+// only what opening sealed records costs a read after each new block (sealing-bench.ts, in Node),
 // `-- --signatures` only the signed-blocks part (signature-bench.mjs), and `-- --sync` only two devices through
 // the real sync server (sync-bench.mjs).
 // The TypeScript benches are loaded through Vite's module runner with js-sha256 aliased to its browser
 // source: under Node the package resolves to a node:crypto wrapper, which is not what the browser runs.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { runnerImport } from 'vite';
+import { createServer, createServerModuleRunner, runnerImport } from 'vite';
 import { formatBrowserTable, formatSandboxTable, runBrowserBench, runSandboxBench } from './browser-bench.mjs';
 import { formatLighthouseTable, runLighthouseBench } from './lighthouse-bench.mjs';
 import { formatScreensTable, runScreensBench } from './screens-bench.mjs';
@@ -97,6 +98,25 @@ if (process.argv.includes('--sandbox')) {
   };
   await writeFile(benchJson, JSON.stringify({ ...previous, browser }, null, 2) + '\n');
   console.log('Written: tests/bench/results/bench.json');
+  process.exit(0);
+}
+
+if (process.argv.includes('--sealing')) {
+  // a runner kept open: the service imports modules on first use (the IPFS importer), which runnerImport's closed runner cannot
+  const server = await createServer({
+    root,
+    configFile: false,
+    logLevel: 'error',
+    server: { middlewareMode: true, hmr: false },
+    appType: 'custom',
+  });
+  const sealing = await createServerModuleRunner(server.environments.ssr, { hmr: false }).import('/tests/bench/sealing-bench.ts');
+  const sizes = (process.env.BENCH_SEALED_RECORDS || '1000,10000').split(',').map(Number);
+  console.log('Opening sealed records: a patient ledger of sealed uploads through the real service (Node)...');
+  const run = await sealing.runSealingBench(sizes, (line) => console.log(line));
+  console.log('\n' + sealing.formatSealingTable(run) + '\n');
+  await writeFile(new URL('./results/sealing.json', import.meta.url), JSON.stringify(run, null, 2) + '\n');
+  console.log('Written: tests/bench/results/sealing.json');
   process.exit(0);
 }
 

@@ -1,0 +1,80 @@
+// `npm run bench -- --sealing`: what opening sealed records costs the screens (workers/ledger/sealing.ts). The
+// opened projection is built once per published snapshot and reader, so every new block makes the next read
+// build it again, copying the projection's maps (O(records)) and re-opening only uploads not opened before.
+// Through the real ledger service in Node (memory storage, the records difficulty), a patient's ledger of
+// BENCH_SEALED_RECORDS sealed uploads (1,000 and 10,000 by default) is opened once, after each new block, and again.
+import { cpus, loadavg } from 'node:os';
+import { createSealing } from '../../workers/ledger/sealing';
+import { createLedgerBackend } from '../../workers/service';
+import { SARAH, fileInput, signInAs, uploadOf } from '../support/ledger-fixtures';
+import { testDeps } from '../support/test-ledger';
+
+const ROUNDS = 9;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export interface SealingRow {
+  records: number;
+  openAllMs: number; // the first read after the device loaded: every upload opened (decrypted) once
+  rebuildMs: number; // the read after a new block: the maps copied, only the new upload opened
+  reuseMs: number; // the read again on the same snapshot
+  uploadMs: number; // service.upload, which answers with the record as read: sealing, signing, mining, one rebuild
+  uploadsPerSecond: number; // while seeding
+}
+
+async function timed<T>(run: () => Promise<T>): Promise<number> {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+}
+
+export async function runSealingBench(sizes: readonly number[], log: (line: string) => void) {
+  const rows: SealingRow[] = [];
+  for (const size of sizes) {
+    const backend = createLedgerBackend(testDeps());
+    const service = backend.service;
+    const sarah = await signInAs(service, SARAH);
+    const seeded = performance.now();
+    for (let n = 0; n < size; n++) {
+      await service.upload(uploadOf(`Sealed record ${n}`, [fileInput(`scan-${n}.pdf`, `scan ${n}`)]));
+      if ((n + 1) % 1000 === 0) log(`  ${(n + 1).toLocaleString('en')} sealed uploads written`);
+    }
+    const uploadsPerSecond = size / ((performance.now() - seeded) / 1000);
+    // a projection of its own, as a device that just loaded this ledger has: nothing opened yet
+    const sealing = createSealing(backend.store, { encryptionKey: () => undefined });
+    const openAllMs = await timed(() => sealing.readable(sarah));
+    const [uploads, rebuilds, reuses]: number[][] = [[], [], []];
+    for (let round = 0; round < ROUNDS; round++) {
+      uploads.push(await timed(() => service.upload(uploadOf(`Round ${round}`))));
+      rebuilds.push(await timed(() => sealing.readable(sarah)));
+      reuses.push(await timed(() => sealing.readable(sarah)));
+    }
+    const newest = (await sealing.readable(sarah)).records.get(SARAH.id)?.at(-1)?.record;
+    if (newest?.title !== `Round ${ROUNDS - 1}`) throw new Error('the newest upload was not opened');
+    const row = {
+      records: size,
+      openAllMs,
+      rebuildMs: median(rebuilds),
+      reuseMs: median(reuses),
+      uploadMs: median(uploads),
+      uploadsPerSecond,
+    };
+    log(`  ${size.toLocaleString('en')} records: ${JSON.stringify(row)}`);
+    rows.push(row);
+  }
+  const when = { startedAt: new Date().toISOString(), node: process.version, cpu: `${cpus()[0]?.model} x${cpus().length}` };
+  return { ...when, loadAverage: loadavg(), rows };
+}
+
+export function formatSealingTable(report: Awaited<ReturnType<typeof runSealingBench>>): string {
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  return [
+    `Opening sealed records (Node ${report.node}, ${report.cpu}, load ${report.loadAverage.map((l) => l.toFixed(2)).join(' ')}; medians of ${ROUNDS})`,
+    '',
+    '| sealed uploads | first read: open all | read after a new block | read again | upload (answers opened) | seeding, uploads/s |',
+    '|---:|---:|---:|---:|---:|---:|',
+    ...report.rows.map(
+      (r) =>
+        `| ${r.records.toLocaleString('en')} | ${ms(r.openAllMs)} | ${ms(r.rebuildMs)} | ${ms(r.reuseMs)} | ${ms(r.uploadMs)} | ${r.uploadsPerSecond.toFixed(0)} |`,
+    ),
+  ].join('\n');
+}
