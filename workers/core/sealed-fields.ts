@@ -101,11 +101,26 @@ export function isSealedPart(value: unknown): value is SealedPart {
   );
 }
 
+// Derived keys of summary keys, which seal every upload of an epoch: derived once, not once per record opened.
+const summaryPartKeys = new Map<string, Promise<CryptoKey>>();
+
 // The AES key of a part: derived (HKDF) so the summary key and a document key never encrypt sealed text directly.
-async function partKey(keyHex: string, keyName: string, usage: 'encrypt' | 'decrypt'): Promise<CryptoKey> {
+function partKey(keyHex: string, keyName: string, usage: 'encrypt' | 'decrypt'): Promise<CryptoKey> {
   if (!KEY_HEX.test(keyHex)) throw new Error('A sealing key is 64 hex digits.');
-  const material = await crypto.subtle.importKey('raw', hexToBytes(keyHex), 'HKDF', false, ['deriveKey']);
   const purpose = keyName === DOCUMENT_KEY ? 'file-fields' : keyName === RECORD_KEY ? 'record-fields' : 'summary-fields';
+  if (purpose !== 'summary-fields') return derivePartKey(keyHex, purpose, usage);
+  const id = `${keyHex}|${usage}`;
+  let key = summaryPartKeys.get(id);
+  if (!key) {
+    key = derivePartKey(keyHex, purpose, usage);
+    summaryPartKeys.set(id, key);
+    key.catch(() => summaryPartKeys.delete(id));
+  }
+  return key;
+}
+
+async function derivePartKey(keyHex: string, purpose: string, usage: 'encrypt' | 'decrypt'): Promise<CryptoKey> {
+  const material = await crypto.subtle.importKey('raw', hexToBytes(keyHex), 'HKDF', false, ['deriveKey']);
   return crypto.subtle.deriveKey(
     { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: encoder.encode(`medledger-sealed|${purpose}`) },
     material,
