@@ -59,9 +59,9 @@ const BUILT_FROM_PROPS = [
   /^order-/,
   /^gap-/,
   /^container/,
-  /^navbar-/,
+  /^navbar-(?!expand-(sm|md|lg|xl|xxl)$)/, // the top bar always expands: no breakpoint of it is used
   /^nav-/,
-  /^offcanvas/,
+  /^offcanvas(?!-(sm|md|xl|xxl)$)/, // the side menu is an offcanvas below lg only
   /^modal/,
   /^form-(control|select)-(sm|lg)$/,
   /^form-check-(inline|reverse)$/,
@@ -71,7 +71,7 @@ const BUILT_FROM_PROPS = [
   /-tooltip$/,
   /^bs-tooltip-/,
   /^tooltip/,
-  /^list-group/,
+  /^list-group(?!-horizontal)/,
   /^input-group-(sm|lg)$/,
   /^has-validation$/,
   /^fade$/,
@@ -83,12 +83,17 @@ const BUILT_FROM_PROPS = [
   /^disabled$/,
 ];
 
+// Components a react-bootstrap module the app imports names (Form lists all its parts, Overlay its popover), which
+// no screen renders: their rules would only add bytes to the first load.
+const UNUSED_COMPONENTS = [/^popover/, /^bs-popover/, /^form-floating$/, /^form-range$/, /^btn-group-vertical$/];
+
 // Bootstrap's stylesheet only, at build time: the app's own CSS is left exactly as written.
 function purgeBootstrap(): AcceptedPlugin {
   const files = sourceFiles();
   const purge = purgeCss({
     content: [join(root, 'index.html'), ...files, ...reactBootstrapModules(files)],
     safelist: { standard: BUILT_FROM_PROPS },
+    blocklist: UNUSED_COMPONENTS,
   }) as { OnceExit: (root: Root, helpers: unknown) => Promise<void> };
   return {
     postcssPlugin: 'purge-bootstrap',
