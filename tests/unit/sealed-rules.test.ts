@@ -39,10 +39,8 @@ import type {
   Share,
   ShareRecord,
 } from '../../workers/core/types';
-import { CARTER, MICHAEL, SARAH, WILSON } from '../support/ledger-fixtures';
+import { CARTER, MICHAEL, MINUTE, SARAH, START, WILSON } from '../support/ledger-fixtures';
 
-const MINUTE = 60_000;
-const START = Date.parse('2026-03-02T10:00:00.000Z');
 const CID = 'QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG';
 const REASON = 'Unconscious in the ER, suspected overdose';
 const NOTE = 'Second opinion on the HIV treatment';
