@@ -2,16 +2,7 @@
 // order, and both find the merged chain valid (docs/decisions/one-ledger-across-devices.md, "One order on every device").
 import { beforeAll } from 'vitest';
 import buildServer from '../server/global-setup';
-import {
-  chainRows,
-  chainVerdict,
-  connect,
-  disconnect,
-  newDevice,
-  openChain,
-  serverForTest,
-  signInAndConnect,
-} from './support/devices';
+import { chainRows, chainVerdict, connect, connectedDevice, disconnect, openChain, serverWith } from './support/devices';
 import { describe, expect, test } from './support/fixtures';
 import { pdfFile, uploadRecord } from './support/records';
 
@@ -23,10 +14,8 @@ describe('writing apart', { timeout: 240_000 }, () => {
     browser,
     baseUrl,
   }) => {
-    const server = await serverForTest();
-    await signInAndConnect(page, server, 'patient', 'Laptop');
-    const phone = (await newDevice(browser, baseUrl)).page;
-    await signInAndConnect(phone, server, 'patient', 'Phone');
+    const server = await serverWith(page, 'patient', 'Laptop');
+    const phone = (await connectedDevice(browser, baseUrl, server, 'patient', 'Phone')).page;
     const before = (await server.info()).height;
 
     await disconnect(page, 'patient');

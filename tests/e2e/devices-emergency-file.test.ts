@@ -5,7 +5,7 @@ import { beforeAll } from 'vitest';
 import buildServer from '../server/global-setup';
 import type { Page } from 'playwright-core';
 import type { ServerProcess } from '../server/support/server-process';
-import { connect, disconnect, newDevice, serverForTest, signInAndConnect, syncCard, waitForSyncState } from './support/devices';
+import { connect, disconnect, newDevice, serverWith, syncCard, waitForSyncState } from './support/devices';
 import { describe, expect, test } from './support/fixtures';
 import { section, text } from './support/read';
 import { downloadFile, goTo, pdfFile, recordItem, uploadRecord } from './support/records';
@@ -47,9 +47,8 @@ describe('emergency access to a file across devices', { timeout: 240_000 }, () =
     browser,
     baseUrl,
   }) => {
-    const server = await serverForTest();
     const report = pdfFile('cardiology-report.pdf', `%PDF-1.4 ECG sinus rhythm ${'c'.repeat(400)}`);
-    await signInAndConnect(page, server, 'patient', 'Sarah’s laptop');
+    const server = await serverWith(page, 'patient', 'Sarah’s laptop');
     await uploadRecord(page, 'Cardiology report', [report], { description: 'ECG and echo', type: 'Test Report' });
     // in step: the record's block, and the wraps that travel with it, are on the server
     await page.goto('/patient/profile');

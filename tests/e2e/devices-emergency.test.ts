@@ -2,7 +2,7 @@
 // dashboard alerts the patient and Medical Records lists the access.
 import { beforeAll } from 'vitest';
 import buildServer from '../server/global-setup';
-import { connect, disconnect, newDevice, serverForTest, signInAndConnect } from './support/devices';
+import { connect, connectedDevice, disconnect, serverWith } from './support/devices';
 import { describe, test } from './support/fixtures';
 import { section } from './support/read';
 import { goTo } from './support/records';
@@ -15,10 +15,8 @@ describe('emergency access across devices', { timeout: 180_000 }, () => {
     browser,
     baseUrl,
   }) => {
-    const server = await serverForTest();
-    await signInAndConnect(page, server, 'patient', 'Sarah’s laptop');
-    const doctor = (await newDevice(browser, baseUrl)).page;
-    await signInAndConnect(doctor, server, 'doctor', 'ER tablet');
+    const server = await serverWith(page, 'patient', 'Sarah’s laptop');
+    const doctor = (await connectedDevice(browser, baseUrl, server, 'doctor', 'ER tablet')).page;
     await disconnect(page, 'patient');
 
     await goTo(doctor, 'SOS Emergency', 'SOS Emergency Access');

@@ -3,7 +3,7 @@
 // lists the record at once with its file arriving and how far it came, then opens it once it has landed.
 import { beforeAll, onTestFailed } from 'vitest';
 import buildServer from '../server/global-setup';
-import { connect, newDevice, serverForTest } from './support/devices';
+import { connect, newDevice, serverWith } from './support/devices';
 import { describe, expect, test } from './support/fixtures';
 import { downloadFile, goTo, pdfFile, recordItem, uploadRecord } from './support/records';
 import { login } from './support/session';
@@ -19,9 +19,7 @@ describe('a file arriving from another device', { timeout: 240_000 }, () => {
     browser,
     baseUrl,
   }) => {
-    const server = await serverForTest();
-    await login(page, 'patient');
-    await connect(page, server, 'patient', 'Sarah’s laptop');
+    const server = await serverWith(page, 'patient', 'Sarah’s laptop');
 
     const doctor = (await newDevice(browser, baseUrl)).page;
     const link = await slowLink(server.port, 1.5 * MB); // about 4 s for the file's chunks

@@ -2,7 +2,7 @@
 // sync server: after signing in again it lists every record, and its chain is the same block for block.
 import { beforeAll } from 'vitest';
 import buildServer from '../server/global-setup';
-import { chainRows, chainVerdict, connect, newDevice, openChain, serverForTest, signInAndConnect } from './support/devices';
+import { chainRows, chainVerdict, connect, connectedDevice, openChain, serverForTest } from './support/devices';
 import { describe, expect, test } from './support/fixtures';
 import { goTo, pdfFile, recordItem, uploadRecord } from './support/records';
 import { login } from './support/session';
@@ -21,8 +21,7 @@ describe('a new device', { timeout: 180_000 }, () => {
     await connect(page, server, 'patient', 'Laptop');
     await uploadRecord(page, 'Written while connected', [pdfFile('after.pdf')], { type: 'Test Report' });
 
-    const tablet = (await newDevice(browser, baseUrl)).page;
-    await signInAndConnect(tablet, server, 'patient', 'Tablet');
+    const tablet = (await connectedDevice(browser, baseUrl, server, 'patient', 'Tablet')).page;
     await goTo(tablet, 'Medical Records', 'Medical Records');
     await recordItem(tablet, 'Written before connecting').waitFor({ timeout: 15_000 });
     await recordItem(tablet, 'Written while connected').waitFor({ timeout: 15_000 });

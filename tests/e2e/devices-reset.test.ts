@@ -4,7 +4,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll } from 'vitest';
 import buildServer from '../server/global-setup';
-import { serverForTest, signInAndConnect } from './support/devices';
+import { serverWith } from './support/devices';
 import { describe, expect, test } from './support/fixtures';
 import { goTo, pdfFile, recordItem, uploadRecord } from './support/records';
 import { login } from './support/session';
@@ -12,8 +12,7 @@ import { login } from './support/session';
 beforeAll(() => buildServer());
 
 async function uploadThenReset(page: Page): Promise<void> {
-  const server = await serverForTest();
-  await signInAndConnect(page, server, 'patient', 'Laptop');
+  await serverWith(page, 'patient', 'Laptop');
   await uploadRecord(page, 'Kept by the server', [pdfFile('kept.pdf')]);
   await page.getByRole('button', { name: 'Reset demo data' }).click();
   const reset = page.getByRole('dialog', { name: 'Reset demo data?' });

@@ -2,7 +2,7 @@
 // devices and the real sync server: Sarah's laptop (device A) and Dr. Wilson's PC (device B). The server stores only
 // sealed text; a basic reader gets titles but no file, a full reader the files; a grant made while Sarah is offline
 // opens her titles through the care network; after a revoke, her next record is sealed under a key B never gets.
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { beforeAll, onTestFinished } from 'vitest';
 import { CARE_NETWORK, summaryKeySubject, wrapId } from '../../workers/core/key-wraps';
 import { PATIENTS } from '../../workers/core/directory';
@@ -11,7 +11,7 @@ import buildServer from '../server/global-setup';
 import { connectDevice } from '../server/support/devices';
 import type { ServerProcess } from '../server/support/server-process';
 import { scanServerStorage } from './support/server-storage-scan';
-import { disconnect, newDevice, serverForTest, signInAndConnect, waitForSyncState } from './support/devices';
+import { connectedDevice, disconnect, serverWith, waitForSyncState } from './support/devices';
 import { describe, expect, test } from './support/fixtures';
 import { section, text } from './support/read';
 import { downloadFile, goTo, pdfFile, pngFile, recordItem, uploadRecord } from './support/records';
@@ -70,6 +70,11 @@ async function heightOf(page: Page): Promise<number> {
   return (await readStoredLedger(page)).blocks.length;
 }
 
+// Device B: Dr. Wilson's PC, signed in and connected to `server`.
+async function doctorWilson(browser: Browser, baseUrl: string, server: ServerProcess): Promise<Page> {
+  return (await connectedDevice(browser, baseUrl, server, 'doctor', 'Wilson’s PC', WILSON)).page;
+}
+
 async function shareWithWilson(page: Page, level: AccessLevel, note = ''): Promise<void> {
   await goTo(page, 'Sharing', 'Sharing');
   const form = page.getByRole('form', { name: 'Share records' });
@@ -114,7 +119,6 @@ describe('nothing medical in clear across devices', { timeout: 300_000 }, () => 
     browser,
     baseUrl,
   }) => {
-    const server = await serverForTest();
     const medical = {
       titles: ['Quokka troponin follow-up', 'Narwhal liver ultrasound'],
       descriptions: ['Troponin fell to 0.04 ng/mL after the ablation', 'Steatosis grade two, no focal lesion'],
@@ -124,7 +128,7 @@ describe('nothing medical in clear across devices', { timeout: 300_000 }, () => 
       reason: 'Platypus overdose suspected, found unconscious',
     };
     const [troponin, ultrasound] = medical.titles;
-    await signInAndConnect(page, server, 'patient', 'Sarah’s laptop');
+    const server = await serverWith(page, 'patient', 'Sarah’s laptop');
     await uploadRecord(page, troponin, [pdfFile(medical.fileNames[0], `%PDF-1.4 ${medical.fileText} ${'t'.repeat(200)}`)], {
       description: medical.descriptions[0],
       type: 'Test Report',
@@ -135,8 +139,7 @@ describe('nothing medical in clear across devices', { timeout: 300_000 }, () => 
     });
     await shareWithWilson(page, 'full', medical.note);
 
-    const wilson = (await newDevice(browser, baseUrl)).page;
-    await signInAndConnect(wilson, server, 'doctor', 'Wilson’s PC', WILSON);
+    const wilson = await doctorWilson(browser, baseUrl, server);
     await grantOnSarah(wilson, 'basic', medical.reason);
     // the doctor's device opened what it was let read: the check below is not passed by a device that received nothing
     const recent = section(wilson, 'Recent Records');
@@ -204,9 +207,8 @@ describe('nothing medical in clear across devices', { timeout: 300_000 }, () => 
     browser,
     baseUrl,
   }) => {
-    const server = await serverForTest();
     const report = pdfFile('kestrel-lab-results.pdf', `%PDF-1.4 Kestrel panel: ferritin 9 ug/L ${'k'.repeat(300)}`);
-    await signInAndConnect(page, server, 'patient', 'Sarah’s laptop');
+    const server = await serverWith(page, 'patient', 'Sarah’s laptop');
     await uploadRecord(page, 'Kestrel iron studies', [report], { description: 'Low ferritin', type: 'Test Report' });
     const [{ block, record }] = await uploadsOn(page);
     const documentId = record.files[0].documentId;
@@ -214,9 +216,7 @@ describe('nothing medical in clear across devices', { timeout: 300_000 }, () => 
     const wraps = await relayedWraps(server, (await readStoredLedger(page)).blocks[0]);
     await shareWithWilson(page, 'basic');
 
-    const device = await newDevice(browser, baseUrl);
-    const wilson = device.page;
-    await signInAndConnect(wilson, server, 'doctor', 'Wilson’s PC', WILSON);
+    const wilson = await doctorWilson(browser, baseUrl, server);
     await openSharedRecords(wilson, 'basic');
     const item = recordItem(section(wilson, 'Recent Records'), 'Kestrel iron studies');
     await item.waitFor(SYNC_WAIT); // the title opened: the summary key reached device B
@@ -254,8 +254,7 @@ describe('nothing medical in clear across devices', { timeout: 300_000 }, () => 
     browser,
     baseUrl,
   }) => {
-    const server = await serverForTest();
-    await signInAndConnect(page, server, 'patient', 'Sarah’s laptop');
+    const server = await serverWith(page, 'patient', 'Sarah’s laptop');
     await uploadRecord(page, 'Heron allergy panel', [pdfFile('heron-allergy.pdf')], { type: 'Test Report' });
     await uploadRecord(page, 'Heron inhaler prescription', [pdfFile('heron-inhaler.pdf')]);
     const uploads = await uploadsOn(page);
@@ -267,8 +266,7 @@ describe('nothing medical in clear across devices', { timeout: 300_000 }, () => 
     expect(wraps()).not.toContain(summaryWrap(epochId, WILSON_ID));
     await disconnect(page, 'patient');
 
-    const wilson = (await newDevice(browser, baseUrl)).page;
-    await signInAndConnect(wilson, server, 'doctor', 'Wilson’s PC', WILSON);
+    const wilson = await doctorWilson(browser, baseUrl, server);
     await expect.poll(() => heightOf(wilson), SYNC_WAIT).toBe(await heightOf(page)); // Sarah's records reached B
     expect(await summaryEpochsOn(wilson)).not.toContain(epochId);
     await grantOnSarah(wilson, 'basic', 'Wheezing, cannot speak, allergy history needed');
@@ -291,13 +289,11 @@ describe('nothing medical in clear across devices', { timeout: 300_000 }, () => 
     browser,
     baseUrl,
   }) => {
-    const server = await serverForTest();
-    await signInAndConnect(page, server, 'patient', 'Sarah’s laptop');
+    const server = await serverWith(page, 'patient', 'Sarah’s laptop');
     await uploadRecord(page, 'Ibis blood pressure log', [pdfFile('ibis-bp.pdf')], { type: 'Test Report' });
     const wraps = await relayedWraps(server, (await readStoredLedger(page)).blocks[0]);
     await shareWithWilson(page, 'basic');
-    const wilson = (await newDevice(browser, baseUrl)).page;
-    await signInAndConnect(wilson, server, 'doctor', 'Wilson’s PC', WILSON);
+    const wilson = await doctorWilson(browser, baseUrl, server);
     await openSharedRecords(wilson, 'basic');
     await recordItem(section(wilson, 'Recent Records'), 'Ibis blood pressure log').waitFor(SYNC_WAIT);
     const [first] = await uploadsOn(page);

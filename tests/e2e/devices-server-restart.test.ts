@@ -3,7 +3,7 @@
 import { beforeAll, onTestFinished } from 'vitest';
 import buildServer from '../server/global-setup';
 import { startServer } from '../server/support/server-process';
-import { chainRows, newDevice, openChain, serverForTest, signInAndConnect, waitForSyncState } from './support/devices';
+import { chainRows, connectedDevice, openChain, serverWith, waitForSyncState } from './support/devices';
 import { describe, expect, test } from './support/fixtures';
 import { goTo, pdfFile, recordItem, uploadRecord } from './support/records';
 
@@ -19,11 +19,9 @@ describe('the sync server restarts', { timeout: 240_000 }, () => {
     baseUrl,
   }) => {
     const page = recorded.page;
-    const server = await serverForTest();
-    await signInAndConnect(page, server, 'patient', 'Laptop');
-    const phoneDevice = await newDevice(browser, baseUrl);
+    const server = await serverWith(page, 'patient', 'Laptop');
+    const phoneDevice = await connectedDevice(browser, baseUrl, server, 'patient', 'Phone');
     const phone = phoneDevice.page;
-    await signInAndConnect(phone, server, 'patient', 'Phone');
     recorded.allowProblem(RETRY_FAILED);
     phoneDevice.allowProblem(RETRY_FAILED);
 

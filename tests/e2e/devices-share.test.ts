@@ -2,7 +2,7 @@
 // browser context, through the real sync server) lists it under Shared with me, and drops it when she revokes.
 import { beforeAll } from 'vitest';
 import buildServer from '../server/global-setup';
-import { newDevice, serverForTest, signInAndConnect } from './support/devices';
+import { connectedDevice, serverWith } from './support/devices';
 import { describe, test } from './support/fixtures';
 import { section } from './support/read';
 import { goTo } from './support/records';
@@ -17,10 +17,8 @@ describe('sharing across devices', { timeout: 180_000 }, () => {
     browser,
     baseUrl,
   }) => {
-    const server = await serverForTest();
-    await signInAndConnect(page, server, 'patient', 'Sarah’s laptop');
-    const wilson = (await newDevice(browser, baseUrl)).page;
-    await signInAndConnect(wilson, server, 'doctor', 'Wilson’s PC', WILSON);
+    const server = await serverWith(page, 'patient', 'Sarah’s laptop');
+    const wilson = (await connectedDevice(browser, baseUrl, server, 'doctor', 'Wilson’s PC', WILSON)).page;
     await goTo(wilson, 'My Patients', 'My Patients');
     const shared = section(wilson, 'Shared with me');
     await shared.getByText('No patient is sharing records with you.').waitFor();

@@ -39,8 +39,12 @@ export function textOf(bytes: ArrayBuffer): string {
   return new TextDecoder().decode(bytes);
 }
 
+export const MINUTE = 60_000;
+// The instant the tests' ledgers and clocks start at (ms since the epoch).
+export const START = Date.parse('2026-03-02T10:00:00.000Z');
+
 // A clock the test moves by hand (ms since the epoch).
-export function createClock(start = Date.parse('2026-03-02T10:00:00.000Z')) {
+export function createClock(start = START) {
   let time = start;
   return {
     now: () => time,

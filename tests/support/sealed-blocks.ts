@@ -28,19 +28,6 @@ export async function uploadInClear(
   return opened.record;
 }
 
-// One base64 character of a string changed to another base64 character: still well formed, other bytes.
-function flipped(data: string, at = 0): string {
-  const from = data[at];
-  return `${data.slice(0, at)}${from === 'A' ? 'B' : 'A'}${data.slice(at + 1)}`;
-}
-
-// `record` with one character of its summary part's data changed: every rule on clear fields still holds (the
-// rules open nothing), only the hash and the signature over it can tell.
-export function withSealedDataChanged(record: ChainRecord): ChainRecord {
-  if (!('files' in record) || !record.sealed) throw new Error(`record ${record.id} is not a sealed upload`);
-  return { ...record, sealed: { ...record.sealed, data: flipped(record.sealed.data) } };
-}
-
 // The upload `record` (in clear) sealed as its patient's device would seal it now: under the summary key of epoch
 // `epochId` that `storage` holds, each file's name and type under a new document key of its own (a forger who holds
 // the patient's keys writes blocks every rule accepts).

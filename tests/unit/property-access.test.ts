@@ -30,11 +30,9 @@ import type {
   Share,
   User,
 } from '../../workers/core/types';
-import { DENIED } from '../support/ledger-fixtures';
+import { DENIED, MINUTE, START } from '../support/ledger-fixtures';
 
 const RUNS = 1000;
-const T0 = Date.parse('2026-03-02T10:00:00.000Z');
-const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 const DELETE_DENIED = { name: 'AccessDeniedError', message: 'Access denied: Only patients can delete their own documents' };
 
@@ -138,7 +136,7 @@ const documentArb: fc.Arbitrary<DocumentInfo> = fc
     fileName: 'scan.pdf',
     fileType: 'application/pdf',
     fileSize: 1,
-    uploadDate: new Date(T0).toISOString(),
+    uploadDate: new Date(START).toISOString(),
     ipfsHash: 'Qm',
     patientId,
     doctorId,
@@ -150,7 +148,7 @@ const sampleDocument: DocumentInfo = {
   fileName: 'scan.pdf',
   fileType: 'application/pdf',
   fileSize: 1,
-  uploadDate: new Date(T0).toISOString(),
+  uploadDate: new Date(START).toISOString(),
   ipfsHash: 'Qm',
   patientId: 'patient-1',
   doctorId: 'doctor-1',
@@ -165,7 +163,7 @@ const recordArb = fc.record({ patientId: patientIdArb, doctorId: doctorIdArb }).
   title: 't',
   description: '',
   files: [],
-  timestamp: new Date(T0).toISOString(),
+  timestamp: new Date(START).toISOString(),
 }));
 
 const grantArb: fc.Arbitrary<EmergencyGrant> = fc
@@ -179,7 +177,7 @@ const grantArb: fc.Arbitrary<EmergencyGrant> = fc
     endedAfterMinutes: fc.integer({ min: 0, max: 240 }),
   })
   .map((g) => {
-    const createdAt = T0 + g.startMinute * MINUTE;
+    const createdAt = START + g.startMinute * MINUTE;
     return {
       id: 'grant',
       patientId: g.patientId,
@@ -225,7 +223,7 @@ const shareArb: fc.Arbitrary<Share> = fc
     ),
   })
   .map((s) => {
-    const createdAt = T0 + s.startMinute * MINUTE;
+    const createdAt = START + s.startMinute * MINUTE;
     return {
       id: 'share',
       patientId: s.patientId,
@@ -261,7 +259,7 @@ function clockArb(grants: readonly EmergencyGrant[], shares: readonly Share[] = 
       ...(s.revokedAt ? [Date.parse(s.revokedAt)] : []),
     ]),
   ];
-  const anywhere = fc.integer({ min: T0 - 400 * MINUTE, max: T0 + 600 * MINUTE });
+  const anywhere = fc.integer({ min: START - 400 * MINUTE, max: START + 600 * MINUTE });
   return edges.length > 0 ? fc.oneof(anywhere, fc.constantFrom(...edges)) : anywhere;
 }
 
@@ -354,7 +352,7 @@ describe('access rules against an oracle from the spec', { timeout: 60_000 }, ()
       fc.property(worldArb, ({ grants, now }) => {
         for (const grant of grants) {
           const inForce = oracleInForce(grant, now);
-          expect(isGrantActive(grant, now), `${grant.id} at ${now - T0} ms`).toBe(inForce);
+          expect(isGrantActive(grant, now), `${grant.id} at ${now - START} ms`).toBe(inForce);
           const open = grant.isActive && grant.endedAt === undefined;
           expect(isGrantDue(grant, now)).toBe(open && !inForce);
         }
@@ -369,7 +367,7 @@ describe('access rules against an oracle from the spec', { timeout: 60_000 }, ()
       fc.property(worldArb, ({ shares, now }) => {
         for (const share of shares) {
           const inForce = oracleShareInForce(share, now);
-          expect(isShareActive(share, now), `${share.id} at ${now - T0} ms`).toBe(inForce);
+          expect(isShareActive(share, now), `${share.id} at ${now - START} ms`).toBe(inForce);
           seen[inForce ? 'active' : share.revokedAt !== undefined ? 'revoked' : 'expired']++;
         }
       }),

@@ -39,10 +39,8 @@ import type {
   Share,
   ShareRecord,
 } from '../../workers/core/types';
-import { CARTER, MICHAEL, SARAH, WILSON } from '../support/ledger-fixtures';
+import { CARTER, MICHAEL, MINUTE, SARAH, START, WILSON } from '../support/ledger-fixtures';
 
-const MINUTE = 60_000;
-const START = Date.parse('2026-03-02T10:00:00.000Z');
 const CID = 'QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG';
 const REASON = 'Unconscious in the ER, suspected overdose';
 const NOTE = 'Second opinion on the HIV treatment';
@@ -141,6 +139,12 @@ async function sealedChain() {
   const summary = await createSummaryKey(SARAH.id);
   await chain.mustAdd(await sealedUpload(chain, summary));
   return { chain, summary };
+}
+
+// A sealed chain and a record made on it by `seal` (not yet added): the start of the grant and share tests.
+async function sealedChainWith<T>(seal: (chain: Chain) => Promise<T>): Promise<T & { chain: Chain }> {
+  const { chain } = await sealedChain();
+  return { chain, ...(await seal(chain)) };
 }
 
 const readers = (...ids: string[]) => ids.map((id) => keys.readers.get(id) as Recipient);
@@ -318,15 +322,13 @@ describe('an upload before its patient sealed', () => {
 
 describe('a grant once its patient sealed', () => {
   it('is legal with its reason sealed to the patient and the doctor; the state holds "" for it', async () => {
-    const { chain } = await sealedChain();
-    const { grant, record } = await sealedGrant(chain);
+    const { chain, grant, record } = await sealedChainWith(sealedGrant);
     await chain.mustAdd(record);
     expect(chain.state().grants.get(grant.id)?.grant.reason).toBe('');
   });
 
   it('refuses a sealed grant whose reason or description is still in clear', async () => {
-    const { chain } = await sealedChain();
-    const { record } = await sealedGrant(chain);
+    const { chain, record } = await sealedChainWith(sealedGrant);
     const inReason = { ...record, emergency: { ...record.emergency, reason: REASON } };
     expect(await chain.add(inReason)).toBe('a sealed grant holds its reason in clear');
     expect(await chain.add({ ...record, description: REASON })).toBe('a sealed grant holds its reason in clear');
@@ -341,8 +343,7 @@ describe('a grant once its patient sealed', () => {
   });
 
   it('refuses a reason sealed for another record', async () => {
-    const { chain } = await sealedChain();
-    const { record } = await sealedGrant(chain);
+    const { chain, record } = await sealedChainWith(sealedGrant);
     const other = (await sealedGrant(chain)).record.emergency.sealedReason as ReaderSealed;
     const moved = { ...record, emergency: { ...record.emergency, sealedReason: other } };
     expect(await chain.add(moved)).toBe("the record's text is not sealed to exactly its patient and its doctor");
@@ -355,8 +356,7 @@ describe('a grant once its patient sealed', () => {
   });
 
   it('takes its read and end carrying "" for the reason, and refuses a follow-up that carries the sealed reason', async () => {
-    const { chain } = await sealedChain();
-    const { grant, record } = await sealedGrant(chain);
+    const { chain, grant, record } = await sealedChainWith(sealedGrant);
     await chain.mustAdd(record);
     const read = emergencyRecord(chain.id('record'), grant, 'read', chain.now(), {
       what: 'profile, health overview and 2 records',
@@ -382,15 +382,13 @@ describe('a grant before its patient sealed', () => {
 
 describe('a share once its patient sealed', () => {
   it('is legal with its note sealed to the patient and the doctor; the state holds "" for it', async () => {
-    const { chain } = await sealedChain();
-    const { share, record } = await sealedShare(chain);
+    const { chain, share, record } = await sealedChainWith(sealedShare);
     await chain.mustAdd(record);
     expect(chain.state().shares.get(share.id)?.share.note).toBe('');
   });
 
   it('refuses a sealed share whose note or description is still in clear', async () => {
-    const { chain } = await sealedChain();
-    const { record } = await sealedShare(chain);
+    const { chain, record } = await sealedChainWith(sealedShare);
     expect(await chain.add({ ...record, share: { ...record.share, note: NOTE } })).toBe('a sealed share holds its note in clear');
     expect(await chain.add({ ...record, description: NOTE })).toBe('a sealed share holds its note in clear');
   });
@@ -413,8 +411,7 @@ describe('a share once its patient sealed', () => {
   });
 
   it('takes its read and revoke carrying "" for the note, and refuses a follow-up that carries the sealed note', async () => {
-    const { chain } = await sealedChain();
-    const { share, record } = await sealedShare(chain);
+    const { chain, share, record } = await sealedChainWith(sealedShare);
     await chain.mustAdd(record);
     const read = shareRecord(chain.id('record'), share, 'read', chain.now(), { what: 'profile, health overview and 2 records' });
     expect(await chain.add({ ...read, share: { ...read.share, sealedNote: record.share.sealedNote } })).toBe(

@@ -57,6 +57,27 @@ export async function signInAndConnect(page: Page, server: ServerProcess, role: 
   await connect(page, server, role, name, email);
 }
 
+// A sync server of the test's own with `page` signed in and connected to it: how every multi-device test begins.
+export async function serverWith(page: Page, role: Role, name: string, email?: string): Promise<ServerProcess> {
+  const server = await serverForTest();
+  await signInAndConnect(page, server, role, name, email);
+  return server;
+}
+
+// Another device, signed in and connected to `server` as `name`.
+export async function connectedDevice(
+  browser: Browser,
+  baseUrl: string,
+  server: ServerProcess,
+  role: Role,
+  name: string,
+  email?: string,
+): Promise<RecordedPage> {
+  const device = await newDevice(browser, baseUrl);
+  await signInAndConnect(device.page, server, role, name, email);
+  return device;
+}
+
 export async function disconnect(page: Page, role: Role): Promise<void> {
   await page.goto(`/${role}/profile`);
   await syncCard(page).getByRole('button', { name: 'Disconnect' }).click();
