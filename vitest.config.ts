@@ -1,10 +1,22 @@
+import { defaultClientConditions, defaultClientMainFields } from 'vite';
 import { defineConfig } from 'vitest/config';
-import react from '@vitejs/plugin-react';
+import { REACT_LIBRARIES, reactOnPreact } from './preact-alias';
 
 // One project per test layer (docs/architecture.md, "Tests by layer"): unit and boundary in Node, ui in happy-dom, e2e in real Chromium, server against the built sync server process.
+// The tests run on the runtime that ships: Preact under React's names (vite.config.ts).
 export default defineConfig({
-  plugins: [react()],
+  resolve: {
+    alias: [
+      ...reactOnPreact,
+      // Testing Library's main file is CommonJS, whose require('react-dom') no alias reaches: its ES module instead
+      { find: /^@testing-library\/react$/, replacement: '@testing-library/react/dist/@testing-library/react.esm.js' },
+    ],
+    dedupe: ['preact'],
+  },
+  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   test: {
+    // preact too: one copy, resolved as the inlined libraries resolve it (a project's own server.deps is not read)
+    server: { deps: { inline: [...REACT_LIBRARIES, 'preact'] } },
     projects: [
       // property tests run hundreds of chains and encryptions per test
       { extends: true, test: { name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'], testTimeout: 30_000 } },
@@ -14,6 +26,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        // the libraries' ES modules, as in the browser: under Node's condition they pick CommonJS files, whose
+        // require('react') no alias reaches
+        resolve: { conditions: ['import', ...defaultClientConditions], mainFields: [...defaultClientMainFields] },
+        ssr: { resolve: { conditions: ['import', ...defaultClientConditions], mainFields: [...defaultClientMainFields] } },
         test: {
           name: 'ui',
           environment: 'happy-dom',
