@@ -5,7 +5,7 @@ import type { AcceptedPlugin, Root } from 'postcss';
 import { defineConfig, runnerImport, type Plugin, type Rolldown } from 'vite';
 import { comlink } from 'vite-plugin-comlink';
 import { VitePWA } from 'vite-plugin-pwa';
-import { REACT_LIBRARIES, reactOnPreact } from './preact-alias';
+import { REACT_LIBRARIES, reactOnPreact } from './preact-alias.ts';
 
 const root = import.meta.dirname;
 

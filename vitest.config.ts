@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import { defaultClientConditions, defaultClientMainFields } from 'vite';
 import { defineConfig } from 'vitest/config';
-import { REACT_LIBRARIES, reactOnPreact } from './preact-alias';
+import { REACT_LIBRARIES, reactOnPreact } from './preact-alias.ts';
 
 // One project per test layer (docs/architecture.md, "Tests by layer"): unit and boundary in Node, ui in happy-dom, e2e in real Chromium, server against the built sync server process.
 // The tests run on the runtime that ships: Preact under React's names (vite.config.ts).
@@ -10,6 +11,8 @@ export default defineConfig({
       ...reactOnPreact,
       // Testing Library's main file is CommonJS, whose require('react-dom') no alias reaches: its ES module instead
       { find: /^@testing-library\/react$/, replacement: '@testing-library/react/dist/@testing-library/react.esm.js' },
+      // so are @restart/ui's under Node's condition, which no resolve.conditions here removes
+      { find: /^@restart\/ui\/(\w+)$/, replacement: join(import.meta.dirname, 'node_modules/@restart/ui/esm/$1.js') },
     ],
     dedupe: ['preact'],
   },
@@ -28,8 +31,8 @@ export default defineConfig({
         extends: true,
         // the libraries' ES modules, as in the browser: under Node's condition they pick CommonJS files, whose
         // require('react') no alias reaches
-        resolve: { conditions: ['import', ...defaultClientConditions], mainFields: [...defaultClientMainFields] },
-        ssr: { resolve: { conditions: ['import', ...defaultClientConditions], mainFields: [...defaultClientMainFields] } },
+        resolve: { conditions: ['module-sync', ...defaultClientConditions], mainFields: [...defaultClientMainFields] },
+        ssr: { resolve: { conditions: ['module-sync', ...defaultClientConditions], mainFields: [...defaultClientMainFields] } },
         test: {
           name: 'ui',
           environment: 'happy-dom',
