@@ -8,6 +8,8 @@ import { REACT_LIBRARIES, reactOnPreact } from './preact-alias.ts';
 export default defineConfig({
   resolve: {
     alias: [
+      // `react` with act, for the tests that import it from there (listed first: the first match wins)
+      { find: /^react$/, replacement: join(import.meta.dirname, 'tests/support/react-on-preact.ts') },
       ...reactOnPreact,
       // Testing Library's main file is CommonJS, whose require('react-dom') no alias reaches: its ES module instead
       { find: /^@testing-library\/react$/, replacement: '@testing-library/react/dist/@testing-library/react.esm.js' },
