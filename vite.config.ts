@@ -1,11 +1,11 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import purgeCss from '@fullhuman/postcss-purgecss';
-import react from '@vitejs/plugin-react';
 import type { AcceptedPlugin, Root } from 'postcss';
 import { defineConfig, runnerImport, type Plugin, type Rolldown } from 'vite';
 import { comlink } from 'vite-plugin-comlink';
 import { VitePWA } from 'vite-plugin-pwa';
+import { REACT_LIBRARIES, reactOnPreact } from './preact-alias.ts';
 
 const root = import.meta.dirname;
 
@@ -111,6 +111,16 @@ const devWithoutCsp: Plugin = {
   transformIndexHtml: (html) => html.replace(/<meta\s+http-equiv="Content-Security-Policy"[^>]*>/, ''),
 };
 
+// runnerImport resolves packages for Node ('node' first, so react-bootstrap's deps give CommonJS), which the runner
+// cannot evaluate inline: the pre-render's libraries resolve to their ES modules instead, as in the browser build
+const browserModulesForPrerender: Plugin = {
+  name: 'browser-modules-for-prerender',
+  configEnvironment(name, config) {
+    if (name !== 'inline') return;
+    config.resolve = { ...config.resolve, conditions: ['module', 'import', 'production'], mainFields: ['module'] };
+  },
+};
+
 // Build only: #root carries the login screen's HTML, rendered from LoginPage itself (src/app/prerender-login.tsx),
 // so a slow phone paints it before the JavaScript arrives; src/main.tsx then renders the app in its place. After
 // #root, each user's dashboard frame in a <template> (src/app/prerender-shell.tsx): public/start-app.js shows the
@@ -119,7 +129,16 @@ const prerenderScreens: Plugin = {
   name: 'prerender-screens',
   apply: 'build',
   async transformIndexHtml(html) {
-    const load = async <T>(file: string) => (await runnerImport<T>(file, { root, configFile: false, logLevel: 'error' })).module;
+    // rendered by Preact, like the app that takes it over: the same markup and useId ids to hydrate
+    const config = {
+      root,
+      configFile: false as const,
+      logLevel: 'error' as const,
+      resolve: { alias: reactOnPreact },
+      environments: { inline: { resolve: { noExternal: REACT_LIBRARIES } } },
+      plugins: [browserModulesForPrerender],
+    };
+    const load = async <T>(file: string) => (await runnerImport<T>(file, config)).module;
     const { renderLoginHtml } = await load<{ renderLoginHtml: () => string }>('/src/app/prerender-login.tsx');
     const { renderShellTemplates } = await load<{ renderShellTemplates: () => Promise<string> }>('/src/app/prerender-shell.tsx');
     const empty = '<div id="root"></div>';
@@ -211,7 +230,11 @@ const offlineApp = VitePWA({
 
 // comlink() must come first, in both plugin lists: it rewrites only the literal `new ComlinkWorker(new URL(...))`
 export default defineConfig(({ command }) => ({
-  plugins: [comlink(), react(), devWithoutCsp, prerenderScreens, offlineApp, startAfterFirstPaint],
+  plugins: [comlink(), devWithoutCsp, prerenderScreens, offlineApp, startAfterFirstPaint],
+  resolve: { alias: reactOnPreact, dedupe: ['preact'] },
+  // JSX as React's automatic runtime, which the alias turns into Preact's; no @vitejs/plugin-react: its Fast
+  // Refresh patches React's internals, which Preact has not (a change in `npm run dev` reloads the page instead)
+  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   worker: {
     format: 'es',
     plugins: () => [comlink()],
@@ -223,11 +246,11 @@ export default defineConfig(({ command }) => ({
     modulePreload: { polyfill: false }, // every browser that runs ES2022 modules supports modulepreload
     rolldownOptions: {
       output: {
-        // React and the router in a chunk each, whichever screen loads first: src/main.tsx runs them in stages.
+        // Preact (under React's names) and the router in a chunk each, whichever screen loads first: src/main.tsx runs them in stages.
         // The worker is built apart (worker below): these groups do not reach it.
         codeSplitting: {
           groups: [
-            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 3 },
+            { name: 'react', test: /[\\/]node_modules[\\/]preact[\\/]/, priority: 3 },
             { name: 'router', test: /[\\/]node_modules[\\/](react-router|react-router-dom|cookie)[\\/]/, priority: 2 },
             // what the screens share (react-bootstrap, the app's components and hooks): one chunk, not dozens of 1 KB
             // sync's screen code (src/components/sync-words.ts, src/ledger/use-sync-status.ts) stays with the screens that

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { LEDGER_DB_NAME } from '../../workers/core/constants';
 import type { LedgerFailureProps } from '../ledger/ledger-provider';
@@ -21,7 +21,7 @@ export function LedgerFailure({ error, restart }: LedgerFailureProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const [reset, setReset] = useState<ResetState>('idle');
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     heading.current?.focus();
   }, []);
 

@@ -13,7 +13,7 @@ export function DurationSelect({ id, value, options, onChange, className }: Dura
   return (
     <Form.Group className={className} controlId={id}>
       <Form.Label>Duration</Form.Label>
-      <Form.Select value={value} onChange={(event) => onChange(Number(event.target.value))}>
+      <Form.Select value={String(value)} onChange={(event) => onChange(Number(event.target.value))}>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}

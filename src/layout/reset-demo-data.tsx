@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
@@ -34,7 +34,7 @@ export function ResetDemoData({ role, onDone }: { role: Role; onDone?: () => voi
     };
   }, [show, service]);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (error) errorRef.current?.focus();
   }, [error]);
 

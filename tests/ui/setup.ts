@@ -21,3 +21,9 @@ afterEach(() => {
   cleanup();
   localStorage.clear();
 });
+
+// Preact listens for `onDrop` as 'drop' only where the element has an `ondrop` property, as every browser's has;
+// happy-dom's elements lack the drag ones, so Preact would listen for 'Drop'. Declared here as in a browser.
+for (const name of ['ondrag', 'ondragstart', 'ondragend', 'ondragenter', 'ondragover', 'ondragleave', 'ondrop']) {
+  if (!(name in HTMLElement.prototype)) Object.defineProperty(HTMLElement.prototype, name, { value: null, writable: true });
+}

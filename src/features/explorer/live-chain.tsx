@@ -290,7 +290,7 @@ export function LiveChain({ peer, caption, prepare, chain, onChainChange, onChan
           <Form.Group controlId={`${id}-source`}>
             <Form.Label>Sandbox chain</Form.Label>
             <Form.Select
-              value={chain}
+              value={String(chain)}
               onChange={(event) => {
                 const blocks = Number(event.target.value);
                 onChainChange(blocks);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { useLayoutEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -34,7 +34,7 @@ export function LoginPage() {
   const [resetNotice, setResetNotice] = useState<string | null>(null);
   const notice = resetNotice ?? left;
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (error) errorRef.current?.focus();
   }, [error]);
 

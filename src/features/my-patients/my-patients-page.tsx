@@ -50,11 +50,13 @@ export function MyPatientsPage() {
         </div>
       )}
 
-      <div className="mt-4">
+      {/* keyed: Preact matches an unkeyed new <div> to any old one of its type, so the patient list, replacing the
+          spinner, took this div's place and remounted the shares (React matches by position) */}
+      <div className="mt-4" key="shared">
         <SharedWithMe />
       </div>
 
-      <div className="mt-4">
+      <div className="mt-4" key="others">
         <OtherPatients doctor={doctor} />
       </div>
     </>
