@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { defaultClientConditions, defaultClientMainFields } from 'vite';
+import { defaultClientConditions, defaultClientMainFields, defaultServerConditions, defaultServerMainFields } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { REACT_LIBRARIES, reactOnPreact } from './preact-alias.ts';
 
@@ -24,7 +24,13 @@ export default defineConfig({
     server: { deps: { inline: [...REACT_LIBRARIES, 'preact'] } },
     projects: [
       // property tests run hundreds of chains and encryptions per test
-      { extends: true, test: { name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'], testTimeout: 30_000 } },
+      {
+        extends: true,
+        // the libraries' ES modules for the pre-render tests (the router's `module-sync`, as Node itself picks it):
+        // their CommonJS files require React past the alias, and Preact renders React's elements as nothing
+        ssr: { resolve: { conditions: ['module-sync', ...defaultServerConditions], mainFields: [...defaultServerMainFields] } },
+        test: { name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'], testTimeout: 30_000 },
+      },
       {
         extends: true,
         test: { name: 'boundary', environment: 'node', include: ['tests/boundary/**/*.test.ts'], testTimeout: 30_000 },
