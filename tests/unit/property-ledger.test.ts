@@ -419,6 +419,8 @@ describe('a single edit of any stored item', () => {
         numRuns: 60,
         // the edits that once broke the app for good, tried on every run of the suite
         examples: [
+          // a reader's damaged decryption key signed them in to see their share's sealed note as sealed
+          [[{ kind: 'share', user: 0, doctor: 0, level: 'basic', days: 1 }], { item: 'stored keys', path: 1593057245, value: 0 }],
           [[{ kind: 'upload', user: 0, files: 1 }], { item: 'meta', key: REVISION_KEY, value: NaN }],
           [[{ kind: 'upload', user: 0, files: 1 }], { item: 'meta', key: REVISION_KEY, value: Infinity }],
           [[{ kind: 'upload', user: 0, files: 1 }], { item: 'stored keys', path: 9, value: 1e9 }],

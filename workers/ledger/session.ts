@@ -54,6 +54,8 @@ export function createSession(
     return (await encryptionKeyMatches(key, enrolled)) ? key : null;
   }
 
+  const encryptionEnrolled = (userId: string) => store.state().enrolment?.encryption?.[userId] !== undefined;
+
   // The public key the chain enrolled for `userId` (the stored copy when the chain cannot be read, e.g. an old format).
   function enrolledKey(userId: string): string | undefined {
     return store.state().enrolment?.users[userId] ?? store.storedKeys()?.users[userId]?.publicKey;
@@ -85,6 +87,8 @@ export function createSession(
         if (!enrolled || !(await keyMatches(key, enrolled))) fail('LoginError', KEY_NOT_ENROLLED);
         if (user.role !== role) fail('LoginError', MESSAGES.wrongRole(user.role));
         const decrypting = await enrolledEncryptionKey(user.id, unlocked.encryptionKey);
+        // nor a decryption key that is not the enrolled one: what is sealed to them would show as sealed
+        if (!decrypting && encryptionEnrolled(user.id)) fail('LoginError', KEY_NOT_ENROLLED);
         const session: StoredSession = { userId: user.id, signingKey: key, ...(decrypting ? { encryptionKey: decrypting } : {}) };
         await deps.storage.commit({ meta: { [SESSION_KEY]: session } });
         setActor(user, key, decrypting);
@@ -107,8 +111,10 @@ export function createSession(
       const enrolled = enrolledKey(user.id);
       if (!isStoredSession(stored) || stored.userId !== user.id || !enrolled) return null;
       if (!(await keyMatches(stored.signingKey, enrolled))) return null;
-      const decrypting = stored.encryptionKey instanceof CryptoKey ? stored.encryptionKey : undefined;
-      setActor(user, stored.signingKey, await enrolledEncryptionKey(user.id, decrypting));
+      const storedKey = stored.encryptionKey instanceof CryptoKey ? stored.encryptionKey : undefined;
+      const decrypting = await enrolledEncryptionKey(user.id, storedKey);
+      if (!decrypting && encryptionEnrolled(user.id)) return null;
+      setActor(user, stored.signingKey, decrypting);
       return structuredClone(user);
     },
 
