@@ -13,63 +13,16 @@ import { createExpiry } from './ledger/expiry';
 import { createCareConsent } from './ledger/care-consent';
 import { createKeySharing, type KeySharing } from './ledger/key-sharing';
 import { createRecords } from './ledger/records';
-import type { createSandbox } from './ledger/sandbox';
+import { createSandbox } from './ledger/sandbox';
 import { createSealing } from './ledger/sealing';
 import { createSession } from './ledger/session';
 import { createSharing } from './ledger/sharing';
 import { createLedgerStore, type LedgerStore } from './ledger/store';
 import { guarded } from './ledger/policy';
-import type { createPortability } from './ledger/portability';
-import type { createBackupRestore } from './ledger/backup-restore';
+import { createPortability } from './ledger/portability';
+import { createBackupRestore } from './ledger/backup-restore';
 import { createTransferJobs } from './ledger/transfer-jobs';
 import { createSync } from './sync/sync-service';
-
-// Capabilities no first screen needs (the explorer's sandbox, the mining lab, FHIR, backups) are built on their
-// first call: their code stays out of the worker's start, which a returning user's dashboard waits for.
-type SandboxApi = ReturnType<typeof createSandbox>['api'];
-type PortabilityApi = ReturnType<typeof createPortability>;
-type BackupRestoreApi = ReturnType<typeof createBackupRestore>['api'];
-const SANDBOX_CALLS: Record<keyof SandboxApi, true> = {
-  sandboxReset: true,
-  sandboxPage: true,
-  sandboxBlock: true,
-  sandboxEdit: true,
-  sandboxRemine: true,
-  sandboxRemineFrom: true,
-  sandboxPeers: true,
-  mineSandbox: true,
-  cancelJob: true,
-};
-const PORTABILITY_CALLS: Record<keyof PortabilityApi, true> = { exportFhir: true, importFhir: true };
-const BACKUP_RESTORE_CALLS: Record<keyof BackupRestoreApi, true> = {
-  downloadBackup: true,
-  prepareRestore: true,
-  confirmRestore: true,
-};
-
-// A module built once, on its first use; a failed load is tried again by the next one.
-function onFirstUse<T>(build: () => Promise<T>): { get: () => Promise<T>; built: () => T | undefined } {
-  let module: T | undefined;
-  let building: Promise<T> | null = null;
-  const get = () =>
-    (building ??= build().then(
-      (built) => (module = built),
-      (error: unknown) => {
-        building = null;
-        throw error;
-      },
-    ));
-  return { get, built: () => module };
-}
-
-// The methods `calls` names, each calling the module's own once it is built.
-function callsOn<A extends object>(calls: Record<keyof A, true>, api: () => Promise<A>): A {
-  const call =
-    (name: keyof A) =>
-    async (...args: unknown[]) =>
-      ((await api())[name] as (...args: unknown[]) => unknown)(...args);
-  return Object.fromEntries(Object.keys(calls).map((name) => [name, call(name as keyof A)])) as A;
-}
 
 export function createLedgerService(deps: LedgerDeps): LedgerService {
   return createLedgerBackend(deps).service;
@@ -102,9 +55,9 @@ export function createLedgerBackend(deps: LedgerDeps): {
     return reloaded;
   });
   const session = createSession(deps, store, expiry.recordDue, () => {
-    sandbox.built()?.stopAll();
+    sandbox.stopAll();
     transfers.cancelAll();
-    backupRestore.built()?.actorChanged();
+    backupRestore.actorChanged();
     sync.localChanged(); // wraps to the user who signed in are taken, theirs to send are made
   });
   const keySharing = createKeySharing(deps, store, session);
@@ -119,15 +72,11 @@ export function createLedgerBackend(deps: LedgerDeps): {
     // the summary keys of what a read under a grant sent, from the care network while the patient's devices are away
     for (const epochId of epochIds) await sync.releaseSummary(grantId, epochId, async () => readBlock);
   });
-  const sandbox = onFirstUse(async () => (await import('./ledger/sandbox')).createSandbox(deps, store, session.enter, sealing));
+  const sandbox = createSandbox(deps, store, session.enter, sealing);
   const sharing = createSharing(deps, store, session.enter, sealing, arrivals.of);
   const transfers = createTransferJobs(deps, session.enter);
-  const portability = onFirstUse(async () =>
-    (await import('./ledger/portability')).createPortability(deps, store, session.enter, transfers, sealing),
-  );
-  const backupRestore = onFirstUse(async () =>
-    (await import('./ledger/backup-restore')).createBackupRestore(deps, store, session.enter, session.api.signOut, transfers),
-  );
+  const portability = createPortability(deps, store, session.enter, transfers, sealing);
+  const backupRestore = createBackupRestore(deps, store, session.enter, session.api.signOut, transfers);
   const sync = createSync(
     deps,
     store,
@@ -158,9 +107,9 @@ export function createLedgerBackend(deps: LedgerDeps): {
     ...emergency.api,
     ...sharing.api,
     ...changes.api,
-    ...callsOn(SANDBOX_CALLS, async () => (await sandbox.get()).api),
-    ...callsOn(PORTABILITY_CALLS, portability.get),
-    ...callsOn(BACKUP_RESTORE_CALLS, async () => (await backupRestore.get()).api),
+    ...sandbox.api,
+    ...portability,
+    ...backupRestore.api,
     ...transfers.api,
     ...sync.api,
     ...createCareConsent(deps, store, session.enter, () => sync.localChanged()),
