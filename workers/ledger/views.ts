@@ -16,7 +16,7 @@ import type { AccessRead } from '../core/ledger-records';
 import type { GrantRead, GrantState, LedgerState, NotApplied, RecordEntry } from '../core/projection';
 import type { Block, ClinicalRecord, DocumentInfo, EmergencyGrant, Patient, Share } from '../core/types';
 import { isIndex } from '../core/ids';
-import type { PeerChain } from '../core/sandbox-chain'; // types only: the sandbox's code loads on its first call
+import type { PeerChain } from '../core/sandbox-chain';
 import { fail } from './deps';
 import { DELETED_FILE, SEALED_FILE } from './sealing';
 
