@@ -18,18 +18,16 @@ import {
   openClinicalRecord,
   openPart,
   openFromReaders,
-  openSummaryWrap,
   readerSealedProblem,
   rotationDue,
   sealClinicalRecord,
   sealPart,
   sealToReaders,
   sealedUploadProblem,
-  summaryRecipients,
-  wrapSummaryKeyTo,
   type SealedClinicalRecord,
   type SummaryKey,
 } from '../../workers/core/sealed-fields';
+import { openSummaryWrap, summaryRecipients, wrapSummaryKeyTo } from '../../workers/core/summary-wraps';
 import { unlockUserKeys } from '../../workers/core/signatures';
 import type { ClinicalRecord } from '../../workers/core/types';
 import { createLedgerBackend } from '../../workers/service';

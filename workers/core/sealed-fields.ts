@@ -2,22 +2,10 @@
 // under a key derived from the patient's summary key (titles, descriptions), a file's document key (its name and type)
 // or a record's own key (a grant's reason), with the record's clear fields as additional data. Pure: no storage,
 // randomness from WebCrypto.
-import { careConsentOf, isGrantActive, isShareActive } from './access';
+import { isGrantActive, isShareActive } from './access';
 import { base64ToBytes, bytesToBase64 } from './base64';
-import { DOCTORS, PATIENTS } from './directory';
 import { bytesToHex, hexToBytes } from './ids';
-import {
-  CARE_NETWORK,
-  isKeyWrap,
-  summaryEpochId,
-  summaryWrapOf,
-  unwrapKey,
-  unwrapSummaryKey,
-  wrapKey,
-  wrapSummaryKey,
-  type KeyWrap,
-  type Recipient,
-} from './key-wraps';
+import { isKeyWrap, summaryEpochId, unwrapKey, wrapKey, type KeyWrap, type Recipient } from './key-wraps';
 import type { LedgerState } from './ledger-state';
 import type { ChainFile, ClinicalRecord } from './types';
 
@@ -261,45 +249,6 @@ export async function openClinicalRecord(
     },
     filesOpened,
   };
-}
-
-// Who gets a wrap of `patientId`'s summary key at `now`: the patient (all their devices), the doctor they are listed
-// with, every doctor holding an active share of either level, and the care network while the patient consents
-// (`careNetworkKey` null: no sync server known). Only readers the genesis enrols a key for.
-export function summaryRecipients(
-  state: LedgerState,
-  patientId: string,
-  now: number,
-  careNetworkKey: string | null,
-): Recipient[] {
-  const enrolled = state.enrolment?.encryption ?? {};
-  const ids = new Set<string>([patientId]);
-  const ownDoctor = PATIENTS.find((patient) => patient.id === patientId)?.doctorId;
-  if (ownDoctor && DOCTORS.some((doctor) => doctor.id === ownDoctor)) ids.add(ownDoctor);
-  for (const shareId of state.patientShares.get(patientId) ?? []) {
-    const share = state.shares.get(shareId)?.share;
-    if (share && isShareActive(share, now)) ids.add(share.doctorId);
-  }
-  const recipients = [...ids].flatMap((id) => (enrolled[id] ? [{ id, publicKey: enrolled[id] }] : []));
-  return careConsentOf(state, patientId) && careNetworkKey
-    ? [...recipients, { id: CARE_NETWORK, publicKey: careNetworkKey }]
-    : recipients;
-}
-
-// One wrap of the summary key per recipient.
-export function wrapSummaryKeyTo(summary: SummaryKey, recipients: readonly Recipient[], from: string): Promise<KeyWrap[]> {
-  return Promise.all(
-    recipients.map((recipient) => wrapSummaryKey(summary.patientId, summary.epochId, summary.key, recipient, from)),
-  );
-}
-
-// The summary key a wrap holds for the holder of `privateKey`, only when the key is the one its epoch id names.
-export async function openSummaryWrap(wrap: unknown, privateKey: CryptoKey): Promise<SummaryKey | null> {
-  const named = summaryWrapOf(wrap);
-  const key = named && (await unwrapSummaryKey(wrap, privateKey, named));
-  if (!named || !key) return null;
-  const { patientId, epochId } = named;
-  return (await summaryEpochId(patientId, key)) === epochId ? { patientId, epochId, key } : null;
 }
 
 // Whether a reader may have lost access to the patient since the epoch began at `since` (ms): a share revoked or

@@ -16,7 +16,7 @@ import {
   type Recipient,
 } from '../core/key-wraps';
 import type { LedgerState } from '../core/ledger-state';
-import { openSummaryWrap, summaryRecipients } from '../core/sealed-fields';
+import { openSummaryWrap, summaryRecipients } from '../core/summary-wraps';
 import type { DocumentInfo, User } from '../core/types';
 import type { LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
