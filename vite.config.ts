@@ -161,6 +161,41 @@ function stagedChunks(bundle: Rolldown.OutputBundle | undefined, entry: Rolldown
   return [...files].filter((file) => !entry.imports.includes(file)).map((file) => `/${file}`);
 }
 
+// The first screens a user sees: the login (in the router's stage), the staged start, the layout and both dashboards.
+const FIRST_SCREENS = [
+  'src/main.tsx',
+  'src/app/router.tsx',
+  'src/app/start.tsx',
+  'src/components/page-spinner.tsx',
+  'src/layout/app-layout.tsx',
+  'src/features/patient-dashboard/patient-dashboard-page.tsx',
+  'src/features/doctor-dashboard/doctor-dashboard-page.tsx',
+].map((file) => join(root, file));
+
+// What the screens share: react-bootstrap, the app's components and hooks. Sync's screen code (src/components/sync-words.ts,
+// src/ledger/use-sync-status.ts) stays with the screens that show it: the first load does not grow for a feature
+// that is off by default.
+const sharedModule = (id: string) =>
+  /[\\/](src[\\/](components|ledger|auth)|workers[\\/]core|node_modules)[\\/]/.test(id) &&
+  !/[\\/]src[\\/].*sync-[\w-]+\.ts$/.test(id);
+
+// Every module the first screens import statically, read from the module graph once it is built (buildEnd comes before
+// chunking): the 'shared' and 'screens' chunks below are split by it.
+const firstScreenModules = new Set<string>();
+const findFirstScreenModules: Plugin = {
+  name: 'find-first-screen-modules',
+  apply: 'build',
+  buildEnd() {
+    firstScreenModules.clear();
+    const visit = (id: string) => {
+      if (firstScreenModules.has(id)) return;
+      firstScreenModules.add(id);
+      this.getModuleInfo(id)?.importedIds.forEach(visit);
+    };
+    FIRST_SCREENS.forEach(visit);
+  },
+};
+
 // Build only: the entry script and its modulepreloads (with those of main.tsx's stages) move to data attributes
 // of public/start-app.js, which requests them after the first paint: the pre-rendered screen's paint then waits
 // for no JavaScript. So does the web app manifest's link: Chromium fetches the manifest and an icon as soon as it
@@ -230,7 +265,7 @@ const offlineApp = VitePWA({
 
 // comlink() must come first, in both plugin lists: it rewrites only the literal `new ComlinkWorker(new URL(...))`
 export default defineConfig(({ command }) => ({
-  plugins: [comlink(), devWithoutCsp, prerenderScreens, offlineApp, startAfterFirstPaint],
+  plugins: [comlink(), devWithoutCsp, findFirstScreenModules, prerenderScreens, offlineApp, startAfterFirstPaint],
   resolve: { alias: reactOnPreact, dedupe: ['preact'] },
   // JSX as React's automatic runtime, which the alias turns into Preact's; no @vitejs/plugin-react: its Fast
   // Refresh patches React's internals, which Preact has not (a change in `npm run dev` reloads the page instead)
@@ -252,17 +287,11 @@ export default defineConfig(({ command }) => ({
           groups: [
             { name: 'react', test: /[\\/]node_modules[\\/]preact[\\/]/, priority: 3 },
             { name: 'router', test: /[\\/]node_modules[\\/](react-router|react-router-dom|cookie)[\\/]/, priority: 2 },
-            // what the screens share (react-bootstrap, the app's components and hooks): one chunk, not dozens of 1 KB
-            // sync's screen code (src/components/sync-words.ts, src/ledger/use-sync-status.ts) stays with the screens that
-            // show it: the first load does not grow for a feature that is off by default
-            {
-              name: 'shared',
-              test: (id) =>
-                /[\\/](src[\\/](components|ledger|auth)|workers[\\/]core|node_modules)[\\/]/.test(id) &&
-                !/[\\/]src[\\/].*sync-[\w-]+\.ts$/.test(id),
-              minShareCount: 2,
-              priority: 1,
-            },
+            // what the screens share: two chunks, not dozens of 1 KB. 'shared' holds what the first screens import,
+            // 'screens' what only later screens share (the document viewer, forms, tables): a returning user's
+            // dashboard does not wait for those
+            { name: 'shared', test: (id) => sharedModule(id) && firstScreenModules.has(id), minShareCount: 2, priority: 1 },
+            { name: 'screens', test: (id) => sharedModule(id) && !firstScreenModules.has(id), minShareCount: 2, priority: 1 },
           ],
         },
       },

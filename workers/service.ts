@@ -13,16 +13,59 @@ import { createExpiry } from './ledger/expiry';
 import { createCareConsent } from './ledger/care-consent';
 import { createKeySharing, type KeySharing } from './ledger/key-sharing';
 import { createRecords } from './ledger/records';
-import { createSandbox } from './ledger/sandbox';
+import type { createSandbox } from './ledger/sandbox';
 import { createSealing } from './ledger/sealing';
 import { createSession } from './ledger/session';
 import { createSharing } from './ledger/sharing';
 import { createLedgerStore, type LedgerStore } from './ledger/store';
 import { guarded } from './ledger/policy';
-import { createPortability } from './ledger/portability';
-import { createBackupRestore } from './ledger/backup-restore';
+import type { createPortability } from './ledger/portability';
+import type { createBackupRestore } from './ledger/backup-restore';
 import { createTransferJobs } from './ledger/transfer-jobs';
 import { createSync } from './sync/sync-service';
+import { inArrivalOrder, onFirstUse, type FirstUse } from './ledger/on-first-use';
+
+// Capabilities no first screen calls (the explorer's sandbox and the mining lab, FHIR, backups) are built on the first
+// call of one of them: their code stays out of the worker's start, which a returning user's dashboard waits for.
+// Each one's methods are listed in a Record typed by its api, so the compiler catches a missing one.
+interface LaterCapabilities {
+  sandbox: ReturnType<typeof createSandbox>;
+  portability: ReturnType<typeof createPortability>;
+  backupRestore: ReturnType<typeof createBackupRestore>;
+}
+const SANDBOX_CALLS: Record<keyof LaterCapabilities['sandbox']['api'], true> = {
+  sandboxReset: true,
+  sandboxPage: true,
+  sandboxBlock: true,
+  sandboxEdit: true,
+  sandboxRemine: true,
+  sandboxRemineFrom: true,
+  sandboxPeers: true,
+  mineSandbox: true,
+  cancelJob: true,
+};
+const PORTABILITY_CALLS: Record<keyof LaterCapabilities['portability'], true> = { exportFhir: true, importFhir: true };
+const BACKUP_RESTORE_CALLS: Record<keyof LaterCapabilities['backupRestore']['api'], true> = {
+  downloadBackup: true,
+  prepareRestore: true,
+  confirmRestore: true,
+};
+
+// The methods `calls` names, each one the built capability's own.
+function callsOn<A extends object>(
+  calls: Record<keyof A, true>,
+  later: FirstUse<LaterCapabilities>,
+  pick: (capabilities: LaterCapabilities) => A,
+): A {
+  const call =
+    (name: keyof A) =>
+    (...args: unknown[]) => {
+      const run = (capabilities: LaterCapabilities) => (pick(capabilities)[name] as (...args: unknown[]) => unknown)(...args);
+      const built = later.built();
+      return built ? run(built) : later.get().then(run);
+    };
+  return Object.fromEntries(Object.keys(calls).map((name) => [name, call(name as keyof A)])) as A;
+}
 
 export function createLedgerService(deps: LedgerDeps): LedgerService {
   return createLedgerBackend(deps).service;
@@ -55,9 +98,9 @@ export function createLedgerBackend(deps: LedgerDeps): {
     return reloaded;
   });
   const session = createSession(deps, store, expiry.recordDue, () => {
-    sandbox.stopAll();
+    later.built()?.sandbox.stopAll(); // not built yet: nothing of it runs
     transfers.cancelAll();
-    backupRestore.actorChanged();
+    later.built()?.backupRestore.actorChanged();
     sync.localChanged(); // wraps to the user who signed in are taken, theirs to send are made
   });
   const keySharing = createKeySharing(deps, store, session);
@@ -72,11 +115,20 @@ export function createLedgerBackend(deps: LedgerDeps): {
     // the summary keys of what a read under a grant sent, from the care network while the patient's devices are away
     for (const epochId of epochIds) await sync.releaseSummary(grantId, epochId, async () => readBlock);
   });
-  const sandbox = createSandbox(deps, store, session.enter, sealing);
   const sharing = createSharing(deps, store, session.enter, sealing, arrivals.of);
   const transfers = createTransferJobs(deps, session.enter);
-  const portability = createPortability(deps, store, session.enter, transfers, sealing);
-  const backupRestore = createBackupRestore(deps, store, session.enter, session.api.signOut, transfers);
+  const later = onFirstUse(async (): Promise<LaterCapabilities> => {
+    const [{ createSandbox }, { createPortability }, { createBackupRestore }] = await Promise.all([
+      import('./ledger/sandbox'),
+      import('./ledger/portability'),
+      import('./ledger/backup-restore'),
+    ]);
+    return {
+      sandbox: createSandbox(deps, store, session.enter, sealing),
+      portability: createPortability(deps, store, session.enter, transfers, sealing),
+      backupRestore: createBackupRestore(deps, store, session.enter, session.api.signOut, transfers),
+    };
+  });
   const sync = createSync(
     deps,
     store,
@@ -107,15 +159,19 @@ export function createLedgerBackend(deps: LedgerDeps): {
     ...emergency.api,
     ...sharing.api,
     ...changes.api,
-    ...sandbox.api,
-    ...portability,
-    ...backupRestore.api,
+    ...callsOn<LaterCapabilities['sandbox']['api']>(SANDBOX_CALLS, later, (capabilities) => capabilities.sandbox.api),
+    ...callsOn<LaterCapabilities['portability']>(PORTABILITY_CALLS, later, (capabilities) => capabilities.portability),
+    ...callsOn<LaterCapabilities['backupRestore']['api']>(
+      BACKUP_RESTORE_CALLS,
+      later,
+      (capabilities) => capabilities.backupRestore.api,
+    ),
     ...transfers.api,
     ...sync.api,
     ...createCareConsent(deps, store, session.enter, () => sync.localChanged()),
   };
   void store.ready().catch(() => undefined); // start loading now; a failure is reported by the first call
   void sync.resume().catch(() => undefined); // a device that was connected before the reload connects again
-  // every call passes the table of who may call what first
-  return { service: guarded(service, session.actor), store, actor: session.actor, keySharing };
+  // the table of who may call what is consulted when a call runs, after any wait for the later capabilities
+  return { service: inArrivalOrder(guarded(service, session.actor), later.loading), store, actor: session.actor, keySharing };
 }

@@ -32,6 +32,16 @@ describe('the sandbox', () => {
     expect(status).toMatchObject({ height: 30, valid: true, difficulty: 2, readOnly: false });
   });
 
+  it('keeps the chain of the last reset asked for when a copy of the records chain is still being made', async () => {
+    const service = await sarahWithRecords();
+    // the explorer asks for a copy when it opens; a rebuild chosen at once must not be overwritten by that copy
+    const [copy, demo] = await Promise.all([service.sandboxReset(0), service.sandboxReset(2)]);
+    expect(copy.total).toBe(2);
+    expect(demo.total).toBe(2);
+    const { status } = await service.sandboxPage(0, 1);
+    expect(status.height).toBe(2);
+  });
+
   it('reports the blocks built so far while it builds a demo chain', async () => {
     const service = await sarahWithRecords(0);
     const seen: MiningProgress[] = [];

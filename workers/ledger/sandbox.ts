@@ -192,7 +192,7 @@ export function createSandbox(deps: LedgerDeps, store: LedgerStore, enter: () =>
       const run = (async () => {
         const titles = blocks === 0 ? await sealing.openedTitles(signedIn) : new Map<number, string>();
         const box = blocks === 0 ? sandboxCopy(signedIn) : await demoSandbox(blocks, () => request !== resets, onProgress);
-        if (!box) return null;
+        if (!box || request !== resets) return null; // a later reset was asked for meanwhile: its chain is the sandbox
         openedTitles = titles;
         [sandbox, reader] = [box, signedIn.id];
         return rowsPage(box.peers.A.blocks.length, 0, SANDBOX_FIRST_PAGE, (index) => summaryOf(box.peers.A, index));
