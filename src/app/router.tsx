@@ -16,7 +16,16 @@ const screens = new WeakMap<() => Promise<ComponentType>, ComponentType>();
 function screenOf(load: () => Promise<ComponentType>): ComponentType {
   let screen = screens.get(load);
   if (!screen) {
-    screen = lazy(() => load().then((Screen) => ({ default: Screen })));
+    // a load that failed (offline, a newer build) is tried again on the next visit, not remembered
+    screen = lazy(() =>
+      load().then(
+        (Screen) => ({ default: Screen }),
+        (error: unknown) => {
+          screens.delete(load);
+          throw error;
+        },
+      ),
+    );
     screens.set(load, screen);
   }
   return screen;

@@ -18,11 +18,20 @@ function SlowScreen() {
 
 const slowCode = deferred<ComponentType>();
 
+function FlakyScreen() {
+  return <h1>Flaky screen</h1>;
+}
+
+// Fails to load once (offline, say), then loads.
+const flakyCode = vi.fn<() => Promise<ComponentType>>(() => Promise.resolve(FlakyScreen));
+flakyCode.mockRejectedValueOnce(new Error('Failed to fetch dynamically imported module'));
+
 // The app's routes and two of a patient's screens that go wrong: one throws, one's code takes its time.
 const ROUTES: readonly AppRoute[] = [
   ...APP_ROUTES,
   { path: '/patient/broken', access: 'patient', title: 'Broken', element: <BrokenScreen /> },
   { path: '/patient/slow', access: 'patient', title: 'Slow', lazy: () => slowCode.promise },
+  { path: '/patient/flaky', access: 'patient', title: 'Flaky', lazy: flakyCode },
 ];
 
 // Sarah signed in before this render: her session is resumed from the ledger.
@@ -61,6 +70,18 @@ describe('The app routes', () => {
     act(() => go('/patient/dashboard'));
     expect(await screen.findByRole('heading', { name: 'Welcome back, Sarah Johnson' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Something went wrong' })).not.toBeInTheDocument();
+  });
+
+  it('tries the code of a screen that failed to load again when the user comes back to it', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { go } = await renderRoutes('/patient/flaky');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Something went wrong');
+
+    act(() => go('/patient/dashboard'));
+    await screen.findByRole('heading', { name: 'Welcome back, Sarah Johnson' });
+    act(() => go('/patient/flaky'));
+    expect(await screen.findByRole('heading', { name: 'Flaky screen' })).toBeInTheDocument();
+    expect(flakyCode).toHaveBeenCalledTimes(2);
   });
 
   it("shows a spinner inside the layout while a screen's code loads, titled for that screen, then the screen", async () => {
