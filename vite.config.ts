@@ -140,10 +140,10 @@ const prerenderScreens: Plugin = {
     };
     const load = async <T>(file: string) => (await runnerImport<T>(file, config)).module;
     const { renderLoginHtml } = await load<{ renderLoginHtml: () => string }>('/src/app/prerender-login.tsx');
-    const { renderShellTemplates } = await load<{ renderShellTemplates: () => Promise<string> }>('/src/app/prerender-shell.tsx');
+    const { renderShellTemplates } = await load<{ renderShellTemplates: () => string }>('/src/app/prerender-shell.tsx');
     const empty = '<div id="root"></div>';
     if (!html.includes(empty)) throw new Error('index.html has no empty <div id="root"></div> to pre-render into');
-    return html.replace(empty, `<div id="root">${renderLoginHtml()}</div>${await renderShellTemplates()}`);
+    return html.replace(empty, `<div id="root">${renderLoginHtml()}</div>${renderShellTemplates()}`);
   },
 };
 

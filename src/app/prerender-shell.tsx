@@ -1,5 +1,5 @@
 import { renderToStaticMarkup } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
+import { Route, Routes, StaticRouter } from 'react-router-dom';
 import { USERS } from '../../workers/core/directory';
 import type { User } from '../../workers/core/types';
 import { dashboardPath } from '../auth/dashboard-path';
@@ -20,18 +20,20 @@ const NO_LEDGER: LedgerContextValue = {
   chainStatus: createSharedQuery(() => new Promise<never>(() => undefined)),
 };
 
-async function renderShell(user: User): Promise<string> {
+function renderShell(user: User): string {
   const path = dashboardPath(user.role);
   const page = user.role === 'patient' ? <PatientDashboardShell name={user.name} /> : <DoctorDashboardShell user={user} />;
-  const routes = [{ Component: AppLayout, children: [{ path, element: page, handle: { title: 'Dashboard' } }] }];
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(`http://localhost${path}`));
-  if (context instanceof Response) throw new Error(`MedLedger: the shell of ${path} did not render`);
   const session: SessionValue = { status: 'signed-in', user, signIn: notAtBuildTime, signOut: notAtBuildTime };
   return renderToStaticMarkup(
     <LedgerContext.Provider value={NO_LEDGER}>
       <SessionContext.Provider value={session}>
-        <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
+        <StaticRouter location={path}>
+          <Routes>
+            <Route element={<AppLayout title="Dashboard" />}>
+              <Route path={path} element={page} />
+            </Route>
+          </Routes>
+        </StaticRouter>
       </SessionContext.Provider>
     </LedgerContext.Provider>,
   );
@@ -40,13 +42,10 @@ async function renderShell(user: User): Promise<string> {
 // Run by the build (vite.config.ts, prerenderShells) in Node: each user's dashboard frame (top bar, menu, headings,
 // cards) in a <template>, which public/start-app.js shows for a returning user before any JavaScript of the app
 // runs. Built from the user directory only: no record, no chain figure, nothing of the stored session.
-export async function renderShellTemplates(): Promise<string> {
-  const shells = await Promise.all(
-    USERS.map(async (user) => {
-      const html = await renderShell(user);
-      if (!html.includes('<h1')) throw new Error(`MedLedger: the shell of ${user.id} rendered no heading`);
-      return `<template id="shell-${user.id}" data-path="${dashboardPath(user.role)}">${html}</template>`;
-    }),
-  );
-  return shells.join('');
+export function renderShellTemplates(): string {
+  return USERS.map((user) => {
+    const html = renderShell(user);
+    if (!html.includes('<h1')) throw new Error(`MedLedger: the shell of ${user.id} rendered no heading`);
+    return `<template id="shell-${user.id}" data-path="${dashboardPath(user.role)}">${html}</template>`;
+  }).join('');
 }

@@ -1,9 +1,6 @@
 import Button from 'react-bootstrap/Button';
-import { useRouteError } from 'react-router-dom';
 
 export function RouteError() {
-  const error = useRouteError();
-  console.error('MedLedger: a screen failed', error);
   return (
     <div className="route-error" role="alert">
       <h1 className="h4">Something went wrong</h1>

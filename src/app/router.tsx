@@ -1,4 +1,5 @@
-import { Navigate, createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { RequireGuest } from '../auth/require-guest';
 import { RequireRole } from '../auth/require-role';
 import { RequireSession } from '../auth/require-session';
@@ -6,42 +7,101 @@ import { PageSpinner } from '../components/page-spinner';
 import { RouteError } from './route-error';
 import { APP_ROUTES, type AppRoute, type RouteAccess } from './routes';
 
-function toRouteObject(route: AppRoute): RouteObject {
-  const base = { path: route.path, handle: { title: route.title } };
-  const load = route.lazy;
-  if (load) return { ...base, lazy: async () => ({ Component: await load() }) };
-  return { ...base, element: route.element };
+// code-split: the login screen never loads the layout
+const AppLayout = lazy(() => import('../layout/app-layout').then((module) => ({ default: module.AppLayout })));
+
+// One React.lazy per screen for the app's life: a new one on each render would load and suspend again.
+const screens = new WeakMap<() => Promise<ComponentType>, ComponentType>();
+
+function screenOf(load: () => Promise<ComponentType>): ComponentType {
+  let screen = screens.get(load);
+  if (!screen) {
+    // a load that failed (offline, a newer build) is tried again on the next visit, not remembered
+    screen = lazy(() =>
+      load().then(
+        (Screen) => ({ default: Screen }),
+        (error: unknown) => {
+          screens.delete(load);
+          throw error;
+        },
+      ),
+    );
+    screens.set(load, screen);
+  }
+  return screen;
+}
+
+// A code-split screen shows a spinner inside the layout while its code loads; the top bar and menu stay.
+function routeElement(route: AppRoute): ReactNode {
+  if (!route.lazy) return route.element;
+  const Screen = screenOf(route.lazy);
+  return (
+    <Suspense fallback={<PageSpinner label="Loading" />}>
+      <Screen />
+    </Suspense>
+  );
+}
+
+// The layout titles the document after the route its location matches.
+function TitledLayout({ routes }: { routes: readonly AppRoute[] }) {
+  const { pathname } = useLocation();
+  const title = routes.find((route) => matchPath(route.path, pathname))?.title;
+  return <AppLayout title={title} />;
+}
+
+interface ScreenErrorProps {
+  at: string; // the location's path: a move to another screen clears the error
+  children: ReactNode;
+}
+
+interface ScreenErrorState {
+  failed: boolean;
+  at: string;
+}
+
+// A screen that throws (or whose code fails to load) shows RouteError in place of the app's screens.
+class ScreenErrorBoundary extends Component<ScreenErrorProps, ScreenErrorState> {
+  state: ScreenErrorState = { failed: false, at: this.props.at };
+
+  static getDerivedStateFromError(): Partial<ScreenErrorState> {
+    return { failed: true };
+  }
+
+  static getDerivedStateFromProps(props: ScreenErrorProps, state: ScreenErrorState): Partial<ScreenErrorState> | null {
+    return props.at === state.at ? null : { failed: false, at: props.at };
+  }
+
+  componentDidCatch(error: unknown) {
+    console.error('MedLedger: a screen failed', error);
+  }
+
+  render() {
+    return this.state.failed ? <RouteError /> : this.props.children;
+  }
 }
 
 // The route list, wrapped in its guards: guest -> login screen, everything else -> session, layout, role.
-export function buildRoutes(routes: readonly AppRoute[] = APP_ROUTES): RouteObject[] {
-  const pick = (access: RouteAccess) => routes.filter((route) => route.access === access).map(toRouteObject);
-  return [
-    {
-      errorElement: <RouteError />,
-      hydrateFallbackElement: <PageSpinner label="Loading" />,
-      children: [
-        { element: <RequireGuest />, children: pick('guest') },
-        {
-          element: <RequireSession />,
-          children: [
-            {
-              // code-split: the login screen never loads the layout
-              lazy: async () => ({ Component: (await import('../layout/app-layout')).AppLayout }),
-              children: [
-                { element: <RequireRole role="patient" />, children: pick('patient') },
-                { element: <RequireRole role="doctor" />, children: pick('doctor') },
-                ...pick('signed-in'),
-              ],
-            },
-          ],
-        },
-        { path: '*', element: <Navigate to="/" replace /> },
-      ],
-    },
-  ];
-}
-
-export function createAppRouter() {
-  return createBrowserRouter(buildRoutes());
+export function AppRoutes({ routes = APP_ROUTES }: { routes?: readonly AppRoute[] }) {
+  const { pathname } = useLocation();
+  const pick = (access: RouteAccess) =>
+    routes
+      .filter((route) => route.access === access)
+      .map((route) => <Route key={route.path} path={route.path} element={routeElement(route)} />);
+  return (
+    <ScreenErrorBoundary at={pathname}>
+      <Suspense fallback={<PageSpinner label="Loading" />}>
+        <Routes>
+          <Route element={<RequireGuest />}>{pick('guest')}</Route>
+          <Route element={<RequireSession />}>
+            <Route element={<TitledLayout routes={routes} />}>
+              <Route element={<RequireRole role="patient" />}>{pick('patient')}</Route>
+              <Route element={<RequireRole role="doctor" />}>{pick('doctor')}</Route>
+              {pick('signed-in')}
+            </Route>
+          </Route>
+          <Route path="*" element={<Navigate to="/" replace />} />
+        </Routes>
+      </Suspense>
+    </ScreenErrorBoundary>
+  );
 }

@@ -1,18 +1,15 @@
 import { StrictMode } from 'react';
+import { BrowserRouter } from 'react-router-dom';
 import { whenScreenShown } from '../components/pending-screen';
 import { App } from './app';
 import { mountApp } from './mount-app';
-import { createAppRouter } from './router';
 
 // The last stage of src/main.tsx: the router and the app, rendered into #root.
 export function startApp(root: HTMLElement): void {
-  // Created once, outside React: StrictMode's double render must not start a second router.
-  const router = createAppRouter();
-
   mountApp(
     root,
     <StrictMode>
-      <App router={router} fetchAhead />
+      <App router={BrowserRouter} fetchAhead />
     </StrictMode>,
   );
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
+import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import type { EmergencyGrant } from '../../workers/core/types';
 import { useSession } from '../auth/use-session';
 import { useLedger } from '../ledger/use-ledger';
@@ -9,14 +9,8 @@ import { LogoutPrompt } from './logout-prompt';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 
-function routeTitle(handle: unknown): string | undefined {
-  return typeof handle === 'object' && handle !== null && 'title' in handle && typeof handle.title === 'string'
-    ? handle.title
-    : undefined;
-}
-
-// The shell of every screen but login: top bar, side menu, main content.
-export function AppLayout() {
+// The shell of every screen but login: top bar, side menu, main content. `title`: the screen's, for the document.
+export function AppLayout({ title }: { title?: string }) {
   const session = useSession();
   const service = useLedger();
   const navigate = useNavigate();
@@ -25,10 +19,6 @@ export function AppLayout() {
   const { pathname, hash } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const firstPath = useRef(pathname);
-  const title = useMatches()
-    .map((match) => routeTitle(match.handle))
-    .filter(Boolean)
-    .at(-1);
 
   useEffect(() => {
     document.title = title ? `${title} · MedLedger` : 'MedLedger';

@@ -52,7 +52,7 @@ export function ResetDemoData({ role, onDone }: { role: Role; onDone?: () => voi
       await service.resetDemoData(); // every screen refreshes on the change notice, other tabs too
       setShow(false);
       onDone?.();
-      // fire and forget: react-router shows a navigation error in the route's error element, not through this promise
+      // a move that goes wrong shows RouteError (src/app/router.tsx): nothing to wait for here
       void navigate(dashboardPath(role));
     } catch (caught) {
       setError(userMessage(caught, RESET_FAILED));

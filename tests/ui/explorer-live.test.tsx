@@ -231,10 +231,10 @@ describe('the explorer, small things', () => {
 
   it('opens the tab named in the address, and names the tab chosen there', async () => {
     const ledger = openLedger({ now: createClock().now });
-    const { user, router } = renderApp('/patient/blockchain?tab=anchor', { ledger, signedInAs: 'patient-1' });
+    const { user, location } = renderApp('/patient/blockchain?tab=anchor', { ledger, signedInAs: 'patient-1' });
     expect(await screen.findByRole('tab', { name: 'Anchor', selected: true })).toBeInTheDocument();
     await user.click(screen.getByRole('tab', { name: 'Peers' }));
-    await waitFor(() => expect(router.state.location.search).toBe('?tab=peers'));
+    await waitFor(() => expect(location().search).toBe('?tab=peers'));
   });
 
   it('lights up only rows that open a block, and a click anywhere on a sandbox row opens it', async () => {

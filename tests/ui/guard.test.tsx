@@ -4,30 +4,28 @@ import { DEMO_PASSWORD } from '../../workers/core/constants';
 import { DEMO_ACCOUNTS } from '../../workers/core/directory';
 import { renderApp } from './render-app';
 
-const path = (router: ReturnType<typeof renderApp>['router']) => router.state.location.pathname;
-
 describe('Route guard and session', () => {
   it('sends a visitor with no session from a dashboard to the login page', async () => {
-    const { router } = renderApp('/patient/dashboard');
-    await waitFor(() => expect(path(router)).toBe('/'));
+    const { location } = renderApp('/patient/dashboard');
+    await waitFor(() => expect(location().pathname).toBe('/'));
     expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
   });
 
   it('sends a patient who opens a doctor route to the patient dashboard', async () => {
-    const { router } = renderApp('/doctor/emergency', { signedInAs: 'patient-1' });
-    await waitFor(() => expect(path(router)).toBe('/patient/dashboard'));
+    const { location } = renderApp('/doctor/emergency', { signedInAs: 'patient-1' });
+    await waitFor(() => expect(location().pathname).toBe('/patient/dashboard'));
     expect(await screen.findByRole('heading', { name: 'Welcome back, Sarah Johnson' })).toBeInTheDocument();
   });
 
   it('sends a doctor who opens a patient route to the doctor dashboard', async () => {
-    const { router } = renderApp('/patient/upload', { signedInAs: 'doctor-1' });
-    await waitFor(() => expect(path(router)).toBe('/doctor/dashboard'));
+    const { location } = renderApp('/patient/upload', { signedInAs: 'doctor-1' });
+    await waitFor(() => expect(location().pathname).toBe('/doctor/dashboard'));
   });
 
   it('ignores a role written into currentUser: the directory role wins', async () => {
     const tampered = JSON.stringify({ id: 'patient-1', role: 'doctor', name: 'Dr. Mallory' });
-    const { router } = renderApp('/doctor/dashboard', { signedInAs: 'patient-1', stored: tampered }); // a real session, its entry edited
-    await waitFor(() => expect(path(router)).toBe('/patient/dashboard'));
+    const { location } = renderApp('/doctor/dashboard', { signedInAs: 'patient-1', stored: tampered }); // a real session, its entry edited
+    await waitFor(() => expect(location().pathname).toBe('/patient/dashboard'));
     const banner = screen.getByRole('banner');
     expect(within(banner).getByText('Sarah Johnson')).toBeInTheDocument();
     expect(within(banner).getByText('Patient')).toBeInTheDocument();
@@ -36,33 +34,33 @@ describe('Route guard and session', () => {
   });
 
   it('clears a currentUser that is not JSON and shows the login page', async () => {
-    const { router } = renderApp('/patient/dashboard', { stored: '{not json' });
-    await waitFor(() => expect(path(router)).toBe('/'));
+    const { location } = renderApp('/patient/dashboard', { stored: '{not json' });
+    await waitFor(() => expect(location().pathname).toBe('/'));
     expect(localStorage.getItem('currentUser')).toBeNull();
     expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
   });
 
   it('signs out a stored id that is not in the user list', async () => {
-    const { router } = renderApp('/patient/dashboard', { stored: JSON.stringify({ id: 'patient-999', role: 'patient' }) });
+    const { location } = renderApp('/patient/dashboard', { stored: JSON.stringify({ id: 'patient-999', role: 'patient' }) });
     await waitFor(() => expect(localStorage.getItem('currentUser')).toBeNull());
-    await waitFor(() => expect(path(router)).toBe('/')); // the redirect follows the sign-out in an effect
+    await waitFor(() => expect(location().pathname).toBe('/')); // the redirect follows the sign-out in an effect
   });
 
   it('redirects any other path to /', async () => {
-    const { router } = renderApp('/no/such/page');
-    await waitFor(() => expect(path(router)).toBe('/'));
+    const { location } = renderApp('/no/such/page');
+    await waitFor(() => expect(location().pathname).toBe('/'));
     expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
   });
 
   it('sends a signed-in user who opens / to their own dashboard', async () => {
-    const { router } = renderApp('/', { signedInAs: 'doctor-2' });
-    await waitFor(() => expect(path(router)).toBe('/doctor/dashboard'));
+    const { location } = renderApp('/', { signedInAs: 'doctor-2' });
+    await waitFor(() => expect(location().pathname).toBe('/doctor/dashboard'));
   });
 
   it('logs out: clears currentUser, signs the ledger out and returns to /', async () => {
-    const { router, user, ledger } = renderApp('/patient/dashboard', { signedInAs: 'patient-1' });
+    const { location, user, ledger } = renderApp('/patient/dashboard', { signedInAs: 'patient-1' });
     await user.click(await screen.findByRole('button', { name: 'Logout' }));
-    await waitFor(() => expect(path(router)).toBe('/'));
+    await waitFor(() => expect(location().pathname).toBe('/'));
     expect(localStorage.getItem('currentUser')).toBeNull();
     await expect(ledger.proxy.patientOverview()).rejects.toMatchObject({ name: 'AccessDeniedError' });
   });
@@ -70,13 +68,13 @@ describe('Route guard and session', () => {
 
 describe('Session across tabs', () => {
   it('follows a logout in another tab back to the login page', async () => {
-    const { router } = renderApp('/patient/dashboard', { signedInAs: 'patient-1' });
+    const { location } = renderApp('/patient/dashboard', { signedInAs: 'patient-1' });
     await screen.findByRole('heading', { name: 'Welcome back, Sarah Johnson' });
     localStorage.removeItem('currentUser'); // what the other tab did
     act(() => {
       window.dispatchEvent(new StorageEvent('storage', { key: 'currentUser', newValue: null }));
     });
-    await waitFor(() => expect(path(router)).toBe('/'));
+    await waitFor(() => expect(location().pathname).toBe('/'));
   });
 
   it("puts focus on the dashboard's heading after sign-in, not on the page body", async () => {

@@ -3,17 +3,16 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expose, wrap } from 'comlink';
 import { MessageChannel } from 'node:worker_threads';
-import { createMemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LedgerService } from '../../workers/api';
 import { createTestLedgerService } from '../support/test-ledger';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { App } from '../../src/app/app';
-import { buildRoutes } from '../../src/app/router';
 import type { LedgerRemote } from '../../src/ledger/ledger-context';
 import { livenessProbe, watchLedger } from '../../src/ledger/ledger-watchdog';
 import type { LedgerConnection } from '../../src/ledger/ledger-worker';
 import { SARAH, signInAs, uploadOf } from '../support/ledger-fixtures';
+import { memoryRouterAt } from './render-app';
 
 const closers: (() => void)[] = [];
 afterEach(() => {
@@ -45,9 +44,9 @@ async function renderWith(farm: ReturnType<typeof workerFarm>, path: string) {
   await signInAs(createTestLedgerService({ storage: farm.storage }), SARAH);
   localStorage.setItem('currentUser', JSON.stringify({ id: SARAH.id }));
   const connect = farm.connect;
-  const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
+  const { router, location } = memoryRouterAt(path);
   render(<App router={router} connect={connect} />);
-  return { router, user: userEvent.setup() };
+  return { location, user: userEvent.setup() };
 }
 
 describe('a worker that dies', () => {
@@ -71,7 +70,7 @@ describe('a worker that dies', () => {
 
   it('restarts on a fresh worker that has every record saved before the fault, still signed in, on the same screen', async () => {
     const farm = workerFarm();
-    const { user, router } = await renderWith(farm, '/patient/dashboard');
+    const { user, location } = await renderWith(farm, '/patient/dashboard');
     await screen.findByRole('heading', { name: 'Welcome back, Sarah Johnson' });
     const first = farm.started[0].service;
     await signInAs(first, SARAH);
@@ -83,7 +82,7 @@ describe('a worker that dies', () => {
 
     expect(farm.started).toHaveLength(2);
     await screen.findByRole('heading', { name: 'Welcome back, Sarah Johnson' });
-    expect(router.state.location.pathname).toBe('/patient/dashboard');
+    expect(location().pathname).toBe('/patient/dashboard');
     const recent = await screen.findByRole('region', { name: 'Recent Medical Records' });
     await waitFor(() => expect(within(recent).getByText('Also saved before the fault')).toBeInTheDocument());
     expect(within(recent).getByText('Saved before the fault')).toBeInTheDocument();
@@ -93,7 +92,7 @@ describe('a worker that dies', () => {
   it('gives the error screen on the login page too when the worker dies before anyone signs in', async () => {
     const farm = workerFarm();
     localStorage.removeItem('currentUser');
-    const router = createMemoryRouter(buildRoutes(), { initialEntries: ['/'] });
+    const { router, location } = memoryRouterAt('/');
     render(<App router={router} connect={farm.connect} />);
     const user = userEvent.setup();
     await screen.findByRole('button', { name: 'Sign In' });
@@ -104,6 +103,6 @@ describe('a worker that dies', () => {
     await user.click(screen.getByRole('button', { name: 'Restart the records service' }));
     await user.click(await screen.findByRole('button', { name: 'Fill Demo Credentials' }));
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/patient/dashboard'));
+    await waitFor(() => expect(location().pathname).toBe('/patient/dashboard'));
   });
 });

@@ -3,8 +3,6 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from './render-app';
 
-const path = (router: ReturnType<typeof renderApp>['router']) => router.state.location.pathname;
-
 describe('a currentUser entry', () => {
   const signedOut = [
     '',
@@ -28,16 +26,16 @@ describe('a currentUser entry', () => {
   ];
 
   it.each(signedOut)('%j is signed out: the login page, the entry removed', async (stored) => {
-    const { router } = renderApp('/doctor/dashboard', { stored });
+    const { location } = renderApp('/doctor/dashboard', { stored });
     expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
-    expect(path(router)).toBe('/');
+    expect(location().pathname).toBe('/');
     await waitFor(() => expect(localStorage.getItem('currentUser')).toBeNull());
   });
 
   it('that claims another role and name for a known id is corrected from the user list', async () => {
     const stored = JSON.stringify({ id: 'doctor-2', role: 'patient', name: 'Sarah Johnson', patients: [], email: 'x@y.z' });
-    const { router } = renderApp('/patient/upload', { signedInAs: 'doctor-2', stored }); // a real session, its entry edited
-    await waitFor(() => expect(path(router)).toBe('/doctor/dashboard'));
+    const { location } = renderApp('/patient/upload', { signedInAs: 'doctor-2', stored }); // a real session, its entry edited
+    await waitFor(() => expect(location().pathname).toBe('/doctor/dashboard'));
     const banner = await screen.findByRole('banner');
     expect(within(banner).getByText('Doctor')).toBeInTheDocument();
     expect(within(banner).queryByText('Sarah Johnson')).not.toBeInTheDocument();

@@ -84,7 +84,7 @@ describe('the upload form', () => {
 
 describe('a file dropped outside the drop zone', () => {
   it('on the upload page goes to the form with the same checks, and the drop is taken (nothing opens)', async () => {
-    const { router } = await openUpload();
+    const { location } = await openUpload();
     const heading = screen.getByRole('heading', { name: 'Upload Medical Documents' });
     expect(fireEvent.dragOver(heading, { dataTransfer: { files: [], types: ['Files'] } })).toBe(false);
     const taken = fireEvent.drop(heading, {
@@ -93,16 +93,16 @@ describe('a file dropped outside the drop zone', () => {
     expect(taken).toBe(false); // cancelled: the browser does not open the file
     expect(selectedNames()).toEqual(['outside.pdf']);
     expect(notAdded()).toEqual(['"setup.exe" is not an accepted file type (.pdf, .jpg, .jpeg, .png, .doc, .docx)']);
-    expect(router.state.location.pathname).toBe('/patient/upload');
+    expect(location().pathname).toBe('/patient/upload');
   });
 
   it('on another page is cancelled, so the browser neither opens the file nor leaves the app', async () => {
-    const { router } = renderApp('/patient/dashboard', { signedInAs: 'patient-1' });
+    const { location } = renderApp('/patient/dashboard', { signedInAs: 'patient-1' });
     const heading = await screen.findByRole('heading', { level: 1 });
     const transfer = { files: [pdf('stray.pdf')], types: ['Files'] };
     expect(fireEvent.dragOver(heading, { dataTransfer: transfer })).toBe(false);
     expect(fireEvent.drop(heading, { dataTransfer: transfer })).toBe(false);
-    expect(router.state.location.pathname).toBe('/patient/dashboard');
+    expect(location().pathname).toBe('/patient/dashboard');
   });
 
   it('that is text, not files, is left alone', async () => {

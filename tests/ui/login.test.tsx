@@ -24,11 +24,11 @@ describe('Login', () => {
   });
 
   it('does not sign in while the email or the password is missing', async () => {
-    const { user, router } = renderApp('/');
+    const { user, location } = renderApp('/');
     await user.type(screen.getByLabelText('Email'), DEMO_ACCOUNTS.patient);
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(location().pathname).toBe('/');
     expect(localStorage.getItem('currentUser')).toBeNull();
   });
 
@@ -106,20 +106,20 @@ describe('Login', () => {
   });
 
   it('sends a patient to /patient/dashboard and keeps the user in currentUser', async () => {
-    const { user, router } = renderApp('/');
+    const { user, location } = renderApp('/');
     await user.click(screen.getByRole('button', { name: 'Fill Demo Credentials' }));
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/patient/dashboard'));
+    await waitFor(() => expect(location().pathname).toBe('/patient/dashboard'));
     expect(JSON.parse(localStorage.getItem('currentUser') ?? '{}')).toMatchObject({ id: 'patient-1', role: 'patient' });
     expect(await screen.findByRole('heading', { name: 'Welcome back, Sarah Johnson' })).toBeInTheDocument();
   });
 
   it('sends a doctor to /doctor/dashboard', async () => {
-    const { user, router } = renderApp('/');
+    const { user, location } = renderApp('/');
     await user.click(screen.getByRole('radio', { name: /Doctor/ }));
     await user.click(screen.getByRole('button', { name: 'Fill Demo Credentials' }));
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/doctor/dashboard'));
+    await waitFor(() => expect(location().pathname).toBe('/doctor/dashboard'));
     expect(await screen.findByRole('heading', { name: 'Welcome, Dr. Emily Carter' })).toBeInTheDocument();
   });
 });

@@ -216,10 +216,10 @@ describe('Emergency access history', () => {
     });
     const scrolled = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(() => undefined);
     try {
-      const { user, router } = renderApp('/patient/dashboard', { ledger, signedInAs: 'patient-1' });
+      const { user, location } = renderApp('/patient/dashboard', { ledger, signedInAs: 'patient-1' });
       await user.click(await screen.findByRole('link', { name: 'See the access history' }));
       const history = await screen.findByRole('region', { name: 'Emergency Access History' });
-      expect(router.state.location).toMatchObject({ pathname: '/patient/records', hash: '#access-history' });
+      expect(location()).toMatchObject({ pathname: '/patient/records', hash: '#access-history' });
       await within(history).findByRole('heading', { name: 'Dr. Emily Carter' });
       await waitFor(() => expect(scrolled.mock.contexts).toContain(history.parentElement));
     } finally {

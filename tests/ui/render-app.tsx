@@ -1,12 +1,12 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter } from 'react-router-dom';
+import { useLayoutEffect, type ReactNode } from 'react';
+import { MemoryRouter, useLocation, useNavigate, type Location } from 'react-router-dom';
 import { afterEach } from 'vitest';
 import type { Remote } from 'comlink';
 import type { LedgerService } from '../../workers/api';
 import type { LedgerDeps } from '../../workers/ledger/deps';
 import { App } from '../../src/app/app';
-import { buildRoutes } from '../../src/app/router';
 import { signInById } from '../support/ledger-fixtures';
 import { connectLedger, type ConnectedLedger } from '../support/ledger-over-channel';
 
@@ -34,10 +34,43 @@ export function renderApp(path: string, options: RenderOptions = {}) {
   const ledger = options.ledger ?? openLedger();
   if (options.signedInAs) localStorage.setItem('currentUser', JSON.stringify({ id: options.signedInAs }));
   if (options.stored !== undefined) localStorage.setItem('currentUser', options.stored);
-  const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
+  const { router, location } = memoryRouterAt(path);
   const user = userEvent.setup(options.advanceTimers ? { advanceTimers: options.advanceTimers } : {});
   const view = render(<App service={withSession(options.proxy ?? ledger.proxy, options.signedInAs)} router={router} />);
-  return { ...view, router, ledger, user };
+  return { ...view, location, ledger, user };
+}
+
+// A MemoryRouter starting at `path`, a read of the location it shows now (as of its last commit), and a move
+// to another path from outside the app's screens (as the browser's address bar would).
+export function memoryRouterAt(path: string) {
+  let current: Location | null = null;
+  let move: ((to: string) => void) | null = null;
+  function LocationProbe() {
+    const location = useLocation();
+    const navigate = useNavigate();
+    useLayoutEffect(() => {
+      current = location;
+      move = (to) => void navigate(to);
+    }, [location, navigate]);
+    return null;
+  }
+  function Router({ children }: { children: ReactNode }) {
+    return (
+      <MemoryRouter initialEntries={[path]}>
+        {children}
+        <LocationProbe />
+      </MemoryRouter>
+    );
+  }
+  const location = (): Location => {
+    if (!current) throw new Error('the app has not rendered its router yet');
+    return current;
+  };
+  const go = (to: string) => {
+    if (!move) throw new Error('the app has not rendered its router yet');
+    move(to);
+  };
+  return { router: Router, location, go };
 }
 
 // `signedInAs` stands for a sign-in before this render: when the worker holds no session of that user yet,

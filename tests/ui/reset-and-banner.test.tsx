@@ -13,7 +13,7 @@ describe('Reset demo data', { timeout: 15_000 }, () => {
   it('asks first; Cancel keeps everything, confirming starts a fresh chain and goes to the dashboard', async () => {
     const ledger = openLedger();
     await seedRecords(ledger.service, 'patient-1', [{ title: 'Kept until reset' }]);
-    const { user, router } = renderApp('/patient/records', { ledger, signedInAs: 'patient-1' });
+    const { user, location } = renderApp('/patient/records', { ledger, signedInAs: 'patient-1' });
     expect(await screen.findByRole('heading', { name: 'Kept until reset' })).toBeInTheDocument();
     await waitFor(() => expect(blocks()).toHaveTextContent(/^2$/));
 
@@ -29,7 +29,7 @@ describe('Reset demo data', { timeout: 15_000 }, () => {
     const confirm = within(dialog).getByRole('button', { name: 'Reset demo data' });
     await waitFor(() => expect(confirm).toBeEnabled()); // once the worker said this user may reset
     await user.click(confirm);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/patient/dashboard'));
+    await waitFor(() => expect(location().pathname).toBe('/patient/dashboard'));
     await waitFor(() => expect(blocks()).toHaveTextContent(/^1$/));
     expect((await ledger.service.listRecords('patient-1')).map((record) => record.title)).toEqual(['Initial health assessment']);
   });

@@ -216,7 +216,7 @@ describe('Shared with me (doctor)', () => {
     const ledger = openLedger();
     await seedRecords(ledger.service, 'patient-1', [{ title: 'Echocardiogram' }]);
     await sarahShares(ledger, { note: 'Second opinion' });
-    const { user, router } = renderApp('/doctor/patients', { ledger, signedInAs: 'doctor-2' });
+    const { user, location } = renderApp('/doctor/patients', { ledger, signedInAs: 'doctor-2' });
 
     const shared = await screen.findByRole('region', { name: 'Shared with me' });
     const item = (await within(shared).findByText('Sarah Johnson')).closest('li')!;
@@ -238,10 +238,10 @@ describe('Shared with me (doctor)', () => {
     await waitFor(() => expect(capture?.downloads.map((download) => download.name)).toEqual(['echocardiogram.pdf']));
     expect(await capture.text(0)).toBe(PDF_TEXT);
 
-    expect(router.state.location.search).toMatch(/^\?share=/);
+    expect(location().search).toMatch(/^\?share=/);
     await user.click(screen.getByRole('button', { name: 'Close shared records' }));
     expect(screen.queryByRole('region', { name: 'Complete History' })).not.toBeInTheDocument();
-    expect(router.state.location.search).toBe('');
+    expect(location().search).toBe('');
     expect(within(item).getByRole('button', { name: 'Open shared records of Sarah Johnson' })).toHaveFocus();
 
     await signInById(ledger.service, 'patient-1');
