@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { extname, join, normalize } from 'node:path';
+import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import purgeCss from '@fullhuman/postcss-purgecss';
 import type { AcceptedPlugin, Root } from 'postcss';
 import { defineConfig, runnerImport, type Plugin, type Rolldown } from 'vite';
@@ -233,6 +234,70 @@ function contentSecurityPolicy(): string {
   return `${meta[1]}; frame-ancestors 'none'`;
 }
 
+// Text files of the build, in the types they are sent as; each one is also written Brotli-compressed (file.br) by
+// the build, and `vite preview` (npm start, the browser tests, the benches) sends that copy to a browser that takes
+// Brotli, as a CDN would: a fifth fewer bytes than the gzip vite preview makes on the fly.
+const COMPRESSED_TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.html': 'text/html;charset=utf-8',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.txt': 'text/plain;charset=utf-8',
+};
+const writeBrotliCopies: Plugin = {
+  name: 'write-brotli-copies',
+  apply: 'build',
+  closeBundle: {
+    order: 'post', // after vite-plugin-pwa has written the service worker
+    sequential: true,
+    handler() {
+      const dir = this.environment.config.build.outDir;
+      const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => extname(name) in COMPRESSED_TYPES);
+      for (const name of files) {
+        const file = join(dir, name);
+        const params = { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: statSync(file).size };
+        writeFileSync(`${file}.br`, brotliCompressSync(readFileSync(file), { params }));
+      }
+    },
+  },
+};
+
+// Before vite's own static files and its gzip; a page's path (no file extension) is the app's index.html, as vite
+// preview's fallback sends it.
+const sendBrotliCopies: Plugin = {
+  name: 'send-brotli-copies',
+  configurePreviewServer(server) {
+    const dir = server.config.build.outDir;
+    const headers = server.config.preview.headers ?? {};
+    server.middlewares.use((req, res, next) => {
+      if (req.method !== 'GET' || !/\bbr\b/.test(String(req.headers['accept-encoding'] ?? ''))) return next();
+      let pathname: string;
+      try {
+        pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+      } catch {
+        return next(); // a malformed address: vite's own handling answers it
+      }
+      const page = !extname(pathname) && String(req.headers.accept ?? '').includes('text/html');
+      const name = page ? '/index.html' : pathname;
+      const type = COMPRESSED_TYPES[extname(name)];
+      const file = normalize(join(dir, name));
+      if (!type || !file.startsWith(normalize(dir)) || !existsSync(`${file}.br`)) return next();
+      const stats = statSync(`${file}.br`);
+      const etag = `W/"br-${stats.size}-${stats.mtime.getTime()}"`;
+      const common = { ...headers, ETag: etag, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding' };
+      if (req.headers['if-none-match'] === etag) {
+        res.writeHead(304, common);
+        res.end();
+        return;
+      }
+      res.writeHead(200, { ...common, 'Content-Type': type, 'Content-Encoding': 'br', 'Content-Length': stats.size });
+      res.end(readFileSync(`${file}.br`));
+    });
+  },
+};
+
 // The service worker precaches the whole build (the app works offline after its first visit), and the
 // manifest makes it installable. injectRegister false: src/app/service-worker.tsx registers it from a
 // module of the app, so no inline script is needed and the CSP keeps script-src 'self'.
@@ -265,7 +330,16 @@ const offlineApp = VitePWA({
 
 // comlink() must come first, in both plugin lists: it rewrites only the literal `new ComlinkWorker(new URL(...))`
 export default defineConfig(({ command }) => ({
-  plugins: [comlink(), devWithoutCsp, findFirstScreenModules, prerenderScreens, offlineApp, startAfterFirstPaint],
+  plugins: [
+    comlink(),
+    devWithoutCsp,
+    findFirstScreenModules,
+    prerenderScreens,
+    offlineApp,
+    startAfterFirstPaint,
+    writeBrotliCopies,
+    sendBrotliCopies,
+  ],
   resolve: { alias: reactOnPreact, dedupe: ['preact'] },
   // JSX as React's automatic runtime, which the alias turns into Preact's; no @vitejs/plugin-react: its Fast
   // Refresh patches React's internals, which Preact has not (a change in `npm run dev` reloads the page instead)

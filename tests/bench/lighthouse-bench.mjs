@@ -3,7 +3,7 @@
 // the patient's and the doctor's dashboards with a stored session (signed in first through the login form, then
 // the HTTP cache cleared and the service worker removed, so the dashboard loads cold as after a browser restart).
 // Lighthouse 12: Lighthouse 13 needs Node 22, and this project runs on Node 20.19+.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -51,11 +51,12 @@ const median = (values) => {
   return sorted[Math.floor((sorted.length - 1) / 2)];
 };
 
-// Bytes on the wire. Chromium reports only the headers of a worker's script as transferred: for those, the
-// gzipped size of the built file, as vite preview sends it.
+// Bytes on the wire. Chromium reports only the headers of a worker's script as transferred: for those, the size of
+// the build's Brotli copy, which vite preview sends to Chromium (vite.config.ts, sendBrotliCopies), or else gzipped.
 function wireBytes(item) {
   if (item.sessionTargetType !== 'worker') return item.transferSize;
   const file = join(outDir, new URL(item.url).pathname);
+  if (existsSync(`${file}.br`)) return statSync(`${file}.br`).size;
   return existsSync(file) ? gzipSync(readFileSync(file)).length : item.transferSize;
 }
 
