@@ -23,4 +23,22 @@ describe('the served app', () => {
     const script = await page.request.get(workerUrl);
     expect(script.headers()['content-security-policy']).toBe(expected);
   });
+
+  test("sends it with what the browser loads as a page or a worker, not with the page's scripts and stylesheet", async ({
+    page,
+  }) => {
+    const policies = new Map<string, string | undefined>();
+    page.on('response', (response) =>
+      policies.set(new URL(response.url()).pathname, response.headers()['content-security-policy']),
+    );
+    await login(page, 'patient');
+    const sent = (pattern: RegExp) => [...policies].filter(([path]) => pattern.test(path));
+    await expect.poll(() => sent(/ledger\.worker-.*\.js$/).length).toBeGreaterThan(0);
+    expect(sent(/^\/$/).map(([, policy]) => policy)).toEqual([expect.stringContaining("frame-ancestors 'none'")]);
+    for (const [, policy] of sent(/ledger\.worker-.*\.js$/)) expect(policy).toContain("frame-ancestors 'none'");
+    expect(sent(/\.css$/).length).toBeGreaterThan(0);
+    for (const [path, policy] of [...sent(/\.css$/), ...sent(/\/assets\/(react|router|shared)-.*\.js$/)]) {
+      expect({ path, policy }).toEqual({ path, policy: undefined });
+    }
+  });
 });
