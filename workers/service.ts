@@ -3,7 +3,7 @@
 import type { LedgerService } from './api';
 import type { User } from './core/types';
 import { dueExpiryRecords } from './core/ledger-records';
-import { createAnchors } from './ledger/anchor';
+import type { createAnchors } from './ledger/anchor';
 import { createArrivals } from './ledger/arrivals';
 import { createChainView } from './ledger/chain-view';
 import { createChanges } from './ledger/changes';
@@ -25,11 +25,13 @@ import { createTransferJobs } from './ledger/transfer-jobs';
 import { createSync } from './sync/sync-service';
 import { inArrivalOrder, onFirstUse, type FirstUse } from './ledger/on-first-use';
 
-// Capabilities no first screen calls (the explorer's sandbox and the mining lab, FHIR, backups) are built on the first
-// call of one of them: their code stays out of the worker's start, which a returning user's dashboard waits for.
+// Capabilities no first screen calls (the explorer's sandbox and anchor, the mining lab, FHIR, backups) are built on
+// the first call of one of them: their code stays out of the worker's start, which a returning user's dashboard
+// waits for.
 // Each one's methods are listed in a Record typed by its api, so the compiler catches a missing one.
 interface LaterCapabilities {
   sandbox: ReturnType<typeof createSandbox>;
+  anchors: ReturnType<typeof createAnchors>;
   portability: ReturnType<typeof createPortability>;
   backupRestore: ReturnType<typeof createBackupRestore>;
 }
@@ -44,6 +46,7 @@ const SANDBOX_CALLS: Record<keyof LaterCapabilities['sandbox']['api'], true> = {
   mineSandbox: true,
   cancelJob: true,
 };
+const ANCHOR_CALLS: Record<keyof LaterCapabilities['anchors'], true> = { saveAnchor: true, checkAnchor: true };
 const PORTABILITY_CALLS: Record<keyof LaterCapabilities['portability'], true> = { exportFhir: true, importFhir: true };
 const BACKUP_RESTORE_CALLS: Record<keyof LaterCapabilities['backupRestore']['api'], true> = {
   downloadBackup: true,
@@ -118,13 +121,15 @@ export function createLedgerBackend(deps: LedgerDeps): {
   const sharing = createSharing(deps, store, session.enter, sealing, arrivals.of);
   const transfers = createTransferJobs(deps, session.enter);
   const later = onFirstUse(async (): Promise<LaterCapabilities> => {
-    const [{ createSandbox }, { createPortability }, { createBackupRestore }] = await Promise.all([
+    const [{ createSandbox }, { createAnchors }, { createPortability }, { createBackupRestore }] = await Promise.all([
       import('./ledger/sandbox'),
+      import('./ledger/anchor'),
       import('./ledger/portability'),
       import('./ledger/backup-restore'),
     ]);
     return {
       sandbox: createSandbox(deps, store, session.enter, sealing),
+      anchors: createAnchors(deps, store, session.enter),
       portability: createPortability(deps, store, session.enter, transfers, sealing),
       backupRestore: createBackupRestore(deps, store, session.enter, session.api.signOut, transfers),
     };
@@ -146,7 +151,6 @@ export function createLedgerBackend(deps: LedgerDeps): {
   const service: LedgerService = {
     ...session.api,
     ...createChainView(store, session.enter, session.actor, sealing),
-    ...createAnchors(deps, store, session.enter),
     ...createRecords(
       deps,
       store,
@@ -160,6 +164,7 @@ export function createLedgerBackend(deps: LedgerDeps): {
     ...sharing.api,
     ...changes.api,
     ...callsOn<LaterCapabilities['sandbox']['api']>(SANDBOX_CALLS, later, (capabilities) => capabilities.sandbox.api),
+    ...callsOn<LaterCapabilities['anchors']>(ANCHOR_CALLS, later, (capabilities) => capabilities.anchors),
     ...callsOn<LaterCapabilities['portability']>(PORTABILITY_CALLS, later, (capabilities) => capabilities.portability),
     ...callsOn<LaterCapabilities['backupRestore']['api']>(
       BACKUP_RESTORE_CALLS,

@@ -5,12 +5,13 @@ import { afterEach, beforeAll } from 'vitest';
 // Lazy routes are transformed on first import; on a busy 2-core machine that can exceed the 1 s default.
 configure({ asyncUtilTimeout: 5000 });
 
-// The service loads the sandbox, FHIR and backup modules on their first call (workers/service.ts). In the browser
-// they come from the service worker's cache in milliseconds; here the first import transforms their whole module
-// graph, seconds on a busy machine, inside a screen's wait for its answer. Loaded once per file beforehand instead.
+// The service loads the sandbox, anchor, FHIR and backup modules on their first call (workers/service.ts). In the
+// browser they come from the service worker's cache in milliseconds; here the first import transforms their whole
+// module graph, seconds on a busy machine, inside a screen's wait for its answer. Loaded once per file beforehand.
 beforeAll(async () => {
   await Promise.all([
     import('../../workers/ledger/sandbox'),
+    import('../../workers/ledger/anchor'),
     import('../../workers/ledger/portability'),
     import('../../workers/ledger/backup-restore'),
   ]);
