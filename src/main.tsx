@@ -13,7 +13,7 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 await import('react-dom/client');
 await nextTask();
-await import('./components/page-spinner'); // the chunk the screens share (vite.config.ts), with the router it needs
+await import('./components/page-spinner'); // the chunk the first screens share (vite.config.ts), with the router it needs
 await nextTask();
 await import('./app/router'); // its named imports only: a namespace import of react-router-dom would keep all of it
 await nextTask();
