@@ -52,7 +52,7 @@ const median = (values) => {
 };
 
 // Bytes on the wire. Chromium reports only the headers of a worker's script as transferred: for those, the size of
-// the build's Brotli copy, which vite preview sends to Chromium (vite.config.ts, sendBrotliCopies), or else gzipped.
+// the build's Brotli copy, which vite preview sends to Chromium (serve-build.ts, sendBrotliCopies), or else gzipped.
 function wireBytes(item) {
   if (item.sessionTargetType !== 'worker') return item.transferSize;
   const file = join(outDir, new URL(item.url).pathname);

@@ -1,4 +1,4 @@
-// The built app goes out Brotli-compressed to a browser that takes Brotli (vite.config.ts: the build writes a .br copy
+// The built app goes out Brotli-compressed to a browser that takes Brotli (serve-build.ts: the build writes a .br copy
 // of each text file, vite preview sends it), byte for byte the built file once decoded; gzip to any other.
 import { readFileSync, readdirSync } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
