@@ -319,6 +319,7 @@ export default defineConfig(({ command }) => ({
   },
   preview: {
     host: '127.0.0.1',
+    cors: false, // the app loads only its own origin's files: no Access-Control header on each of them
     headers: { 'X-Content-Type-Options': 'nosniff' }, // and the policy, where it applies (policyWhereItApplies)
   },
 }));
