@@ -142,19 +142,12 @@ export function createSealing(store: LedgerStore, session: SealingSession) {
     return `${record.sealed && s.summaryKeys.has(record.sealed.key) ? 1 : 0}|${held}|${deleted}`;
   }
 
-  // The upload as opened before with the same keys, if it was.
-  function openedBefore(s: Snapshot, record: ClinicalRecord): ClinicalRecord | undefined {
-    const known = uploads.get(record.id);
-    return known?.tried === keysFor(s, record) ? known.record : undefined;
-  }
-
-  // Opens a sealed upload with the keys this device holds, and keeps it for the next build.
-  async function openUpload(s: Snapshot, record: ClinicalRecord): Promise<ClinicalRecord> {
+  // Opens a sealed upload with the keys this device holds (`tried`: keysFor), and keeps it for the next build.
+  async function openUpload(s: Snapshot, record: ClinicalRecord, tried: string): Promise<ClinicalRecord> {
     const sealed = record.sealed;
     if (!sealed) return record;
     const summary = s.summaryKeys.get(sealed.key);
     const documents = s.verified.state.documents;
-    const tried = keysFor(s, record);
     const opened = summary
       ? await openClinicalRecord(record as SealedClinicalRecord, new Map([[sealed.key, summary.key]]), s.keys)
       : null;
@@ -191,16 +184,16 @@ export function createSealing(store: LedgerStore, session: SealingSession) {
   async function build(s: Snapshot, reader: User | null): Promise<LedgerState> {
     const state = s.verified.state;
     const openedById = new Map<string, ClinicalRecord>();
-    const toOpen: ClinicalRecord[] = [];
+    const toOpen: Promise<ClinicalRecord>[] = [];
     for (const entries of state.records.values())
       for (const { record } of entries) {
         if (!('files' in record) || !record.sealed) continue;
-        const known = openedBefore(s, record);
-        if (known) openedById.set(record.id, known);
-        else toOpen.push(record);
+        const tried = keysFor(s, record);
+        const known = uploads.get(record.id);
+        if (known?.tried === tried) openedById.set(record.id, known.record);
+        else toOpen.push(openUpload(s, record, tried)); // all at once: the browser decrypts on several threads
       }
-    // all at once: the browser decrypts on several threads
-    for (const opened of await Promise.all(toOpen.map((record) => openUpload(s, record)))) openedById.set(opened.id, opened);
+    for (const opened of await Promise.all(toOpen)) openedById.set(opened.id, opened);
     const grants = new Map(state.grants);
     for (const [id, known] of state.grants) {
       if (!known.sealedReason) continue;
