@@ -34,6 +34,7 @@ const LEDGER_SHARED = [
   'writes',
   'replace',
   'remote-intake',
+  'sandbox-views',
   'sealing',
 ];
 const FEATURES = readdirSync(join(root, 'src/features'));

@@ -19,7 +19,8 @@ import type { User } from '../core/types';
 import { fail, sleep, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
 import type { Sealing } from './sealing';
-import { rowsPage, sandboxDetail, sandboxRow } from './views';
+import { sandboxDetail, sandboxRow } from './sandbox-views';
+import { rowsPage } from './views';
 import {
   blockIndexOf,
   comparePeers,

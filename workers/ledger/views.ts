@@ -8,7 +8,6 @@ import type {
   ReadableBlockSummary,
   RecordView,
   RestrictedBlockSummary,
-  SandboxBlock,
   SignatureState,
 } from '../api';
 import { PATIENTS, findUser } from '../core/directory';
@@ -16,7 +15,6 @@ import type { AccessRead } from '../core/ledger-records';
 import type { GrantRead, GrantState, LedgerState, NotApplied, RecordEntry } from '../core/projection';
 import type { Block, ClinicalRecord, DocumentInfo, EmergencyGrant, Patient, Share } from '../core/types';
 import { isIndex } from '../core/ids';
-import type { PeerChain } from '../core/sandbox-chain';
 import { fail } from './deps';
 import { DELETED_FILE, SEALED_FILE } from './sealing';
 
@@ -143,26 +141,6 @@ export function readableSummary(block: Block, index: number, signature: Signatur
     signature,
     ...joinsOf(block),
   };
-}
-
-// A block of a sandbox copy as the explorer shows it, with the problem its checks found. The reader's copy holds
-// only what they may read and the demo blocks: any other block is opaque. A sealed upload's title is '' on the
-// chain: the copy shows the one the reader opened (`openedTitle`), until it is edited.
-export function sandboxRow(chain: PeerChain, index: number, signature: SignatureState, openedTitle = ''): BlockSummary {
-  const block = chain.blocks[index];
-  const problem = chain.problems.get(index);
-  const found = problem === undefined ? {} : { problem };
-  if (block.data === undefined) return { ...restrictedSummary(block, index), ...found }; // opaque
-  const summary = readableSummary(block, index, signature);
-  return { ...summary, title: summary.title === '' ? openedTitle : summary.title, ...found };
-}
-
-// The same block in the editor: its data hash, and its description when the reader may read it.
-export function sandboxDetail(chain: PeerChain, index: number, signature: SignatureState, openedTitle = ''): SandboxBlock {
-  const block = chain.blocks[index];
-  const row = sandboxRow(chain, index, signature, openedTitle);
-  if (row.restricted) return { ...row, dataHash: block.dataHash };
-  return { ...row, description: block.data?.description ?? '', dataHash: block.dataHash };
 }
 
 // visible is false for a block without data too (only a tampered store has one, and verification reports it).
