@@ -162,6 +162,21 @@ function stagedChunks(bundle: Rolldown.OutputBundle | undefined, entry: Rolldown
   return [...files].filter((file) => !entry.imports.includes(file)).map((file) => `/${file}`);
 }
 
+// The chunks of the login screen that the staged ones do not hold: fetched at once for a visitor without a session.
+function loginChunks(bundle: Rolldown.OutputBundle | undefined, staged: readonly string[]): string[] {
+  const login = Object.values(bundle ?? {}).find((chunk) => chunk.type === 'chunk' && chunk.facadeModuleId === LOGIN_SCREEN);
+  if (!bundle || login?.type !== 'chunk') throw new Error('the build has no chunk of its own for the login screen');
+  const files = new Set<string>();
+  const visit = (file: string) => {
+    const chunk = bundle[file];
+    if (files.has(file) || chunk?.type !== 'chunk') return;
+    files.add(file);
+    chunk.imports.forEach(visit);
+  };
+  visit(login.fileName);
+  return [...files].map((file) => `/${file}`).filter((file) => !staged.includes(file));
+}
+
 // Whether a module of a worker's build runs at the worker's start: its entry imports it, directly or through others.
 function atWorkerStart(context: Rolldown.ChunkingContext, id: string, seen = new Set<string>()): boolean {
   if (seen.has(id)) return false;
@@ -170,7 +185,7 @@ function atWorkerStart(context: Rolldown.ChunkingContext, id: string, seen = new
   return !!info && (info.isEntry || info.importers.some((importer) => atWorkerStart(context, importer, seen)));
 }
 
-// The first screens a user sees: the login (in the router's stage), the staged start, the layout and both dashboards.
+// The first screens a returning user sees: the staged start, the layout and both dashboards.
 const FIRST_SCREENS = [
   'src/main.tsx',
   'src/app/router.tsx',
@@ -191,17 +206,26 @@ const sharedModule = (id: string) =>
 // Every module the first screens import statically, read from the module graph once it is built (buildEnd comes before
 // chunking): the 'shared' and 'screens' chunks below are split by it.
 const firstScreenModules = new Set<string>();
+const loginModules = new Set<string>();
+const LOGIN_SCREEN = join(root, 'src/features/login/login-page.tsx');
+const workerStartModules = new Set<string>();
+const WORKER_START = join(root, 'src/ledger/ledger-worker.ts');
 const findFirstScreenModules: Plugin = {
   name: 'find-first-screen-modules',
   apply: 'build',
   buildEnd() {
-    firstScreenModules.clear();
-    const visit = (id: string) => {
-      if (firstScreenModules.has(id)) return;
-      firstScreenModules.add(id);
-      this.getModuleInfo(id)?.importedIds.forEach(visit);
+    const closure = (from: readonly string[], into: Set<string>) => {
+      into.clear();
+      const visit = (id: string) => {
+        if (into.has(id)) return;
+        into.add(id);
+        this.getModuleInfo(id)?.importedIds.forEach(visit);
+      };
+      from.forEach(visit);
     };
-    FIRST_SCREENS.forEach(visit);
+    closure(FIRST_SCREENS, firstScreenModules);
+    closure([LOGIN_SCREEN], loginModules);
+    closure([WORKER_START], workerStartModules);
   },
 };
 
@@ -225,10 +249,11 @@ const startAfterFirstPaint: Plugin = {
       const manifest = /\s*<link rel="manifest" href="([^"]+)">/.exec(result);
       if (!manifest) throw new Error('index.html has no web app manifest link to move');
       result = result.replace(manifest[0], '');
-      const hrefs = [...preloads.map((preload) => preload[1]), ...stagedChunks(bundle, chunk)].join(' ');
+      const staged = [...preloads.map((preload) => preload[1]), ...stagedChunks(bundle, chunk)];
+      const login = loginChunks(bundle, staged).join(' ');
       return result.replace(
         starter,
-        `<script src="/start-app.js" data-entry="${entry[1]}" data-preload="${hrefs}" data-manifest="${manifest[1]}"></script>`,
+        `<script src="/start-app.js" data-entry="${entry[1]}" data-preload="${staged.join(' ')}" data-preload-guest="${login}" data-manifest="${manifest[1]}"></script>`,
       );
     },
   },
@@ -305,12 +330,15 @@ export default defineConfig(({ command }) => ({
         // The worker is built apart (worker below): these groups do not reach it.
         codeSplitting: {
           groups: [
+            // src/main.tsx starts the ledger's worker before its stages: that code without React, or anything needing it
+            { name: 'ledger-start', test: (id) => workerStartModules.has(id), priority: 4 },
             { name: 'react', test: /[\\/]node_modules[\\/]preact[\\/]/, priority: 3 },
             { name: 'router', test: /[\\/]node_modules[\\/](react-router|react-router-dom|cookie)[\\/]/, priority: 2 },
             // what the screens share: two chunks, not dozens of 1 KB. 'shared' holds what the first screens import,
             // 'screens' what only later screens share (the document viewer, forms, tables): a returning user's
             // dashboard does not wait for those
             { name: 'shared', test: (id) => sharedModule(id) && firstScreenModules.has(id), minShareCount: 2, priority: 1 },
+            { name: 'login', test: (id) => loginModules.has(id) && !firstScreenModules.has(id), priority: 1 },
             { name: 'screens', test: (id) => sharedModule(id) && !firstScreenModules.has(id), minShareCount: 2, priority: 1 },
           ],
         },

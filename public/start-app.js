@@ -82,7 +82,9 @@
   const self = document.currentScript;
   const entry = self?.getAttribute('data-entry');
   if (!entry) return; // npm run dev: index.html loads the app itself (and has no frames)
-  const preloads = (self.getAttribute('data-preload') ?? '').split(' ').filter(Boolean);
+  const hrefs = (name) => (self.getAttribute(name) ?? '').split(' ').filter(Boolean);
+  // the login screen's code is its own chunk: a returning user's dashboard does not wait for it
+  const preloads = [...hrefs('data-preload'), ...(stored === null ? hrefs('data-preload-guest') : [])];
   let started = false;
   const start = () => {
     if (started) return;

@@ -1,16 +1,22 @@
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './app/theme.css';
 import './app/prerender.css';
+import { openWorkerLedger } from './ledger/ledger-worker';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('MedLedger: #root is missing from index.html');
 
 // Evaluating all of the app's modules at once is one long task on a slow phone, while the pre-rendered login
-// screen is already on it and waiting for input. So the modules run in stages, each in a task of its own:
-// React, then what the screens share, then the router, then the app. The build lists every stage in public/start-app.js's data-preload,
-// so all of them are fetched at once and only their evaluation waits (vite.config.ts, startAfterFirstPaint).
+// screen is already on it and waiting for input. So the modules run in stages, each in a task of its own: the
+// ledger's worker, React, then what the screens share, then the router, then the app. The build lists every stage in
+// public/start-app.js's data-preload, so all of them are fetched at once and only their evaluation waits
+// (vite.config.ts, startAfterFirstPaint).
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+// The records service first: a returning user's dashboard waits for the stored ledger, which the worker loads and
+// verifies off this thread while the stages below run.
+openWorkerLedger();
+await nextTask();
 await import('react-dom/client');
 await nextTask();
 await import('./components/page-spinner'); // the chunk the first screens share (vite.config.ts), with the router it needs

@@ -13,14 +13,10 @@ function OnFirstCommit({ run, children }: { run: () => void; children: ReactNode
   return children;
 }
 
-// The pre-rendered screen is React's own from now on: visible, and its form live (src/app/prerender-login.tsx).
+// #root is React's own from now on: visible. The pre-rendered login's form goes live with the login screen's own first
+// commit (src/features/login/login-page.tsx), which may come a task later: its code loads on its own.
 function takeOver(root: HTMLElement): void {
   document.documentElement.classList.remove(PRERENDER_HIDDEN);
-  for (const element of root.querySelectorAll('[data-prerendered]')) {
-    element.removeAttribute('inert');
-    element.removeAttribute('readonly');
-    element.removeAttribute('data-prerendered');
-  }
   // The frame stays until the app's screen is ready (no spinner left), then the app's screen takes its place in
   // one frame: new nodes where the frame's were, so nothing on screen shifts. The mark times the first screen
   // with its data (npm run bench -- --lighthouse).

@@ -1,6 +1,5 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { Role } from '../../workers/core/types';
-import { LoginPage } from '../features/login/login-page';
 
 // guest: only when signed out (login); signed-in: any role, inside the layout; a Role: that role only.
 export type RouteAccess = 'guest' | 'signed-in' | Role;
@@ -16,7 +15,7 @@ export interface AppRoute {
 
 // Every route of the app (profile, records and patients are real screens: docs/decisions/real-screens.md); any other path redirects to / (see router.tsx).
 export const APP_ROUTES: readonly AppRoute[] = [
-  { path: '/', access: 'guest', title: 'Sign In', element: <LoginPage /> },
+  { path: '/', access: 'guest', title: 'Sign In', lazy: () => import('../features/login/login-page').then((m) => m.LoginPage) },
   {
     path: '/patient/dashboard',
     access: 'patient',

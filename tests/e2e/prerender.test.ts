@@ -133,4 +133,35 @@ describe('pre-rendered login screen', () => {
     expect(await page.locator('.page-spinner').count()).toBe(0);
     expect(recorded.unexpectedProblems()).toEqual([]);
   });
+
+  test("the login screen's code comes for a visitor, and not before a returning user's dashboard shows its data", async ({
+    page,
+    recorded,
+  }) => {
+    // the login screen's chunks, as the build lists them for public/start-app.js
+    const loginChunks = async () =>
+      ((await page.locator('script[data-preload-guest]').getAttribute('data-preload-guest')) ?? '').split(' ').filter(Boolean);
+    // the app's requests up to its first screen with data (src/app/mount-app.tsx marks it)
+    const requestedBeforeFirstScreen = () =>
+      page.evaluate(async () => {
+        while (performance.getEntriesByName('medledger:first-screen').length === 0) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        const shown = performance.getEntriesByName('medledger:first-screen')[0].startTime;
+        return performance
+          .getEntriesByType('resource')
+          .filter((entry) => entry.startTime <= shown)
+          .map((entry) => new URL(entry.name).pathname);
+      });
+    await page.goto('/');
+    const chunks = await loginChunks();
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(await requestedBeforeFirstScreen()).toEqual(expect.arrayContaining(chunks));
+    await login(page, 'patient');
+    await page.reload();
+    const requested = await requestedBeforeFirstScreen();
+    expect(requested.some((path) => path.includes('patient-dashboard-page'))).toBe(true);
+    expect(requested.filter((path) => chunks.includes(path))).toEqual([]);
+    expect(recorded.unexpectedProblems()).toEqual([]);
+  });
 });

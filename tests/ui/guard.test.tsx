@@ -79,7 +79,7 @@ describe('Session across tabs', () => {
 
   it("puts focus on the dashboard's heading after sign-in, not on the page body", async () => {
     const { user } = renderApp('/');
-    await user.type(screen.getByLabelText('Email'), DEMO_ACCOUNTS.patient);
+    await user.type(await screen.findByLabelText('Email'), DEMO_ACCOUNTS.patient); // once the login screen's code is in
     await user.type(screen.getByLabelText('Password'), DEMO_PASSWORD);
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
     const heading = await screen.findByRole('heading', { name: 'Welcome back, Sarah Johnson', level: 1 });

@@ -11,9 +11,16 @@ async function fillAndSubmit(user: ReturnType<typeof renderApp>['user'], email: 
   await user.click(screen.getByRole('button', { name: 'Sign In' }));
 }
 
+// The login screen is code-split like the others: its form is there once its code has loaded.
+async function renderLogin() {
+  const rendered = renderApp('/');
+  await screen.findByRole('button', { name: 'Sign In' });
+  return rendered;
+}
+
 describe('Login', () => {
-  it('has a required email field of email type and a required password field', () => {
-    renderApp('/');
+  it('has a required email field of email type and a required password field', async () => {
+    await renderLogin();
     const email = screen.getByLabelText('Email');
     expect(email).toHaveAttribute('type', 'email');
     expect(email).toBeRequired();
@@ -24,7 +31,7 @@ describe('Login', () => {
   });
 
   it('does not sign in while the email or the password is missing', async () => {
-    const { user, location } = renderApp('/');
+    const { user, location } = await renderLogin();
     await user.type(screen.getByLabelText('Email'), DEMO_ACCOUNTS.patient);
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
@@ -34,26 +41,25 @@ describe('Login', () => {
 
   it('says why the user was signed out when a restore left a word, through a remount, until the next sign-in', async () => {
     leaveSignInNotice(RESTORED_NOTICE);
-    const first = renderApp('/');
-    expect(await screen.findByRole('status')).toHaveTextContent(RESTORED_NOTICE);
+    const first = await renderLogin();
+    expect(screen.getByRole('status')).toHaveTextContent(RESTORED_NOTICE);
     first.unmount();
-    const { user } = renderApp('/');
-    expect(await screen.findByRole('status')).toHaveTextContent(RESTORED_NOTICE); // a second render does not lose it
+    const { user } = await renderLogin();
+    expect(screen.getByRole('status')).toHaveTextContent(RESTORED_NOTICE); // a second render does not lose it
     await fillAndSubmit(user, DEMO_ACCOUNTS.patient, DEMO_PASSWORD);
     await screen.findByRole('heading', { name: /Welcome/ });
     expect(peekSignInNotice()).toBeNull();
   });
 
   it('shows a word left after the login screen rendered, as when the worker signs the user out on Connect', async () => {
-    renderApp('/');
-    await screen.findByRole('button', { name: 'Sign In' });
+    await renderLogin();
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
     act(() => leaveSignInNotice(SERVER_LEDGER_NOTICE));
     expect(await screen.findByRole('status')).toHaveTextContent(SERVER_LEDGER_NOTICE);
   });
 
   it('says "Invalid email or password" for a wrong password and moves focus to the message', async () => {
-    const { user } = renderApp('/');
+    const { user } = await renderLogin();
     await fillAndSubmit(user, DEMO_ACCOUNTS.patient, 'wrong-password');
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(/^Invalid email or password$/);
@@ -61,13 +67,13 @@ describe('Login', () => {
   });
 
   it('says "Invalid email or password" for an unknown email', async () => {
-    const { user } = renderApp('/');
+    const { user } = await renderLogin();
     await fillAndSubmit(user, 'nobody@medledger.demo', DEMO_PASSWORD);
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Invalid email or password$/);
   });
 
   it('names the registered role when the toggle does not match the account', async () => {
-    const { user } = renderApp('/');
+    const { user } = await renderLogin();
     await fillAndSubmit(user, DEMO_ACCOUNTS.doctor, DEMO_PASSWORD);
     expect(await screen.findByRole('alert')).toHaveTextContent(
       /^Please select the correct user type\. This account is registered as a doctor\.$/,
@@ -96,7 +102,7 @@ describe('Login', () => {
   });
 
   it('fills the demo credentials of the chosen role', async () => {
-    const { user } = renderApp('/');
+    const { user } = await renderLogin();
     await user.click(screen.getByRole('button', { name: 'Fill Demo Credentials' }));
     expect(screen.getByLabelText('Email')).toHaveValue(DEMO_ACCOUNTS.patient);
     expect(screen.getByLabelText('Password')).toHaveValue(DEMO_PASSWORD);
@@ -106,7 +112,7 @@ describe('Login', () => {
   });
 
   it('sends a patient to /patient/dashboard and keeps the user in currentUser', async () => {
-    const { user, location } = renderApp('/');
+    const { user, location } = await renderLogin();
     await user.click(screen.getByRole('button', { name: 'Fill Demo Credentials' }));
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
     await waitFor(() => expect(location().pathname).toBe('/patient/dashboard'));
@@ -115,7 +121,7 @@ describe('Login', () => {
   });
 
   it('sends a doctor to /doctor/dashboard', async () => {
-    const { user, location } = renderApp('/');
+    const { user, location } = await renderLogin();
     await user.click(screen.getByRole('radio', { name: /Doctor/ }));
     await user.click(screen.getByRole('button', { name: 'Fill Demo Credentials' }));
     await user.click(screen.getByRole('button', { name: 'Sign In' }));

@@ -72,9 +72,9 @@ describe("the doctor's dashboard keeps sample and real figures apart", () => {
 });
 
 describe('sign-in lists the demo accounts', () => {
-  it('names every demo account with its role and email, and the shared password', () => {
+  it('names every demo account with its role and email, and the shared password', async () => {
     renderApp('/');
-    const list = screen.getByRole('region', { name: 'Demo accounts' });
+    const list = await screen.findByRole('region', { name: 'Demo accounts' }); // the login screen's code loads first
     for (const user of USERS) {
       const row = within(list).getByText(user.name).closest('li') as HTMLElement;
       expect(row).toHaveTextContent(user.role === 'patient' ? 'Patient' : 'Doctor');

@@ -34,6 +34,16 @@ export function LoginPage() {
   const [resetNotice, setResetNotice] = useState<string | null>(null);
   const notice = resetNotice ?? left;
 
+  // The build's copy of this screen (src/app/prerender-login.tsx) is inert and read-only until the app has taken it
+  // over: this screen's first commit is that moment, whether it hydrated the copy or rendered afresh.
+  useLayoutEffect(() => {
+    for (const element of document.querySelectorAll('#root [data-prerendered]')) {
+      element.removeAttribute('inert');
+      element.removeAttribute('readonly');
+      element.removeAttribute('data-prerendered');
+    }
+  }, []);
+
   useLayoutEffect(() => {
     if (error) errorRef.current?.focus();
   }, [error]);
