@@ -1,13 +1,15 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import type { EmergencyGrant } from '../../workers/core/types';
 import { useSession } from '../auth/use-session';
 import { useLedger } from '../ledger/use-ledger';
 import { ChainBanner } from './chain-banner';
 import { focusHeadingWhenShown } from './focus-heading';
-import { LogoutPrompt } from './logout-prompt';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
+
+// asked only of a doctor with an emergency session open: its code (a modal) loads then
+const LogoutPrompt = lazy(() => import('./logout-prompt').then((module) => ({ default: module.LogoutPrompt })));
 
 // The shell of every screen but login: top bar, side menu, main content. `title`: the screen's, for the document.
 export function AppLayout({ title }: { title?: string }) {
@@ -66,7 +68,9 @@ export function AppLayout({ title }: { title?: string }) {
         onLogout={() => void requestLogout()}
       />
       {openGrants ? (
-        <LogoutPrompt grants={openGrants} onLogout={() => void logout()} onCancel={() => setOpenGrants(null)} />
+        <Suspense fallback={null}>
+          <LogoutPrompt grants={openGrants} onLogout={() => void logout()} onCancel={() => setOpenGrants(null)} />
+        </Suspense>
       ) : null}
       <div className="app-body">
         <SideMenu user={session.user} show={menuOpen} onHide={() => setMenuOpen(false)} />

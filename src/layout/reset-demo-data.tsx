@@ -1,66 +1,15 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
+import { lazy, Suspense, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Modal from 'react-bootstrap/Modal';
-import { useNavigate } from 'react-router-dom';
 import type { Role } from '../../workers/core/types';
-import { dashboardPath } from '../auth/dashboard-path';
-import { userMessage } from '../ledger/error-message';
-import { useLedger } from '../ledger/use-ledger';
 
-const RESET_FAILED = 'The demo data could not be reset. Please try again.';
+// the dialog's code (a modal) loads when it is first asked for: it is not part of the first screen
+const ResetDemoDialog = lazy(() => import('./reset-demo-dialog').then((module) => ({ default: module.ResetDemoDialog })));
 
 // Start over with a fresh chain (docs/decisions/persistence.md); asks first, since every stored record goes.
 export function ResetDemoData({ role, onDone }: { role: Role; onDone?: () => void }) {
-  const service = useLedger();
-  const navigate = useNavigate();
-  const titleId = useId();
   const [show, setShow] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  // the worker decides who may reset (a reset never drops what someone else wrote); the dialog says the same
-  const [verdict, setVerdict] = useState<{ allowed: boolean; reason?: string } | null>(null);
-  const errorRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (!show) return;
-    let live = true;
-    service.resetAllowed().then(
-      (answer) => live && setVerdict(answer),
-      (caught: unknown) => live && setVerdict({ allowed: false, reason: userMessage(caught, RESET_FAILED) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [show, service]);
-
-  useLayoutEffect(() => {
-    if (error) errorRef.current?.focus();
-  }, [error]);
-
-  const close = () => {
-    if (busy) return;
-    setShow(false);
-    setError(null);
-  };
-
-  const reset = async () => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await service.resetDemoData(); // every screen refreshes on the change notice, other tabs too
-      setShow(false);
-      onDone?.();
-      // a move that goes wrong shows RouteError (src/app/router.tsx): nothing to wait for here
-      void navigate(dashboardPath(role));
-    } catch (caught) {
-      setError(userMessage(caught, RESET_FAILED));
-    } finally {
-      setBusy(false);
-    }
-  };
-
+  // a fresh dialog each time it opens: who may reset is asked again, since another tab may have written since
+  const [opening, setOpening] = useState(0);
   return (
     <>
       <Button
@@ -68,44 +17,17 @@ export function ResetDemoData({ role, onDone }: { role: Role; onDone?: () => voi
         size="sm"
         className="reset-demo-button w-100 mt-2"
         onClick={() => {
-          setVerdict(null); // asked again each time: another tab may have written since
+          setOpening((count) => count + 1);
           setShow(true);
         }}
       >
         Reset demo data
       </Button>
-      <Modal show={show} onHide={close} centered aria-labelledby={titleId}>
-        <Modal.Header closeButton closeLabel="Close">
-          <Modal.Title id={titleId} as="h2" className="h5">
-            Reset demo data?
-          </Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          <p>
-            Every record, document, emergency access and access history entry stored in this browser is deleted, and a new chain
-            starts from its first block. Open tabs of MedLedger follow.
-          </p>
-          <p className="mb-0 fw-semibold">This cannot be undone.</p>
-          {verdict && !verdict.allowed ? (
-            <Alert variant="warning" className="mt-3 mb-0">
-              {verdict.reason}
-            </Alert>
-          ) : null}
-          {error ? (
-            <Alert variant="danger" className="mt-3 mb-0" ref={errorRef} tabIndex={-1}>
-              {error}
-            </Alert>
-          ) : null}
-        </Modal.Body>
-        <Modal.Footer>
-          <Button variant="secondary" onClick={close} disabled={busy}>
-            Cancel
-          </Button>
-          <Button variant="danger" onClick={() => void reset()} disabled={busy || !verdict?.allowed}>
-            {busy ? 'Resetting...' : 'Reset demo data'}
-          </Button>
-        </Modal.Footer>
-      </Modal>
+      {opening > 0 ? (
+        <Suspense fallback={null}>
+          <ResetDemoDialog key={opening} role={role} show={show} onHide={() => setShow(false)} onDone={onDone} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -1,5 +1,8 @@
+import { lazy, Suspense, useState } from 'react';
 import Nav from 'react-bootstrap/Nav';
-import Offcanvas from 'react-bootstrap/Offcanvas';
+import OffcanvasBody from 'react-bootstrap/OffcanvasBody';
+import OffcanvasHeader from 'react-bootstrap/OffcanvasHeader';
+import OffcanvasTitle from 'react-bootstrap/OffcanvasTitle';
 import { NavLink } from 'react-router-dom';
 import type { User } from '../../workers/core/types';
 import { Icon } from '../components/icon';
@@ -15,15 +18,38 @@ interface SideMenuProps {
   onHide: () => void;
 }
 
-// A fixed column from lg up; below that an Offcanvas opened from the top bar.
+const SideMenuDrawer = lazy(() => import('./side-menu-drawer').then((module) => ({ default: module.SideMenuDrawer })));
+
+// A fixed column from lg up; below that an Offcanvas opened from the top bar. Until the menu first opens, the
+// column is the markup react-bootstrap's responsive Offcanvas renders when closed, without its modal code; from
+// then on, and while that code loads, the Offcanvas itself.
 export function SideMenu({ user, show, onHide }: SideMenuProps) {
+  const [opened, setOpened] = useState(false);
+  if (show && !opened) setOpened(true); // for good: the drawer then handles closing, and opening again
+  const content = <SideMenuContent user={user} onHide={onHide} />;
+  const closed = (
+    <div id="side-menu" aria-labelledby="side-menu-title" className="side-menu offcanvas-lg offcanvas-start">
+      {content}
+    </div>
+  );
+  if (!opened) return closed;
+  return (
+    <Suspense fallback={closed}>
+      <SideMenuDrawer show={show} onHide={onHide}>
+        {content}
+      </SideMenuDrawer>
+    </Suspense>
+  );
+}
+
+function SideMenuContent({ user, onHide }: { user: User; onHide: () => void }) {
   const items = MENU_ITEMS.filter((item) => item.roles.includes(user.role));
   return (
-    <Offcanvas id="side-menu" show={show} onHide={onHide} responsive="lg" className="side-menu" aria-labelledby="side-menu-title">
-      <Offcanvas.Header closeButton closeLabel="Close menu">
-        <Offcanvas.Title id="side-menu-title">Menu</Offcanvas.Title>
-      </Offcanvas.Header>
-      <Offcanvas.Body className="side-menu-body">
+    <>
+      <OffcanvasHeader closeButton closeLabel="Close menu">
+        <OffcanvasTitle id="side-menu-title">Menu</OffcanvasTitle>
+      </OffcanvasHeader>
+      <OffcanvasBody className="side-menu-body">
         <div className="side-user d-md-none">
           <InitialsAvatar name={user.name} />
           <span className="user-meta min-w-0">
@@ -45,7 +71,7 @@ export function SideMenu({ user, show, onHide }: SideMenuProps) {
         </nav>
         <NetworkStatus />
         <ResetDemoData role={user.role} onDone={onHide} />
-      </Offcanvas.Body>
-    </Offcanvas>
+      </OffcanvasBody>
+    </>
   );
 }

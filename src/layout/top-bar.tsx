@@ -1,7 +1,6 @@
 import { useLayoutEffect, useRef } from 'react';
 import Button from 'react-bootstrap/Button';
 import Container from 'react-bootstrap/Container';
-import Navbar from 'react-bootstrap/Navbar';
 import { Link } from 'react-router-dom';
 import type { User } from '../../workers/core/types';
 import { dashboardPath } from '../auth/dashboard-path';
@@ -47,7 +46,8 @@ export function TopBar({ user, menuOpen, onOpenMenu, onLogout }: TopBarProps) {
   const headerRef = useHeaderHeightVariable();
   return (
     <header className="top-bar" ref={headerRef}>
-      <Navbar bg="white" className="border-bottom py-2" aria-label="Top bar">
+      {/* react-bootstrap's Navbar markup, without the component: it brings its Offcanvas and Collapse code along */}
+      <nav aria-label="Top bar" className="border-bottom py-2 navbar navbar-expand navbar-light bg-white">
         <Container fluid className="gap-2 flex-nowrap">
           <Button
             variant="light"
@@ -59,12 +59,12 @@ export function TopBar({ user, menuOpen, onOpenMenu, onLogout }: TopBarProps) {
           >
             <Icon name="menu" size={20} />
           </Button>
-          <Navbar.Brand as={Link} to={dashboardPath(user.role)} className="brand me-0">
+          <Link to={dashboardPath(user.role)} className="brand me-0 navbar-brand">
             <span className="brand-mark">
               <Icon name="shield" size={18} />
             </span>
             MedLedger
-          </Navbar.Brand>
+          </Link>
           <span className="secured-pill" title="Blockchain Secured">
             <Icon name="lock" size={13} />
             <span className="secured-text">Blockchain Secured</span>
@@ -83,7 +83,7 @@ export function TopBar({ user, menuOpen, onOpenMenu, onLogout }: TopBarProps) {
             </Button>
           </div>
         </Container>
-      </Navbar>
+      </nav>
       {user.role === 'doctor' ? <ActiveGrantBar /> : null}
     </header>
   );

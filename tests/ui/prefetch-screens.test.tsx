@@ -23,9 +23,18 @@ describe('Screens fetched ahead', () => {
       signIn: () => Promise.resolve(user),
       signOut: () => Promise.resolve(),
     };
+    const order: string[] = [];
+    const part = vi.fn(() => {
+      order.push('layout part');
+      return Promise.resolve();
+    });
+    (routes[1].lazy as ReturnType<typeof vi.fn>).mockImplementation(() => {
+      order.push('records');
+      return screen();
+    });
     render(
       <SessionContext.Provider value={session}>
-        <PrefetchScreens routes={routes} />
+        <PrefetchScreens routes={routes} parts={[part]} />
       </SessionContext.Provider>,
     );
     // one screen per idle moment: the second comes after the first
@@ -34,6 +43,9 @@ describe('Screens fetched ahead', () => {
       expect(routes[3].lazy).toHaveBeenCalledOnce();
     });
     expect(routes[2].lazy).not.toHaveBeenCalled();
+    // the layout's parts loaded on demand (the menu's drawer, its dialogs) come first
+    expect(part).toHaveBeenCalledOnce();
+    expect(order).toEqual(['layout part', 'records']);
   });
 
   it('fetches nothing for a visitor who is not signed in', async () => {
