@@ -138,11 +138,30 @@ async function coldButSignedIn(page) {
   await cdp.detach();
 }
 
+// One Lighthouse run of `page` (the login, or a role's dashboard with a stored session) on the build at `baseUrl`.
+async function measure(context, flags, baseUrl, page) {
+  if (page === 'login') return (await lighthouse(`${baseUrl}/`, flags)).lhr;
+  const tab = await context.newPage(); // a tab of its own: Lighthouse may have driven the others
+  await signIn(tab, baseUrl, page);
+  await coldButSignedIn(tab);
+  await tab.close();
+  const { lhr } = await lighthouse(`${baseUrl}/${page}/dashboard`, { ...flags, disableStorageReset: true });
+  if (!lhr.finalDisplayedUrl.endsWith(`/${page}/dashboard`)) {
+    throw new Error(`Lighthouse ended on ${lhr.finalDisplayedUrl}, not the dashboard: the stored session was not used`);
+  }
+  return lhr;
+}
+
+// BENCH_LIGHTHOUSE_AGAINST=<another build's directory> measures that build too, run for run in turns with this one
+// (which goes first alternates): on a shared machine two builds measured one after the other differ by the load.
 export async function runLighthouseBench({ executablePath, chromiumArgs }) {
   process.env.NODE_ENV = 'production';
   console.log('[bench] building the app for Lighthouse (vite build)…');
   await build({ root, mode: 'production', logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  const { server, baseUrl } = await previewApp(outDir);
+  const against = process.env.BENCH_LIGHTHOUSE_AGAINST;
+  if (against && !existsSync(join(against, 'index.html'))) throw new Error(`BENCH_LIGHTHOUSE_AGAINST: no build in ${against}`);
+  const builds = [{ name: 'this build', ...(await previewApp(outDir)) }];
+  if (against) builds.push({ name: against, ...(await previewApp(against)) });
   const port = await freePort();
   const profile = mkdtempSync(join(tmpdir(), 'medledger-lighthouse-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -152,33 +171,29 @@ export async function runLighthouseBench({ executablePath, chromiumArgs }) {
   });
   const flags = { port, output: 'json', logLevel: 'error' };
   try {
-    const login = [];
-    for (let run = 1; run <= RUNS; run += 1) {
-      console.log(`[bench] Lighthouse: login page, run ${run} of ${RUNS}`);
-      const { lhr } = await lighthouse(`${baseUrl}/`, flags);
-      writeFileSync(join(root, 'tests/bench/results/lighthouse-login.json'), JSON.stringify(lhr)); // the last run, for a closer look
-      login.push(figures(lhr));
-    }
-    const dashboards = {};
-    let version = '';
-    for (const role of ['patient', 'doctor']) {
-      const runs = [];
+    const version = await chromiumVersion(context);
+    const pages = ['login', 'patient', 'doctor'];
+    const runs = builds.map(() => Object.fromEntries(pages.map((page) => [page, []])));
+    for (const page of pages) {
       for (let run = 1; run <= RUNS; run += 1) {
-        const page = await context.newPage(); // a tab of its own: Lighthouse may have driven the others
-        await signIn(page, baseUrl, role);
-        await coldButSignedIn(page);
-        version ||= await chromiumVersion(page);
-        await page.close();
-        console.log(`[bench] Lighthouse: ${role} dashboard (stored session), run ${run} of ${RUNS}`);
-        const { lhr } = await lighthouse(`${baseUrl}/${role}/dashboard`, { ...flags, disableStorageReset: true });
-        if (!lhr.finalDisplayedUrl.endsWith(`/${role}/dashboard`)) {
-          throw new Error(`Lighthouse ended on ${lhr.finalDisplayedUrl}, not the dashboard: the stored session was not used`);
+        const order = run % 2 === 1 ? builds.keys() : [...builds.keys()].reverse();
+        for (const which of order) {
+          const name = page === 'login' ? 'login page' : `${page} dashboard (stored session)`;
+          console.log(`[bench] Lighthouse: ${name}, run ${run} of ${RUNS}${against ? `, ${builds[which].name}` : ''}`);
+          const lhr = await measure(context, flags, builds[which].baseUrl, page);
+          if (which === 0) {
+            const file = page === 'login' ? 'lighthouse-login.json' : `lighthouse-${page}-dashboard.json`;
+            writeFileSync(join(root, 'tests/bench/results', file), JSON.stringify(lhr)); // the last run, for a closer look
+          }
+          runs[which][page].push(figures(lhr));
         }
-        writeFileSync(join(root, `tests/bench/results/lighthouse-${role}-dashboard.json`), JSON.stringify(lhr));
-        runs.push(figures(lhr));
       }
-      dashboards[role] = summarize(runs);
     }
+    const summaries = runs.map((byPage) => ({
+      login: summarize(byPage.login),
+      dashboard: summarize(byPage.patient),
+      doctorDashboard: summarize(byPage.doctor),
+    }));
     return {
       when: new Date().toISOString(),
       lighthouse: LIGHTHOUSE_VERSION,
@@ -186,21 +201,21 @@ export async function runLighthouseBench({ executablePath, chromiumArgs }) {
       chromium: version,
       cpus: cpus().length,
       loadAverage: loadavg(),
-      login: summarize(login),
-      dashboard: dashboards.patient,
-      doctorDashboard: dashboards.doctor,
+      ...summaries[0],
+      ...(against ? { against: { build: against, ...summaries[1] } } : {}),
     };
   } finally {
     await context.close();
-    await server.close();
+    for (const { server } of builds) await server.close();
     rmSync(profile, { recursive: true, force: true });
   }
 }
 
-async function chromiumVersion(page) {
-  const cdp = await page.context().newCDPSession(page);
+async function chromiumVersion(context) {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
   const { product } = await cdp.send('Browser.getVersion');
-  await cdp.detach();
+  await page.close();
   return product.replace(/^\D+\//, '');
 }
 
@@ -261,6 +276,25 @@ export function formatLighthouseTable(results) {
   }
   for (const [name, r] of [['login', login], ...dashboards]) {
     if (r.failed.length > 0) lines.push('', `Failed audits (${name}): ${r.failed.join(', ')}`);
+  }
+  if (results.against) {
+    const other = results.against;
+    lines.push(
+      '',
+      `Against ${other.build} (BENCH_LIGHTHOUSE_AGAINST), run for run in turns with this build; this build / that one:`,
+      '',
+      '| page | performance | LCP | TBT (lowest-highest) | bytes before data shown |',
+      '|---|---:|---:|---:|---:|',
+      ...[
+        ['login page', login, other.login],
+        ['patient dashboard', results.dashboard, other.dashboard],
+        ['doctor dashboard', results.doctorDashboard, other.doctorDashboard],
+      ].map(
+        ([name, mine, theirs]) =>
+          `| ${name} | ${mine.performance} / ${theirs.performance} | ${seconds(mine.lcpMs)} / ${seconds(theirs.lcpMs)} | ` +
+          `${ms(mine.tbtMs)}${tbtRange(mine)} / ${ms(theirs.tbtMs)}${tbtRange(theirs)} | ${before(mine)} / ${before(theirs)} |`,
+      ),
+    );
   }
   return lines.join('\n');
 }
