@@ -148,9 +148,8 @@ const prerenderScreens: Plugin = {
   },
 };
 
-// The chunks src/main.tsx imports in stages, with everything they import: fetched with the entry, run later.
-function stagedChunks(bundle: Rolldown.OutputBundle | undefined, entry: Rolldown.OutputChunk | undefined): string[] {
-  if (!bundle || !entry) return [];
+// The chunk files `from` names, with every chunk they import statically.
+function withImports(bundle: Rolldown.OutputBundle, from: readonly string[]): string[] {
   const files = new Set<string>();
   const visit = (file: string) => {
     const chunk = bundle[file];
@@ -158,23 +157,25 @@ function stagedChunks(bundle: Rolldown.OutputBundle | undefined, entry: Rolldown
     files.add(file);
     chunk.imports.forEach(visit);
   };
-  entry.dynamicImports.forEach(visit);
-  return [...files].filter((file) => !entry.imports.includes(file)).map((file) => `/${file}`);
+  from.forEach(visit);
+  return [...files];
+}
+
+// The chunks src/main.tsx imports in stages, with everything they import: fetched with the entry, run later.
+function stagedChunks(bundle: Rolldown.OutputBundle | undefined, entry: Rolldown.OutputChunk | undefined): string[] {
+  if (!bundle || !entry) return [];
+  return withImports(bundle, entry.dynamicImports)
+    .filter((file) => !entry.imports.includes(file))
+    .map((file) => `/${file}`);
 }
 
 // The chunks of the login screen that the staged ones do not hold: fetched at once for a visitor without a session.
 function loginChunks(bundle: Rolldown.OutputBundle | undefined, staged: readonly string[]): string[] {
   const login = Object.values(bundle ?? {}).find((chunk) => chunk.type === 'chunk' && chunk.facadeModuleId === LOGIN_SCREEN);
   if (!bundle || login?.type !== 'chunk') throw new Error('the build has no chunk of its own for the login screen');
-  const files = new Set<string>();
-  const visit = (file: string) => {
-    const chunk = bundle[file];
-    if (files.has(file) || chunk?.type !== 'chunk') return;
-    files.add(file);
-    chunk.imports.forEach(visit);
-  };
-  visit(login.fileName);
-  return [...files].map((file) => `/${file}`).filter((file) => !staged.includes(file));
+  return withImports(bundle, [login.fileName])
+    .map((file) => `/${file}`)
+    .filter((file) => !staged.includes(file));
 }
 
 // Whether a module of a worker's build runs at the worker's start: its entry imports it, directly or through others.
@@ -204,7 +205,8 @@ const sharedModule = (id: string) =>
   !/[\\/]src[\\/].*sync-[\w-]+\.ts$/.test(id);
 
 // Every module the first screens import statically, read from the module graph once it is built (buildEnd comes before
-// chunking): the 'shared' and 'screens' chunks below are split by it.
+// chunking): the 'shared' and 'screens' chunks below are split by it. So are the login screen's ('login') and what
+// src/main.tsx needs to start the worker ('ledger-start').
 const firstScreenModules = new Set<string>();
 const loginModules = new Set<string>();
 const LOGIN_SCREEN = join(root, 'src/features/login/login-page.tsx');
