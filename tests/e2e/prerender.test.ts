@@ -134,6 +134,37 @@ describe('pre-rendered login screen', () => {
     expect(recorded.unexpectedProblems()).toEqual([]);
   });
 
+  // vite.config.ts, compileFirstScreensEagerly: Chromium compiles all of their functions while they stream in
+  test("the first screens' code asks to be compiled as it loads; a screen fetched ahead for later does not", async ({
+    page,
+    recorded,
+  }) => {
+    const firstLine = (path: string) => page.evaluate(async (url) => (await (await fetch(url)).text()).split('\n')[0], path);
+    await page.goto('/');
+    const starter = page.locator('script[data-preload]');
+    const listed = async (name: string) => ((await starter.getAttribute(name)) ?? '').split(' ').filter(Boolean);
+    const firstScreens = [...(await listed('data-preload')), ...(await listed('data-preload-guest'))];
+    const withCode: string[] = []; // not the few re-exports and the bundler's 600-byte runtime
+    for (const path of firstScreens) {
+      const size = await page.evaluate(async (url) => (await (await fetch(url)).text()).length, path);
+      if (size > 1000) withCode.push(path);
+    }
+    expect(withCode.length).toBeGreaterThan(5);
+    for (const path of withCode) expect(`${path}: ${await firstLine(path)}`).toBe(`${path}: //# allFunctionsCalledOnLoad`);
+    await login(page, 'patient');
+    // PrefetchScreens fetches the records screen once the dashboard is shown and the browser idle
+    const later = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((entry) => new URL(entry.name).pathname)
+          .find((path) => /\/records-page-[\w-]+\.js$/.test(path)),
+      );
+    await settled(later).toBeTruthy();
+    expect(await firstLine((await later()) ?? '')).not.toContain('allFunctionsCalledOnLoad');
+    expect(recorded.unexpectedProblems()).toEqual([]);
+  });
+
   test("the login screen's code comes for a visitor, and not before a returning user's dashboard shows its data", async ({
     page,
     recorded,
