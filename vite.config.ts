@@ -178,6 +178,9 @@ function loginChunks(bundle: Rolldown.OutputBundle | undefined, staged: readonly
     .filter((file) => !staged.includes(file));
 }
 
+// The chunks of src/main.tsx's stages (the groups below, Vite's preload helper and the bundler's runtime), by name.
+const STAGED_CHUNK = /^assets\/(ledger-start|react|router|shared|preload-helper|rolldown-runtime)-[\w-]+\.js$/;
+
 // Whether a module of a worker's build runs at the worker's start: its entry imports it, directly or through others.
 function atWorkerStart(context: Rolldown.ChunkingContext, id: string, seen = new Set<string>()): boolean {
   if (seen.has(id)) return false;
@@ -349,7 +352,13 @@ export default defineConfig(({ command }) => ({
   build: {
     target: 'es2022',
     sourcemap: false,
-    modulePreload: { polyfill: false }, // every browser that runs ES2022 modules supports modulepreload
+    modulePreload: {
+      polyfill: false, // every browser that runs ES2022 modules supports modulepreload
+      // A lazy screen's imports that src/main.tsx's stages ran before any screen renders: Vite's preload helper need
+      // not look for their links in the page again, in the render that asks for the screen.
+      resolveDependencies: (_file, deps, { hostType }) =>
+        hostType === 'js' ? deps.filter((dep) => !STAGED_CHUNK.test(dep)) : deps,
+    },
     rolldownOptions: {
       output: {
         // Preact (under React's names) and the router in a chunk each, whichever screen loads first: src/main.tsx runs them in stages.
