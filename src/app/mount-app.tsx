@@ -1,6 +1,7 @@
 import { startTransition, useLayoutEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { SCREEN_SHOWN_EVENT, SHELL_SHOWN_CLASS, whenNoScreenPending } from '../components/pending-screen';
+import { options } from 'preact'; // React's names are Preact's in this app (preact-alias.ts): its render scheduling
+import { SCREEN_SHOWN_EVENT, SHELL_SHOWN_CLASS, whenNoScreenPending, whenScreenShown } from '../components/pending-screen';
 
 // Set by public/start-app.js where the pre-rendered login screen is not the screen the app will show.
 const PRERENDER_HIDDEN = 'prerender-hidden';
@@ -50,11 +51,39 @@ function afterNextFrame(run: () => void): void {
   else requestAnimationFrame(() => setTimeout(run, 0));
 }
 
+// Until the first screen shows, a render that a change of state asks for (a screen's code has loaded, the worker
+// has answered) runs in a task of its own, not in the microtasks of the task that brought the change: on a slow
+// phone the module's evaluation or the message's handling and that render were one long task together (Lighthouse's
+// total blocking time). None of it is seen: the app renders beneath the frame, or hydrates the login in place.
+function renderInTasksUntilShown(): void {
+  const previous = options.debounceRendering;
+  const channel = new MessageChannel(); // a task at once, where nested timers wait 4 ms
+  const queued: (() => void)[] = [];
+  let shown = false;
+  const closeWhenDone = () => {
+    if (shown && queued.length === 0) channel.port1.close();
+  };
+  channel.port1.onmessage = () => {
+    queued.shift()?.();
+    closeWhenDone();
+  };
+  options.debounceRendering = (render) => {
+    queued.push(render);
+    channel.port2.postMessage(null);
+  };
+  whenScreenShown(() => {
+    options.debounceRendering = previous; // those queued still run, each in its task
+    shown = true;
+    closeWhenDone();
+  });
+}
+
 // Renders the app into #root. Where the build's pre-rendered login screen is the screen the app shows (at /,
 // signed out), React hydrates it: the same nodes stay, nothing flickers. Elsewhere React renders afresh in its
-// place; so it does, after a warning, if the screen came out different from the pre-rendered one. Both in a
-// transition: React works in slices that leave the main thread free for input.
+// place; so it does, after a warning, if the screen came out different from the pre-rendered one. This first render
+// is one task (Preact renders a transition at once); the renders after it are tasks of their own until the screen shows.
 export function mountApp(root: HTMLElement, app: ReactNode): void {
+  renderInTasksUntilShown();
   const run = () => takeOver(root);
   const tree = <OnFirstCommit run={run}>{app}</OnFirstCommit>;
   const prerendered = root.firstElementChild !== null;
