@@ -237,8 +237,8 @@ const findFirstScreenModules: Plugin = {
 // V8 compiles a function when it is first called, on the main thread: a returning user's first render paid for
 // much of the app's code that way (traced in Lighthouse: a 25-30 ms task, a 24 ms chunk evaluation). A file that starts
 // with this comment has every function compiled as Chromium streams it, on a background thread (V8's explicit
-// compile hints, Chromium 136 and later; other browsers read a comment). So do the chunks the first screens run:
-// the staged start, the layout, both dashboards and the login. Build only, after Vite's own line on top of a chunk.
+// compile hints, Chromium 136 and later; to other browsers it is a comment). The chunks the first screens run start
+// with it: the staged start, the layout, both dashboards and the login. Build only, after Vite's own line on top.
 const EAGER_COMPILE_HINT = '//# allFunctionsCalledOnLoad';
 const compileFirstScreensEagerly: Plugin = {
   name: 'compile-first-screens-eagerly',
