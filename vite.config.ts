@@ -251,7 +251,12 @@ const compileFirstScreensEagerly: Plugin = {
         if (chunk.type !== 'chunk') continue;
         if (!chunk.isEntry && !chunk.moduleIds.some((id) => firstScreenModules.has(id) || loginModules.has(id))) continue;
         chunk.code = `${EAGER_COMPILE_HINT}\n${chunk.code}`;
-        if (chunk.map) chunk.map.mappings = `;${chunk.map.mappings}`; // one line down
+        // its source map, where the build writes one, one line down (as Vite moves it for its own line)
+        const map = bundle[`${chunk.fileName}.map`];
+        if (map?.type === 'asset' && typeof map.source === 'string') {
+          const json = JSON.parse(map.source) as { mappings: string };
+          map.source = JSON.stringify({ ...json, mappings: `;${json.mappings}` });
+        }
       }
     },
   },
