@@ -178,8 +178,22 @@ function loginChunks(bundle: Rolldown.OutputBundle | undefined, staged: readonly
     .filter((file) => !staged.includes(file));
 }
 
-// The chunks of src/main.tsx's stages (the groups below, Vite's preload helper and the bundler's runtime), by name.
-const STAGED_CHUNK = /^assets\/(ledger-start|react|router|shared|preload-helper|rolldown-runtime)-[\w-]+\.js$/;
+// The chunks the entry runs before any screen renders: its own imports and src/main.tsx's stages, with all they
+// import. Read from the bundle before Vite writes a lazy screen's preload list (resolveDependencies below).
+const startChunks = new Set<string>();
+const findStartChunks: Plugin = {
+  name: 'find-start-chunks',
+  apply: 'build',
+  generateBundle: {
+    order: 'pre',
+    handler(_options, bundle) {
+      const entry = Object.values(bundle).find((chunk) => chunk.type === 'chunk' && chunk.isEntry);
+      if (entry?.type !== 'chunk') throw new Error('the build has no entry chunk');
+      startChunks.clear();
+      withImports(bundle, [entry.fileName, ...entry.dynamicImports]).forEach((file) => startChunks.add(file));
+    },
+  },
+};
 
 // Whether a module of a worker's build runs at the worker's start: its entry imports it, directly or through others.
 function atWorkerStart(context: Rolldown.ChunkingContext, id: string, seen = new Set<string>()): boolean {
@@ -328,6 +342,7 @@ export default defineConfig(({ command }) => ({
     comlink(),
     devWithoutCsp,
     findFirstScreenModules,
+    findStartChunks,
     prerenderScreens,
     offlineApp,
     startAfterFirstPaint,
@@ -362,7 +377,7 @@ export default defineConfig(({ command }) => ({
       // A lazy screen's imports that src/main.tsx's stages ran before any screen renders: Vite's preload helper need
       // not look for their links in the page again, in the render that asks for the screen.
       resolveDependencies: (_file, deps, { hostType }) =>
-        hostType === 'js' ? deps.filter((dep) => !STAGED_CHUNK.test(dep)) : deps,
+        hostType === 'js' ? deps.filter((dep) => !startChunks.has(dep)) : deps,
     },
     rolldownOptions: {
       output: {
