@@ -169,11 +169,14 @@ function stagedChunks(bundle: Rolldown.OutputBundle | undefined, entry: Rolldown
     .map((file) => `/${file}`);
 }
 
-// The chunks of the login screen that the staged ones do not hold: fetched at once for a visitor without a session.
-function loginChunks(bundle: Rolldown.OutputBundle | undefined, staged: readonly string[]): string[] {
-  const login = Object.values(bundle ?? {}).find((chunk) => chunk.type === 'chunk' && chunk.facadeModuleId === LOGIN_SCREEN);
-  if (!bundle || login?.type !== 'chunk') throw new Error('the build has no chunk of its own for the login screen');
-  return withImports(bundle, [login.fileName])
+// The chunks of `screens` (their modules' paths), with all they import, that the staged ones do not hold.
+function screenChunks(bundle: Rolldown.OutputBundle, staged: readonly string[], screens: readonly string[]): string[] {
+  const files = screens.map((screen) => {
+    const chunk = Object.values(bundle).find((file) => file.type === 'chunk' && file.facadeModuleId === screen);
+    if (!chunk) throw new Error(`the build has no chunk of its own for ${screen}`);
+    return chunk.fileName;
+  });
+  return withImports(bundle, files)
     .map((file) => `/${file}`)
     .filter((file) => !staged.includes(file));
 }
@@ -204,15 +207,17 @@ function atWorkerStart(context: Rolldown.ChunkingContext, id: string, seen = new
 }
 
 // The first screens a returning user sees: the staged start, the layout and both dashboards.
+const APP_LAYOUT = join(root, 'src/layout/app-layout.tsx');
+const PATIENT_DASHBOARD = join(root, 'src/features/patient-dashboard/patient-dashboard-page.tsx');
+const DOCTOR_DASHBOARD = join(root, 'src/features/doctor-dashboard/doctor-dashboard-page.tsx');
 const FIRST_SCREENS = [
-  'src/main.tsx',
-  'src/app/router.tsx',
-  'src/app/start.tsx',
-  'src/components/page-spinner.tsx',
-  'src/layout/app-layout.tsx',
-  'src/features/patient-dashboard/patient-dashboard-page.tsx',
-  'src/features/doctor-dashboard/doctor-dashboard-page.tsx',
-].map((file) => join(root, file));
+  ...['src/main.tsx', 'src/app/router.tsx', 'src/app/start.tsx', 'src/components/page-spinner.tsx'].map((file) =>
+    join(root, file),
+  ),
+  APP_LAYOUT,
+  PATIENT_DASHBOARD,
+  DOCTOR_DASHBOARD,
+];
 
 // What the screens share: react-bootstrap, the app's components and hooks. Sync's screen code (src/components/sync-words.ts,
 // src/ledger/use-sync-status.ts) stays with the screens that show it: the first load does not grow for a feature
@@ -297,10 +302,16 @@ const startAfterFirstPaint: Plugin = {
       if (!manifest) throw new Error('index.html has no web app manifest link to move');
       result = result.replace(manifest[0], '');
       const staged = [...preloads.map((preload) => preload[1]), ...stagedChunks(bundle, chunk)];
-      const login = loginChunks(bundle, staged).join(' ');
+      // fetched at once for a visitor without a session; for a returning user whose dashboard frame shows, that
+      // dashboard's and the layout's, so the first render finds them loaded and inserts no links of its own
+      if (!bundle) throw new Error('index.html is transformed without the bundle');
+      const login = screenChunks(bundle, staged, [LOGIN_SCREEN]).join(' ');
+      const [patient, doctor] = [PATIENT_DASHBOARD, DOCTOR_DASHBOARD].map((dashboard) =>
+        screenChunks(bundle, staged, [APP_LAYOUT, dashboard]).join(' '),
+      );
       return result.replace(
         starter,
-        `<script src="/start-app.js" data-entry="${entry[1]}" data-preload="${staged.join(' ')}" data-preload-guest="${login}" data-manifest="${manifest[1]}"></script>`,
+        `<script src="/start-app.js" data-entry="${entry[1]}" data-preload="${staged.join(' ')}" data-preload-guest="${login}" data-preload-patient="${patient}" data-preload-doctor="${doctor}" data-manifest="${manifest[1]}"></script>`,
       );
     },
   },

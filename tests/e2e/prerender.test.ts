@@ -134,6 +134,72 @@ describe('pre-rendered login screen', () => {
     expect(recorded.unexpectedProblems()).toEqual([]);
   });
 
+  test("the login a returning user's frame replaces is not laid out before the frame shows", async ({ browser, baseUrl }) => {
+    const context = await browser.newContext({ baseURL: baseUrl, viewport: DESKTOP });
+    type Seen = { pendingWhileParsed?: boolean };
+    try {
+      await context.route(/\/assets\/index-[\w-]+\.js$/, (route) => route.abort()); // the frame alone, as above
+      // the page is parsed, the frame not yet shown (public/start-app.js shows it on DOMContentLoaded, after this)
+      await context.addInitScript(() =>
+        document.addEventListener('readystatechange', () => {
+          if (document.readyState !== 'interactive') return;
+          (window as Seen).pendingWhileParsed = document.documentElement.classList.contains('shell-pending');
+        }),
+      );
+      const page = await context.newPage();
+      await page.goto('/');
+      await page.evaluate(() => localStorage.setItem('currentUser', JSON.stringify({ id: 'patient-1' })));
+      await page.goto('/patient/dashboard');
+      await page.locator('#prerendered-shell h1').waitFor();
+      expect(await page.evaluate(() => (window as Seen).pendingWhileParsed)).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.classList.contains('shell-pending'))).toBe(false);
+      // what that class does (src/app/prerender.css): #root, the login in it, has no box at all
+      const display = () =>
+        page.evaluate(() => {
+          document.documentElement.classList.add('shell-pending');
+          return getComputedStyle(document.getElementById('root') as HTMLElement).display;
+        });
+      expect(await display()).toBe('none');
+      // an id with no frame: the login is laid out again, still hidden, for the app to render over
+      await page.evaluate(() => localStorage.setItem('currentUser', JSON.stringify({ id: 'nobody' })));
+      await page.goto('/');
+      await page.locator('#login-email').waitFor({ state: 'attached' });
+      await settled(() => page.evaluate(() => document.getElementById('login-email')?.getClientRects().length)).toBe(1);
+      expect(await page.locator('#login-email').isVisible()).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a returning user's dashboard code is requested with the start's, and the first render adds no link of its own", async ({
+    page,
+    recorded,
+  }) => {
+    await login(page, 'doctor');
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Welcome, Dr. Emily Carter' }).waitFor();
+    const listed = async (name: string) =>
+      ((await page.locator('script[data-preload]').getAttribute(name)) ?? '').split(' ').filter(Boolean);
+    const doctor = await listed('data-preload-doctor');
+    expect(doctor.some((path) => path.includes('doctor-dashboard-page'))).toBe(true);
+    // public/start-app.js's links carry no `as`; Vite's preload helper, which a lazy screen's import goes through, adds
+    // as="script" to the links it inserts
+    const links = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('link[rel=modulepreload]')].map((link) => ({
+          path: new URL((link as HTMLLinkElement).href).pathname,
+          as: link.getAttribute('as'),
+        })),
+      );
+    const inserted = await links();
+    for (const path of doctor) expect(inserted.filter((link) => link.path === path)).toEqual([{ path, as: null }]);
+    // the other role's dashboard is not fetched
+    const patient = (await listed('data-preload-patient')).find((path) => path.includes('patient-dashboard-page'));
+    expect(patient).toBeTruthy();
+    expect(inserted.some((link) => link.path === patient)).toBe(false);
+    expect(recorded.unexpectedProblems()).toEqual([]);
+  });
+
   // vite.config.ts, compileFirstScreensEagerly: Chromium compiles all of their functions while they stream in
   test("the first screens' code asks to be compiled as it loads; a screen fetched ahead for later does not", async ({
     page,
