@@ -177,6 +177,8 @@ describe('pre-rendered login screen', () => {
   }) => {
     await login(page, 'doctor');
     await page.reload();
+    // the app's screen has taken the frame's place: its first render and every preload of start-app.js are done
+    await settled(() => page.locator('#prerendered-shell').count()).toBe(0);
     await page.getByRole('heading', { level: 1, name: 'Welcome, Dr. Emily Carter' }).waitFor();
     const listed = async (name: string) =>
       ((await page.locator('script[data-preload]').getAttribute(name)) ?? '').split(' ').filter(Boolean);
