@@ -161,14 +161,6 @@ function withImports(bundle: Rolldown.OutputBundle, from: readonly string[]): st
   return [...files];
 }
 
-// The chunks src/main.tsx imports in stages, with everything they import: fetched with the entry, run later.
-function stagedChunks(bundle: Rolldown.OutputBundle | undefined, entry: Rolldown.OutputChunk | undefined): string[] {
-  if (!bundle || !entry) return [];
-  return withImports(bundle, entry.dynamicImports)
-    .filter((file) => !entry.imports.includes(file))
-    .map((file) => `/${file}`);
-}
-
 // The chunks of `screens` (their modules' paths), with all they import, that the staged ones do not hold.
 function screenChunks(bundle: Rolldown.OutputBundle, staged: readonly string[], screens: readonly string[]): string[] {
   const files = screens.map((screen) => {
@@ -182,7 +174,8 @@ function screenChunks(bundle: Rolldown.OutputBundle, staged: readonly string[], 
 }
 
 // The chunks the entry runs before any screen renders: its own imports and src/main.tsx's stages, with all they
-// import. Read from the bundle before Vite writes a lazy screen's preload list (resolveDependencies below).
+// import. Read from the bundle before Vite writes a lazy screen's preload list (resolveDependencies below) and
+// index.html (startAfterFirstPaint's data-preload).
 const startChunks = new Set<string>();
 const findStartChunks: Plugin = {
   name: 'find-start-chunks',
@@ -295,16 +288,18 @@ const startAfterFirstPaint: Plugin = {
       const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
       const starter = '<script src="/start-app.js"></script>';
       if (!entry || !html.includes(starter)) throw new Error('index.html has no module entry or no start-app.js to start it');
-      const preloads = [...html.matchAll(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g)];
-      let result = html.replace(entry[0], '');
-      for (const preload of preloads) result = result.replace(preload[0], '');
+      // Vite's links of the entry's imports: in data-preload below, with the stages'
+      let result = html.replace(entry[0], '').replace(/\s*<link rel="modulepreload" crossorigin href="[^"]+">/g, '');
       const manifest = /\s*<link rel="manifest" href="([^"]+)">/.exec(result);
       if (!manifest) throw new Error('index.html has no web app manifest link to move');
       result = result.replace(manifest[0], '');
-      const staged = [...preloads.map((preload) => preload[1]), ...stagedChunks(bundle, chunk)];
+      if (!bundle || !chunk || !startChunks.has(chunk.fileName))
+        throw new Error('index.html is transformed before the bundle is read');
+      // the chunks the entry imports and src/main.tsx's stages, with all they import (findStartChunks): fetched with
+      // the entry, run later
+      const staged = [...startChunks].filter((file) => file !== chunk.fileName).map((file) => `/${file}`);
       // fetched at once for a visitor without a session; for a returning user whose dashboard frame shows, that
       // dashboard's and the layout's, so the first render finds them loaded and inserts no links of its own
-      if (!bundle) throw new Error('index.html is transformed without the bundle');
       const login = screenChunks(bundle, staged, [LOGIN_SCREEN]).join(' ');
       const [patient, doctor] = [PATIENT_DASHBOARD, DOCTOR_DASHBOARD].map((dashboard) =>
         screenChunks(bundle, staged, [APP_LAYOUT, dashboard]).join(' '),
