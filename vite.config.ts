@@ -105,6 +105,11 @@ function purgeBootstrap(): AcceptedPlugin {
   };
 }
 
+const routerProductionBuild = [
+  { find: /^react-router$/, replacement: join(root, 'node_modules/react-router/dist/production/index.mjs') },
+  { find: /^react-router\/dom$/, replacement: join(root, 'node_modules/react-router/dist/production/dom-export.mjs') },
+];
+
 // index.html's Content-Security-Policy is for the built app: the dev server injects styles inline for hot reload.
 const devWithoutCsp: Plugin = {
   name: 'dev-without-csp',
@@ -357,7 +362,11 @@ export default defineConfig(({ command }) => ({
     policyWhereItApplies,
     sendBrotliCopies,
   ],
-  resolve: { alias: reactOnPreact, dedupe: ['preact'] },
+  resolve: {
+    // react-router's package exports only its development build (dev warnings on): the app's build takes its production one
+    alias: command === 'build' ? [...reactOnPreact, ...routerProductionBuild] : reactOnPreact,
+    dedupe: ['preact'],
+  },
   // JSX as React's automatic runtime, which the alias turns into Preact's; no @vitejs/plugin-react: its Fast
   // Refresh patches React's internals, which Preact has not (a change in `npm run dev` reloads the page instead)
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
