@@ -4,7 +4,7 @@
 import { describe, expect, test } from './support/fixtures';
 import { DESKTOP } from './support/page';
 import { settled, stat, text } from './support/read';
-import { login } from './support/session';
+import { login, logout } from './support/session';
 
 describe('pre-rendered login screen', () => {
   test('is on screen without JavaScript, inert and read-only until the app runs', async ({ browser, baseUrl }) => {
@@ -262,6 +262,72 @@ describe('pre-rendered login screen', () => {
     const beforeData = await requestedBeforeFirstScreen();
     expect(beforeData.some((path) => path.includes('patient-dashboard-page'))).toBe(true);
     expect(beforeData.filter((path) => chunks.includes(path))).toEqual([]);
+    expect(recorded.unexpectedProblems()).toEqual([]);
+  });
+  test("the login and both dashboards show their first screen without starting Intl (ICU's start is a long task)", async ({
+    page,
+    recorded,
+  }) => {
+    // every Intl service and locale-aware method the app could reach, noted as it is called
+    await page.addInitScript(() => {
+      const calls: string[] = [];
+      (window as unknown as { intlCalls: string[] }).intlCalls = calls;
+      for (const name of [
+        'DateTimeFormat',
+        'NumberFormat',
+        'Collator',
+        'PluralRules',
+        'RelativeTimeFormat',
+        'ListFormat',
+      ] as const) {
+        const service = Intl[name] as unknown as new (...args: unknown[]) => object;
+        Object.defineProperty(Intl, name, {
+          value: new Proxy(service, {
+            construct(target, args) {
+              calls.push(name);
+              return Reflect.construct(target, args);
+            },
+            apply(target, self, args) {
+              calls.push(name);
+              return Reflect.apply(target, self, args);
+            },
+          }),
+        });
+      }
+      const methods = [
+        [Number.prototype, 'toLocaleString'],
+        [Date.prototype, 'toLocaleString'],
+        [Date.prototype, 'toLocaleDateString'],
+        [Date.prototype, 'toLocaleTimeString'],
+        [String.prototype, 'localeCompare'],
+      ] as const;
+      for (const [prototype, name] of methods) {
+        const method = (prototype as unknown as Record<string, (...args: unknown[]) => unknown>)[name];
+        Object.defineProperty(prototype, name, {
+          value: function (this: unknown, ...args: unknown[]) {
+            calls.push(name);
+            return method.apply(this, args);
+          },
+        });
+      }
+    });
+    const intlCalls = () => page.evaluate(() => (window as unknown as { intlCalls: string[] }).intlCalls);
+    const firstScreen = () => page.waitForFunction(() => performance.getEntriesByName('medledger:first-screen').length > 0);
+    await page.goto('/');
+    await page.locator('form:not([inert])').waitFor();
+    await firstScreen();
+    expect(await intlCalls()).toEqual([]);
+    for (const role of ['patient', 'doctor'] as const) {
+      await login(page, role);
+      await page.reload();
+      await firstScreen();
+      await settled(() => page.locator('#prerendered-shell').count()).toBe(0);
+      expect(await intlCalls()).toEqual([]);
+      await logout(page);
+    }
+    // the watch itself works: a call is noted
+    await page.evaluate(() => (1234).toLocaleString('en-US'));
+    expect(await intlCalls()).toEqual(['toLocaleString']);
     expect(recorded.unexpectedProblems()).toEqual([]);
   });
 });
