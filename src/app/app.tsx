@@ -14,15 +14,16 @@ interface AppProps {
   service?: LedgerRemote; // tests inject a proxy; the app starts the worker lazily
   connect?: (restart: boolean) => LedgerConnection; // tests inject a watched connection they can break
   fetchAhead?: boolean; // the built app fetches the screens a user may open next (tests leave it out)
+  splitFirstRender?: boolean; // the built app's hydration of the login stops above the routes for a task (router.tsx)
 }
 
-export function App({ router: Router, service, connect, fetchAhead = false }: AppProps) {
+export function App({ router: Router, service, connect, fetchAhead = false, splitFirstRender = false }: AppProps) {
   useFileDropGuard();
   return (
     <Router>
       <LedgerProvider service={service} connect={connect} renderFailure={(failure) => <LedgerFailure {...failure} />}>
         <SessionProvider>
-          <AppRoutes />
+          <AppRoutes splitFirstRender={splitFirstRender} />
           {fetchAhead ? <PrefetchScreens /> : null}
         </SessionProvider>
       </LedgerProvider>

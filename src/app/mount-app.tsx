@@ -78,6 +78,12 @@ function renderInTasksUntilShown(): void {
   });
 }
 
+// Whether the app takes over the build's pre-rendered login screen in #root (hydrates it) instead of rendering afresh:
+// at /, signed out, with no word for the login screen (public/start-app.js hides it everywhere else).
+export function hydratesPrerendered(root: HTMLElement): boolean {
+  return root.firstElementChild !== null && !document.documentElement.classList.contains(PRERENDER_HIDDEN);
+}
+
 // Renders the app into #root. Where the build's pre-rendered login screen is the screen the app shows (at /,
 // signed out), React hydrates it: the same nodes stay, nothing flickers. Elsewhere React renders afresh in its
 // place; so it does, after a warning, if the screen came out different from the pre-rendered one. This first render
@@ -86,8 +92,7 @@ export function mountApp(root: HTMLElement, app: ReactNode): void {
   renderInTasksUntilShown();
   const run = () => takeOver(root);
   const tree = <OnFirstCommit run={run}>{app}</OnFirstCommit>;
-  const prerendered = root.firstElementChild !== null;
-  if (prerendered && !document.documentElement.classList.contains(PRERENDER_HIDDEN)) {
+  if (hydratesPrerendered(root)) {
     startTransition(() => {
       hydrateRoot(root, tree, {
         onRecoverableError: (error) => console.warn('MedLedger: the pre-rendered screen was rendered again', error),

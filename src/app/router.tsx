@@ -81,26 +81,55 @@ class ScreenErrorBoundary extends Component<ScreenErrorProps, ScreenErrorState> 
 }
 
 // The route list, wrapped in its guards: guest -> login screen, everything else -> session, layout, role.
-export function AppRoutes({ routes = APP_ROUTES }: { routes?: readonly AppRoute[] }) {
+// Suspends once, for a task: the hydration of the pre-rendered login stops above the routes, and the routes (their
+// matching and the screen) render in the next task; Preact keeps the pre-rendered nodes meanwhile, as for a lazy
+// screen. On a slow phone the one render of it all was the login's longest task after its first paint. Not for a
+// fresh render beneath a returning user's frame: the boundary it resumes suspends again for the layout's code, with a
+// moment between without a spinner, and the frame gave way before the data (Lighthouse: TBT 0-2 -> 29-54 ms).
+let firstRenderPause: Promise<void> | null = null;
+let firstRenderPaused = false;
+function AfterFirstTask({ children }: { children: ReactNode }) {
+  if (!firstRenderPaused) {
+    firstRenderPause ??= new Promise((resolve) =>
+      setTimeout(() => {
+        firstRenderPaused = true;
+        resolve();
+      }, 0),
+    );
+    throw firstRenderPause;
+  }
+  return children;
+}
+
+export function AppRoutes({
+  routes = APP_ROUTES,
+  splitFirstRender = false,
+}: {
+  routes?: readonly AppRoute[];
+  splitFirstRender?: boolean; // the built app's first render (tests render at once)
+}) {
   const { pathname } = useLocation();
   const pick = (access: RouteAccess) =>
     routes
       .filter((route) => route.access === access)
       .map((route) => <Route key={route.path} path={route.path} element={routeElement(route)} />);
+  const routesTree = (
+    <Routes>
+      <Route element={<RequireGuest />}>{pick('guest')}</Route>
+      <Route element={<RequireSession />}>
+        <Route element={<TitledLayout routes={routes} />}>
+          <Route element={<RequireRole role="patient" />}>{pick('patient')}</Route>
+          <Route element={<RequireRole role="doctor" />}>{pick('doctor')}</Route>
+          {pick('signed-in')}
+        </Route>
+      </Route>
+      <Route path="*" element={<Navigate to="/" replace />} />
+    </Routes>
+  );
   return (
     <ScreenErrorBoundary at={pathname}>
       <Suspense fallback={<PageSpinner label="Loading" />}>
-        <Routes>
-          <Route element={<RequireGuest />}>{pick('guest')}</Route>
-          <Route element={<RequireSession />}>
-            <Route element={<TitledLayout routes={routes} />}>
-              <Route element={<RequireRole role="patient" />}>{pick('patient')}</Route>
-              <Route element={<RequireRole role="doctor" />}>{pick('doctor')}</Route>
-              {pick('signed-in')}
-            </Route>
-          </Route>
-          <Route path="*" element={<Navigate to="/" replace />} />
-        </Routes>
+        {splitFirstRender ? <AfterFirstTask>{routesTree}</AfterFirstTask> : routesTree}
       </Suspense>
     </ScreenErrorBoundary>
   );

@@ -2,14 +2,14 @@ import { StrictMode } from 'react';
 import { BrowserRouter } from 'react-router-dom';
 import { whenScreenShown } from '../components/pending-screen';
 import { App } from './app';
-import { mountApp } from './mount-app';
+import { hydratesPrerendered, mountApp } from './mount-app';
 
 // The last stage of src/main.tsx: the router and the app, rendered into #root.
 export function startApp(root: HTMLElement): void {
   mountApp(
     root,
     <StrictMode>
-      <App router={BrowserRouter} fetchAhead />
+      <App router={BrowserRouter} fetchAhead splitFirstRender={hydratesPrerendered(root)} />
     </StrictMode>,
   );
 

@@ -104,4 +104,30 @@ describe('The app routes', () => {
     act(() => go('/patient/records'));
     await waitFor(() => expect(document.title).toBe('Medical Records · MedLedger'));
   });
+  it("stops the page's first render above the routes for one task when asked (the built app), and only that render", async () => {
+    const ledger = openLedger();
+    // a screen that needs no code loaded: without the pause it would render at once
+    const routes: readonly AppRoute[] = [{ path: '/', access: 'guest', title: 'Plain', element: <h1>Plain screen</h1> }];
+    const renderAt = (path: string) => {
+      const { router: Router } = memoryRouterAt(path);
+      return render(
+        <Router>
+          <LedgerProvider service={ledger.proxy}>
+            <SessionProvider>
+              <AppRoutes routes={routes} splitFirstRender />
+            </SessionProvider>
+          </LedgerProvider>
+        </Router>,
+      );
+    };
+    const first = renderAt('/');
+    // nothing of the routes yet: the boundary's spinner (a hydration keeps the pre-rendered nodes instead)
+    expect(screen.queryByRole('heading', { name: 'Plain screen' })).toBeNull();
+    expect(screen.getByRole('status')).toHaveTextContent('Loading');
+    expect(await screen.findByRole('heading', { name: 'Plain screen' })).toBeInTheDocument();
+    first.unmount();
+    // a later render of the routes (a restarted ledger, say) does not pause again
+    renderAt('/');
+    expect(screen.getByRole('heading', { name: 'Plain screen' })).toBeInTheDocument();
+  });
 });
