@@ -80,7 +80,6 @@ class ScreenErrorBoundary extends Component<ScreenErrorProps, ScreenErrorState> 
   }
 }
 
-// The route list, wrapped in its guards: guest -> login screen, everything else -> session, layout, role.
 // Suspends once, for a task: the hydration of the pre-rendered login stops above the routes, and the routes (their
 // matching and the screen) render in the next task; Preact keeps the pre-rendered nodes meanwhile, as for a lazy
 // screen. On a slow phone the one render of it all was the login's longest task after its first paint. Not for a
@@ -101,12 +100,13 @@ function AfterFirstTask({ children }: { children: ReactNode }) {
   return children;
 }
 
+// The route list, wrapped in its guards: guest -> login screen, everything else -> session, layout, role.
 export function AppRoutes({
   routes = APP_ROUTES,
   splitFirstRender = false,
 }: {
   routes?: readonly AppRoute[];
-  splitFirstRender?: boolean; // the built app's first render (tests render at once)
+  splitFirstRender?: boolean; // the built app's hydration of the login (tests render at once)
 }) {
   const { pathname } = useLocation();
   const pick = (access: RouteAccess) =>
