@@ -14,7 +14,7 @@ interface AppProps {
   service?: LedgerRemote; // tests inject a proxy; the app starts the worker lazily
   connect?: (restart: boolean) => LedgerConnection; // tests inject a watched connection they can break
   fetchAhead?: boolean; // the built app fetches the screens a user may open next (tests leave it out)
-  splitFirstRender?: boolean; // the built app's hydration of the login stops above the routes for a task (router.tsx)
+  splitFirstRender?: 'hydrate' | 'fresh' | false; // the built app's first render stops above the routes for a task (router.tsx)
 }
 
 export function App({ router: Router, service, connect, fetchAhead = false, splitFirstRender = false }: AppProps) {

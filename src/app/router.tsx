@@ -1,4 +1,4 @@
-import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Component, lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { RequireGuest } from '../auth/require-guest';
 import { RequireRole } from '../auth/require-role';
@@ -80,11 +80,10 @@ class ScreenErrorBoundary extends Component<ScreenErrorProps, ScreenErrorState> 
   }
 }
 
-// Suspends once, for a task: the hydration of the pre-rendered login stops above the routes, and the routes (their
-// matching and the screen) render in the next task; Preact keeps the pre-rendered nodes meanwhile, as for a lazy
-// screen. On a slow phone the one render of it all was the login's longest task after its first paint. Not for a
-// fresh render beneath a returning user's frame: the boundary it resumes suspends again for the layout's code, with a
-// moment between without a spinner, and the frame gave way before the data (Lighthouse: TBT 0-2 -> 29-54 ms).
+// The built app's first render stops above the routes for a task, and the routes (their matching, the guards and the
+// screen) render in the next: on a slow phone the one render of it all was the longest task after the first paint.
+// Hydrating the pre-rendered login, it suspends once: Preact keeps the pre-rendered nodes meanwhile, as for a lazy
+// screen.
 let firstRenderPause: Promise<void> | null = null;
 let firstRenderPaused = false;
 function AfterFirstTask({ children }: { children: ReactNode }) {
@@ -100,13 +99,29 @@ function AfterFirstTask({ children }: { children: ReactNode }) {
   return children;
 }
 
+// A fresh render (beneath a returning user's frame) shows a spinner instead: a first commit without one let the frame
+// give way before the data (src/components/pending-screen.ts), and the boundary that suspension resumes suspended
+// again for the layout's code, with no spinner between (Lighthouse: TBT 0-2 -> 29-54 ms).
+function AfterFirstTaskFresh({ children }: { children: ReactNode }) {
+  const [ready, setReady] = useState(firstRenderPaused);
+  useEffect(() => {
+    if (ready) return;
+    const timer = setTimeout(() => {
+      firstRenderPaused = true;
+      setReady(true);
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [ready]);
+  return ready ? children : <PageSpinner label="Loading" />;
+}
+
 // The route list, wrapped in its guards: guest -> login screen, everything else -> session, layout, role.
 export function AppRoutes({
   routes = APP_ROUTES,
   splitFirstRender = false,
 }: {
   routes?: readonly AppRoute[];
-  splitFirstRender?: boolean; // the built app's hydration of the login (tests render at once)
+  splitFirstRender?: 'hydrate' | 'fresh' | false; // the built app's first render (tests render at once)
 }) {
   const { pathname } = useLocation();
   const pick = (access: RouteAccess) =>
@@ -129,7 +144,13 @@ export function AppRoutes({
   return (
     <ScreenErrorBoundary at={pathname}>
       <Suspense fallback={<PageSpinner label="Loading" />}>
-        {splitFirstRender ? <AfterFirstTask>{routesTree}</AfterFirstTask> : routesTree}
+        {splitFirstRender === 'hydrate' ? (
+          <AfterFirstTask>{routesTree}</AfterFirstTask>
+        ) : splitFirstRender === 'fresh' ? (
+          <AfterFirstTaskFresh>{routesTree}</AfterFirstTaskFresh>
+        ) : (
+          routesTree
+        )}
       </Suspense>
     </ScreenErrorBoundary>
   );

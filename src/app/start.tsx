@@ -9,7 +9,7 @@ export function startApp(root: HTMLElement): void {
   mountApp(
     root,
     <StrictMode>
-      <App router={BrowserRouter} fetchAhead splitFirstRender={hydratesPrerendered(root)} />
+      <App router={BrowserRouter} fetchAhead splitFirstRender={hydratesPrerendered(root) ? 'hydrate' : 'fresh'} />
     </StrictMode>,
   );
 

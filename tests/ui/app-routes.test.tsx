@@ -104,7 +104,7 @@ describe('The app routes', () => {
     act(() => go('/patient/records'));
     await waitFor(() => expect(document.title).toBe('Medical Records · MedLedger'));
   });
-  it("stops the page's first render above the routes for one task when asked (the built app), and only that render", async () => {
+  it("renders a spinner in the page's first fresh render, the routes a task later (the built app), and only in that render", async () => {
     const ledger = openLedger();
     // a screen that needs no code loaded: without the pause it would render at once
     const routes: readonly AppRoute[] = [{ path: '/', access: 'guest', title: 'Plain', element: <h1>Plain screen</h1> }];
@@ -114,14 +114,14 @@ describe('The app routes', () => {
         <Router>
           <LedgerProvider service={ledger.proxy}>
             <SessionProvider>
-              <AppRoutes routes={routes} splitFirstRender />
+              <AppRoutes routes={routes} splitFirstRender="fresh" />
             </SessionProvider>
           </LedgerProvider>
         </Router>,
       );
     };
     const first = renderAt('/');
-    // nothing of the routes yet: the boundary's spinner (a hydration keeps the pre-rendered nodes instead)
+    // nothing of the routes yet: a spinner, so a returning user's frame stays (a hydration keeps the pre-rendered nodes)
     expect(screen.queryByRole('heading', { name: 'Plain screen' })).toBeNull();
     expect(screen.getByRole('status')).toHaveTextContent('Loading');
     expect(await screen.findByRole('heading', { name: 'Plain screen' })).toBeInTheDocument();
