@@ -2,8 +2,8 @@
 
 // US English dates by hand, in local time, as Intl.DateTimeFormat('en-US') writes them ("Nov 27, 2026",
 // "Nov 27, 2026, 3:05 PM", "3:05 PM"; tests/unit/format.test.ts holds them to it): a page's first use of Intl
-// starts ICU, 15-19 ms on the main thread unthrottled (Chromium 150), which was the login's longest task after its
-// first paint and a returning user's dashboard's too.
+// starts ICU, 15-19 ms on the main thread unthrottled (Chromium 150): it ran in the login's longest task after its
+// first paint, and on every dashboard.
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 function localDate(iso: string): Date {
