@@ -82,38 +82,45 @@ class ScreenErrorBoundary extends Component<ScreenErrorProps, ScreenErrorState> 
 
 // The built app's first render stops above the routes for a task, and the routes (their matching, the guards and the
 // screen) render in the next: on a slow phone the one render of it all was the longest task after the first paint.
+// The page's first task is over once a timer set during that render has fired.
+let firstTask: Promise<void> | null = null;
+let firstTaskOver = false;
+function afterFirstTask(): Promise<void> {
+  firstTask ??= new Promise((resolve) =>
+    setTimeout(() => {
+      firstTaskOver = true;
+      resolve();
+    }, 0),
+  );
+  return firstTask;
+}
+
 // Hydrating the pre-rendered login, it suspends once: Preact keeps the pre-rendered nodes meanwhile, as for a lazy
 // screen.
-let firstRenderPause: Promise<void> | null = null;
-let firstRenderPaused = false;
-function AfterFirstTask({ children }: { children: ReactNode }) {
-  if (!firstRenderPaused) {
-    firstRenderPause ??= new Promise((resolve) =>
-      setTimeout(() => {
-        firstRenderPaused = true;
-        resolve();
-      }, 0),
-    );
-    throw firstRenderPause;
-  }
+function HydrateAfterFirstTask({ children }: { children: ReactNode }) {
+  if (!firstTaskOver) throw afterFirstTask();
   return children;
 }
 
 // A fresh render (beneath a returning user's frame) shows a spinner instead: a first commit without one let the frame
 // give way before the data (src/components/pending-screen.ts), and the boundary that suspension resumes suspended
 // again for the layout's code, with no spinner between (Lighthouse: TBT 0-2 -> 29-54 ms).
-function AfterFirstTaskFresh({ children }: { children: ReactNode }) {
-  const [ready, setReady] = useState(firstRenderPaused);
+function RenderAfterFirstTask({ children }: { children: ReactNode }) {
+  const [over, setOver] = useState(firstTaskOver);
   useEffect(() => {
-    if (ready) return;
-    const timer = setTimeout(() => {
-      firstRenderPaused = true;
-      setReady(true);
-    }, 0);
-    return () => clearTimeout(timer);
-  }, [ready]);
-  return ready ? children : <PageSpinner label="Loading" />;
+    if (over) return;
+    let current = true;
+    void afterFirstTask().then(() => {
+      if (current) setOver(true);
+    });
+    return () => {
+      current = false;
+    };
+  }, [over]);
+  return over ? children : <PageSpinner label="Loading" />;
 }
+
+const AFTER_FIRST_TASK = { hydrate: HydrateAfterFirstTask, fresh: RenderAfterFirstTask } as const;
 
 // The route list, wrapped in its guards: guest -> login screen, everything else -> session, layout, role.
 export function AppRoutes({
@@ -121,13 +128,14 @@ export function AppRoutes({
   splitFirstRender = false,
 }: {
   routes?: readonly AppRoute[];
-  splitFirstRender?: 'hydrate' | 'fresh' | false; // the built app's first render (tests render at once)
+  splitFirstRender?: keyof typeof AFTER_FIRST_TASK | false; // the built app's first render (tests render at once)
 }) {
   const { pathname } = useLocation();
   const pick = (access: RouteAccess) =>
     routes
       .filter((route) => route.access === access)
       .map((route) => <Route key={route.path} path={route.path} element={routeElement(route)} />);
+  const Split = splitFirstRender ? AFTER_FIRST_TASK[splitFirstRender] : null;
   const routesTree = (
     <Routes>
       <Route element={<RequireGuest />}>{pick('guest')}</Route>
@@ -143,15 +151,7 @@ export function AppRoutes({
   );
   return (
     <ScreenErrorBoundary at={pathname}>
-      <Suspense fallback={<PageSpinner label="Loading" />}>
-        {splitFirstRender === 'hydrate' ? (
-          <AfterFirstTask>{routesTree}</AfterFirstTask>
-        ) : splitFirstRender === 'fresh' ? (
-          <AfterFirstTaskFresh>{routesTree}</AfterFirstTaskFresh>
-        ) : (
-          routesTree
-        )}
-      </Suspense>
+      <Suspense fallback={<PageSpinner label="Loading" />}>{Split ? <Split>{routesTree}</Split> : routesTree}</Suspense>
     </ScreenErrorBoundary>
   );
 }
