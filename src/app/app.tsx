@@ -5,7 +5,7 @@ import { LedgerProvider } from '../ledger/ledger-provider';
 import type { LedgerConnection } from '../ledger/ledger-worker';
 import { LedgerFailure } from './ledger-failure';
 import { PrefetchScreens } from './prefetch-screens';
-import { AppRoutes } from './router';
+import { AppRoutes, type FirstRenderSplit } from './router';
 import { useFileDropGuard } from './use-file-drop-guard';
 
 interface AppProps {
@@ -14,7 +14,7 @@ interface AppProps {
   service?: LedgerRemote; // tests inject a proxy; the app starts the worker lazily
   connect?: (restart: boolean) => LedgerConnection; // tests inject a watched connection they can break
   fetchAhead?: boolean; // the built app fetches the screens a user may open next (tests leave it out)
-  splitFirstRender?: 'hydrate' | 'fresh' | false; // the built app's first render stops above the routes for a task (router.tsx)
+  splitFirstRender?: FirstRenderSplit | false; // the built app's first render stops above the routes for a task (router.tsx)
 }
 
 export function App({ router: Router, service, connect, fetchAhead = false, splitFirstRender = false }: AppProps) {

@@ -121,6 +121,7 @@ function RenderAfterFirstTask({ children }: { children: ReactNode }) {
 }
 
 const AFTER_FIRST_TASK = { hydrate: HydrateAfterFirstTask, fresh: RenderAfterFirstTask } as const;
+export type FirstRenderSplit = keyof typeof AFTER_FIRST_TASK;
 
 // The route list, wrapped in its guards: guest -> login screen, everything else -> session, layout, role.
 export function AppRoutes({
@@ -128,7 +129,7 @@ export function AppRoutes({
   splitFirstRender = false,
 }: {
   routes?: readonly AppRoute[];
-  splitFirstRender?: keyof typeof AFTER_FIRST_TASK | false; // the built app's first render (tests render at once)
+  splitFirstRender?: FirstRenderSplit | false; // the built app's first render (tests render at once)
 }) {
   const { pathname } = useLocation();
   const pick = (access: RouteAccess) =>
