@@ -122,7 +122,7 @@ describe('every screen fits at 320, 390, 768, 1280 px and 200% zoom, and passes 
 });
 
 describe('the fit check', () => {
-  test('finds text out of its card, a control out of the viewport, a cut select and a page wider than the screen', async ({
+  test('finds text out of its card, a control out of the viewport, a cut select or placeholder and a page wider than the screen', async ({
     page,
   }) => {
     await page.setViewportSize({ width: 320, height: 600 });
@@ -130,6 +130,9 @@ describe('the fit check', () => {
       <div class="card" style="width: 200px; border: 1px solid"><span style="white-space: nowrap">LAST UPLOAD Nov 24, 2026 and more words</span></div>
       <button style="margin-left: 300px; width: 80px">Cut</button>
       <select style="width: 90px"><option>5 (about 1,048,576 attempts a block)</option></select>
+      <input type="search" style="width: 150px" placeholder="Search patients by name or ID">
+      <input type="search" style="width: 150px" placeholder="Name or ID">
+      <input type="search" style="width: 150px" placeholder="Search patients by name or ID" value="chen">
       <div style="width: 400px; height: 4px"></div>
       <div style="width: 200px; overflow: hidden; white-space: nowrap; text-overflow: ellipsis">A long truncated title that keeps its full text in a tooltip</div>
       <span style="position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0, 0, 0, 0); white-space: nowrap">Only for screen readers, a long sentence</span>`);
@@ -140,6 +143,7 @@ describe('the fit check', () => {
       expect.stringMatching(/^text "Cut" runs past the viewport/),
       expect.stringMatching(/^button runs past the viewport/),
       expect.stringMatching(/^select "5 \(about 1,048,576 attempts a block\)" is cut/),
+      'placeholder "Search patients by name or ID" is cut',
     ]);
   });
 

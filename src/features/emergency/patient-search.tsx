@@ -49,7 +49,7 @@ export function PatientSearch({ selected, onSelect }: PatientSearchProps) {
           type="search"
           value={query}
           onChange={(event) => setQuery(event.target.value)}
-          placeholder="Search patients by name or ID"
+          placeholder="Patient name or ID"
           autoComplete="off"
           maxLength={MAX_SEARCH_LENGTH}
           isInvalid={problem !== null}

@@ -31,7 +31,7 @@ export function RecordFilters({ search, searchProblem, type, onSearch, onType }:
             type="search"
             value={search}
             onChange={(event) => onSearch(event.target.value)}
-            placeholder="Title, text or file name"
+            placeholder="Title, text, file name"
             autoComplete="off"
             maxLength={MAX_SEARCH_LENGTH}
             isInvalid={searchProblem !== null}

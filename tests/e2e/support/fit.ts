@@ -1,5 +1,6 @@
 // Whether a screen fits: every text node's box and every control's box inside its nearest card, table cell or
-// clipping box, and inside the viewport; a select wide enough for its chosen option; no sideways page scroll.
+// clipping box, and inside the viewport; a select wide enough for its chosen option and a one-line field for its
+// placeholder; no sideways page scroll.
 // A box that scrolls on purpose (overflow auto or scroll) is checked as a whole, not its contents, and text cut
 // with an ellipsis (a deliberate truncation that keeps the full text in a tooltip) is allowed.
 import type { Page } from 'playwright-core';
@@ -109,6 +110,18 @@ export function fitProblems(page: Page): Promise<string[]> {
       const chosen = select.selectedOptions[0]?.textContent ?? '';
       const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
       if (canvas.measureText(chosen).width > room + 1) problems.push(`select "${chosen}" is cut (${room}px of room)`);
+    }
+    // so must an empty field's placeholder, the only hint of what it takes: a copy of the field holding the
+    // placeholder as its value overflows when it is cut (it has the search field's clear button, unlike canvas)
+    for (const input of document.querySelectorAll<HTMLInputElement>('input[placeholder]')) {
+      if (hidden(input) || input.value !== '') continue;
+      const probe = input.cloneNode() as HTMLInputElement;
+      probe.removeAttribute('id');
+      Object.assign(probe.style, { position: 'absolute', width: `${input.offsetWidth}px` });
+      probe.value = input.placeholder;
+      input.after(probe);
+      if (probe.scrollWidth > probe.clientWidth + 1) problems.push(`placeholder "${input.placeholder}" is cut`);
+      probe.remove();
     }
     return problems;
   });
