@@ -9,7 +9,7 @@ import { DESKTOP, PHONE } from './support/page';
 import { section, shown } from './support/read';
 import { tamperDemoBlock7 } from './support/explorer';
 import { goTo, openMiningLab, pdfFile, pngFile, recordItem, uploadRecord } from './support/records';
-import { login } from './support/session';
+import { login, logout } from './support/session';
 
 // Scans the page at both sizes and returns a report line per size with violations ('' when clean).
 async function violationsAtBothSizes(page: Page, state: string): Promise<string[]> {
@@ -98,7 +98,7 @@ describe('no axe violation of any impact on any screen or state, at desktop and 
     const log = a11yLog(page);
     await login(page, 'patient');
     await uploadRecord(page, 'Echocardiogram', [pdfFile('echo.pdf')]);
-    await page.getByRole('button', { name: 'Logout' }).click();
+    await logout(page);
     await login(page, 'doctor');
     await page.getByText('Echocardiogram').first().waitFor();
     await log.scan('doctor dashboard');
@@ -135,14 +135,14 @@ describe('no axe violation of any impact on any screen or state, at desktop and 
     await page.getByRole('button', { name: 'Share records' }).click();
     await page.getByRole('status').filter({ hasText: 'Shared with Dr. James Wilson' }).waitFor({ timeout: 15_000 });
     await log.scan('sharing, a share active');
-    await page.getByRole('button', { name: 'Logout' }).click();
+    await logout(page);
     await login(page, 'doctor', 'james.wilson@medledger.demo');
     await goTo(page, 'My Patients', 'My Patients');
     const shared = section(page, 'Shared with me');
     await shared.getByRole('button', { name: 'Open shared records of Sarah Johnson' }).click();
     await recordItem(section(page, 'Complete History'), 'Holter report').waitFor();
     await log.scan('my patients, shared records open');
-    await page.getByRole('button', { name: 'Logout' }).click();
+    await logout(page);
     await login(page, 'patient');
     await goTo(page, 'Sharing', 'Sharing');
     await page.getByRole('button', { name: 'Revoke the share with Dr. James Wilson' }).click();

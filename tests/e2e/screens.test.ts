@@ -8,7 +8,7 @@ import { formatViolations, scanA11y, seriousViolations } from './support/axe';
 import { PHONE } from './support/page';
 import { settled, shown } from './support/read';
 import { checkScreen, screenshot } from './support/screens';
-import { login } from './support/session';
+import { login, logout } from './support/session';
 
 async function go(page: Page, label: string, heading: string | RegExp): Promise<void> {
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: label, exact: true }).click();
@@ -73,7 +73,7 @@ describe('every screen looks right and passes axe at desktop and phone size', ()
   test('doctor dashboard with patient activity, My Profile and My Patients', async ({ page }) => {
     await login(page, 'patient');
     await uploadRecord(page, 'Echocardiogram report');
-    await page.getByRole('button', { name: 'Logout' }).click();
+    await logout(page);
     await login(page, 'doctor');
     await page.getByText('Echocardiogram report').first().waitFor();
     await checkScreen(page, 'doctor-dashboard');
