@@ -1,8 +1,7 @@
-// How `vite preview` serves the build (npm start, the browser tests, the benches): Brotli copies written by the
-// build, and the Content-Security-Policy header where it takes effect. Plugins of vite.config.ts.
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { extname, join, normalize } from 'node:path';
-import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
+// How `vite preview` serves the build (npm start, the browser tests, the benches): the Content-Security-Policy header
+// where it takes effect. A plugin of vite.config.ts.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Plugin } from 'vite';
 
 // The policy of index.html's meta tag, also sent as a header by `vite preview` (npm start and the browser tests):
@@ -22,8 +21,8 @@ function contentSecurityPolicy(): string {
 const POLICY_PAGES = new Set(['document', 'iframe', 'frame']);
 const POLICY_WORKERS = new Set(['worker', 'sharedworker', 'serviceworker']);
 const WORKER_SCRIPT = /(\.worker-[\w-]+\.js|^\/sw\.js)$/;
-export const policyWhereItApplies: Plugin = {
-  name: 'policy-where-it-applies',
+export const contentSecurityPolicyHeader: Plugin = {
+  name: 'content-security-policy-header',
   configurePreviewServer(server) {
     const policy = contentSecurityPolicy();
     server.middlewares.use((req, res, next) => {
@@ -34,70 +33,6 @@ export const policyWhereItApplies: Plugin = {
         res.setHeader('Content-Security-Policy', policy);
       }
       next();
-    });
-  },
-};
-
-// Text files of the build, in the types they are sent as; each one is also written Brotli-compressed (file.br) by
-// the build, and `vite preview` (npm start, the browser tests, the benches) sends that copy to a browser that takes
-// Brotli, as a CDN would: about an eighth fewer bytes than the gzip vite preview makes on the fly.
-const COMPRESSED_TYPES: Record<string, string> = {
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.html': 'text/html;charset=utf-8',
-  '.json': 'application/json',
-  '.webmanifest': 'application/manifest+json',
-  '.svg': 'image/svg+xml',
-  '.txt': 'text/plain;charset=utf-8',
-};
-export const writeBrotliCopies: Plugin = {
-  name: 'write-brotli-copies',
-  apply: 'build',
-  closeBundle: {
-    order: 'post', // after vite-plugin-pwa has written the service worker
-    sequential: true,
-    handler() {
-      const dir = this.environment.config.build.outDir;
-      const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => extname(name) in COMPRESSED_TYPES);
-      for (const name of files) {
-        const file = join(dir, name);
-        const params = { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: statSync(file).size };
-        writeFileSync(`${file}.br`, brotliCompressSync(readFileSync(file), { params }));
-      }
-    },
-  },
-};
-
-// Before vite's own static files and its gzip; a page's path (no file extension) is the app's index.html, as vite
-// preview's fallback sends it.
-export const sendBrotliCopies: Plugin = {
-  name: 'send-brotli-copies',
-  configurePreviewServer(server) {
-    const dir = server.config.build.outDir;
-    const headers = server.config.preview.headers ?? {};
-    server.middlewares.use((req, res, next) => {
-      if (req.method !== 'GET' || !/\bbr\b/.test(String(req.headers['accept-encoding'] ?? ''))) return next();
-      let pathname: string;
-      try {
-        pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
-      } catch {
-        return next(); // a malformed address: vite's own handling answers it
-      }
-      const page = !extname(pathname) && String(req.headers.accept ?? '').includes('text/html');
-      const name = page ? '/index.html' : pathname;
-      const type = COMPRESSED_TYPES[extname(name)];
-      const file = normalize(join(dir, name));
-      if (!type || !file.startsWith(normalize(dir)) || !existsSync(`${file}.br`)) return next();
-      const stats = statSync(`${file}.br`);
-      const etag = `W/"br-${stats.size}-${stats.mtime.getTime()}"`;
-      const common = { ...headers, ETag: etag, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding' };
-      if (req.headers['if-none-match'] === etag) {
-        res.writeHead(304, common);
-        res.end();
-        return;
-      }
-      res.writeHead(200, { ...common, 'Content-Type': type, 'Content-Encoding': 'br', 'Content-Length': stats.size });
-      res.end(readFileSync(`${file}.br`));
     });
   },
 };

@@ -1,34 +1,14 @@
-import { join } from 'node:path';
-import { defaultClientConditions, defaultClientMainFields, defaultServerConditions, defaultServerMainFields } from 'vite';
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
-import { REACT_LIBRARIES, reactOnPreact } from './preact-alias.ts';
 
 // One project per test layer (docs/architecture.md, "Tests by layer"): unit and boundary in Node, ui in happy-dom, e2e in real Chromium, server against the built sync server process.
-// The tests run on the runtime that ships: Preact under React's names (vite.config.ts).
 export default defineConfig({
-  resolve: {
-    alias: [
-      // `react` with act, for the tests that import it from there (listed first: the first match wins)
-      { find: /^react$/, replacement: join(import.meta.dirname, 'tests/support/react-on-preact.ts') },
-      ...reactOnPreact,
-      // Testing Library's main file is CommonJS, whose require('react-dom') no alias reaches: its ES module instead
-      { find: /^@testing-library\/react$/, replacement: '@testing-library/react/dist/@testing-library/react.esm.js' },
-      // so are @restart/ui's under Node's condition, which no resolve.conditions here removes
-      { find: /^@restart\/ui\/(\w+)$/, replacement: join(import.meta.dirname, 'node_modules/@restart/ui/esm/$1.js') },
-    ],
-    dedupe: ['preact'],
-  },
-  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  plugins: [react()],
   test: {
-    // preact too: one copy, resolved as the inlined libraries resolve it (a project's own server.deps is not read)
-    server: { deps: { inline: [...REACT_LIBRARIES, 'preact'] } },
     projects: [
       // property tests run hundreds of chains and encryptions per test
       {
         extends: true,
-        // the libraries' ES modules for the pre-render tests (the router's `module-sync`, as Node itself picks it):
-        // their CommonJS files require React past the alias, and Preact renders React's elements as nothing
-        ssr: { resolve: { conditions: ['module-sync', ...defaultServerConditions], mainFields: [...defaultServerMainFields] } },
         test: { name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'], testTimeout: 30_000 },
       },
       {
@@ -37,10 +17,6 @@ export default defineConfig({
       },
       {
         extends: true,
-        // the libraries' ES modules, as in the browser: under Node's condition they pick CommonJS files, whose
-        // require('react') no alias reaches
-        resolve: { conditions: ['module-sync', ...defaultClientConditions], mainFields: [...defaultClientMainFields] },
-        ssr: { resolve: { conditions: ['module-sync', ...defaultClientConditions], mainFields: [...defaultClientMainFields] } },
         test: {
           name: 'ui',
           environment: 'happy-dom',

@@ -1,7 +1,8 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { LEDGER_DB_NAME } from '../../workers/core/constants';
 import type { LedgerFailureProps } from '../ledger/ledger-provider';
+import { clearStoredUser } from '../auth/session-storage';
 
 type ResetState = 'idle' | 'confirming' | 'deleting' | 'blocked' | 'failed';
 
@@ -21,7 +22,7 @@ export function LedgerFailure({ error, restart }: LedgerFailureProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const [reset, setReset] = useState<ResetState>('idle');
 
-  useLayoutEffect(() => {
+  useEffect(() => {
     heading.current?.focus();
   }, []);
 
@@ -29,7 +30,7 @@ export function LedgerFailure({ error, restart }: LedgerFailureProps) {
     setReset('deleting');
     try {
       if ((await deleteLedgerDatabase()) === 'blocked') return setReset('blocked');
-      localStorage.removeItem('currentUser');
+      clearStoredUser();
       window.location.reload();
     } catch {
       setReset('failed');

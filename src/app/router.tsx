@@ -1,40 +1,36 @@
-import { Component, lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { RequireGuest } from '../auth/require-guest';
 import { RequireRole } from '../auth/require-role';
 import { RequireSession } from '../auth/require-session';
 import { PageSpinner } from '../components/page-spinner';
 import { RouteError } from './route-error';
-import { APP_ROUTES, type AppRoute, type RouteAccess } from './routes';
+import { loadedScreen, type ScreenLoad } from './screen-loads';
+import { APP_LAYOUT, APP_ROUTES, type AppRoute, type RouteAccess } from './routes';
 
-// code-split: the login screen never loads the layout
-const AppLayout = lazy(() => import('../layout/app-layout').then((module) => ({ default: module.AppLayout })));
+// One component per screen for the app's life: a new one on each render would load and suspend again.
+const components = new WeakMap<object, ComponentType<never>>();
 
-// One React.lazy per screen for the app's life: a new one on each render would load and suspend again.
-const screens = new WeakMap<() => Promise<ComponentType>, ComponentType>();
-
-function screenOf(load: () => Promise<ComponentType>): ComponentType {
-  let screen = screens.get(load);
-  if (!screen) {
-    // a load that failed (offline, a newer build) is tried again on the next visit, not remembered
-    screen = lazy(() =>
-      load().then(
-        (Screen) => ({ default: Screen }),
-        (error: unknown) => {
-          screens.delete(load);
-          throw error;
-        },
-      ),
-    );
-    screens.set(load, screen);
-  }
+function screenComponent<P>(load: ScreenLoad<P>): ComponentType<P> {
+  let screen = (components.get(load) as ComponentType<P> | undefined) ?? loadedScreen(load);
+  // a load that failed (offline, a newer build) is tried again on the next visit, not remembered
+  screen ??= lazy(() =>
+    load().then(
+      (Screen) => ({ default: Screen }),
+      (error: unknown) => {
+        components.delete(load);
+        throw error;
+      },
+    ),
+  );
+  components.set(load, screen as ComponentType<never>);
   return screen;
 }
 
 // A code-split screen shows a spinner inside the layout while its code loads; the top bar and menu stay.
 function routeElement(route: AppRoute): ReactNode {
   if (!route.lazy) return route.element;
-  const Screen = screenOf(route.lazy);
+  const Screen = screenComponent(route.lazy);
   return (
     <Suspense fallback={<PageSpinner label="Loading" />}>
       <Screen />
@@ -42,11 +38,16 @@ function routeElement(route: AppRoute): ReactNode {
   );
 }
 
+function layoutElement(title: string | undefined): ReactNode {
+  const Layout = screenComponent(APP_LAYOUT);
+  return <Layout title={title} />;
+}
+
 // The layout titles the document after the route its location matches.
 function TitledLayout({ routes }: { routes: readonly AppRoute[] }) {
   const { pathname } = useLocation();
   const title = routes.find((route) => matchPath(route.path, pathname))?.title;
-  return <AppLayout title={title} />;
+  return layoutElement(title);
 }
 
 interface ScreenErrorProps {
@@ -80,79 +81,28 @@ class ScreenErrorBoundary extends Component<ScreenErrorProps, ScreenErrorState> 
   }
 }
 
-// The built app's first render stops above the routes for a task, and the routes (their matching, the guards and the
-// screen) render in the next: on a slow phone the one render of it all was the longest task after the first paint.
-// The page's first task is over once a timer set during that render has fired.
-let firstTask: Promise<void> | null = null;
-let firstTaskOver = false;
-function afterFirstTask(): Promise<void> {
-  firstTask ??= new Promise((resolve) =>
-    setTimeout(() => {
-      firstTaskOver = true;
-      resolve();
-    }, 0),
-  );
-  return firstTask;
-}
-
-// Hydrating the pre-rendered login, it suspends once: Preact keeps the pre-rendered nodes meanwhile, as for a lazy
-// screen.
-function HydrateAfterFirstTask({ children }: { children: ReactNode }) {
-  if (!firstTaskOver) throw afterFirstTask();
-  return children;
-}
-
-// A fresh render (beneath a returning user's frame) shows a spinner instead: a first commit without one let the frame
-// give way before the data (src/components/pending-screen.ts), and the boundary that suspension resumes suspended
-// again for the layout's code, with no spinner between (Lighthouse: TBT 0-2 -> 29-54 ms).
-function RenderAfterFirstTask({ children }: { children: ReactNode }) {
-  const [over, setOver] = useState(firstTaskOver);
-  useEffect(() => {
-    if (over) return;
-    let current = true;
-    void afterFirstTask().then(() => {
-      if (current) setOver(true);
-    });
-    return () => {
-      current = false;
-    };
-  }, [over]);
-  return over ? children : <PageSpinner label="Loading" />;
-}
-
-const AFTER_FIRST_TASK = { hydrate: HydrateAfterFirstTask, fresh: RenderAfterFirstTask } as const;
-export type FirstRenderSplit = keyof typeof AFTER_FIRST_TASK;
-
 // The route list, wrapped in its guards: guest -> login screen, everything else -> session, layout, role.
-export function AppRoutes({
-  routes = APP_ROUTES,
-  splitFirstRender = false,
-}: {
-  routes?: readonly AppRoute[];
-  splitFirstRender?: FirstRenderSplit | false; // the built app's first render (tests render at once)
-}) {
+export function AppRoutes({ routes = APP_ROUTES }: { routes?: readonly AppRoute[] }) {
   const { pathname } = useLocation();
   const pick = (access: RouteAccess) =>
     routes
       .filter((route) => route.access === access)
       .map((route) => <Route key={route.path} path={route.path} element={routeElement(route)} />);
-  const Split = splitFirstRender ? AFTER_FIRST_TASK[splitFirstRender] : null;
-  const routesTree = (
-    <Routes>
-      <Route element={<RequireGuest />}>{pick('guest')}</Route>
-      <Route element={<RequireSession />}>
-        <Route element={<TitledLayout routes={routes} />}>
-          <Route element={<RequireRole role="patient" />}>{pick('patient')}</Route>
-          <Route element={<RequireRole role="doctor" />}>{pick('doctor')}</Route>
-          {pick('signed-in')}
-        </Route>
-      </Route>
-      <Route path="*" element={<Navigate to="/" replace />} />
-    </Routes>
-  );
   return (
     <ScreenErrorBoundary at={pathname}>
-      <Suspense fallback={<PageSpinner label="Loading" />}>{Split ? <Split>{routesTree}</Split> : routesTree}</Suspense>
+      <Suspense fallback={<PageSpinner label="Loading" />}>
+        <Routes>
+          <Route element={<RequireGuest />}>{pick('guest')}</Route>
+          <Route element={<RequireSession />}>
+            <Route element={<TitledLayout routes={routes} />}>
+              <Route element={<RequireRole role="patient" />}>{pick('patient')}</Route>
+              <Route element={<RequireRole role="doctor" />}>{pick('doctor')}</Route>
+              {pick('signed-in')}
+            </Route>
+          </Route>
+          <Route path="*" element={<Navigate to="/" replace />} />
+        </Routes>
+      </Suspense>
     </ScreenErrorBoundary>
   );
 }

@@ -13,6 +13,9 @@ export interface AppRoute {
   lazy?: () => Promise<ComponentType>;
 }
 
+// The layout of every signed-in screen: code-split, the login screen never loads it
+export const APP_LAYOUT = () => import('../layout/app-layout').then((m) => m.AppLayout);
+
 // Every route of the app (profile, records and patients are real screens: docs/decisions/real-screens.md); any other path redirects to / (see router.tsx).
 export const APP_ROUTES: readonly AppRoute[] = [
   { path: '/', access: 'guest', title: 'Sign In', lazy: () => import('../features/login/login-page').then((m) => m.LoginPage) },

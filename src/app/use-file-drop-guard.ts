@@ -1,12 +1,11 @@
-import { useLayoutEffect } from 'react';
+import { useEffect } from 'react';
 
 const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
 
 // A file dropped where no screen takes it would open in the tab and leave the app (and a form in progress):
 // refuse it on every page. The upload page takes drops itself and cancels them before they get here.
 export function useFileDropGuard(): void {
-  // at the commit, not after the paint (Preact's useEffect): the first screen shown already refuses a drop
-  useLayoutEffect(() => {
+  useEffect(() => {
     const refuse = (event: DragEvent) => {
       if (event.defaultPrevented || !carriesFiles(event)) return;
       event.preventDefault();

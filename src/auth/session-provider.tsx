@@ -3,7 +3,8 @@ import type { Role } from '../../workers/core/types';
 import { useLedger, useLedgerContext } from '../ledger/use-ledger';
 import { SessionContext, type SessionState, type SessionValue } from './session-context';
 import { SERVER_LEDGER_NOTICE, leaveSignInNotice, peekSignInNotice } from '../components/sign-in-notice';
-import { SESSION_KEY, clearStoredUser, readStoredUserId, storeUser } from './session-storage';
+import { SESSION_KEY } from './session-key';
+import { clearStoredUser, readStoredUserId, storeUser } from './session-storage';
 
 const SIGNED_OUT: SessionState = { status: 'signed-out', user: null };
 const SIGNED_OUT_KINDS: readonly ['signed-out'] = ['signed-out'];

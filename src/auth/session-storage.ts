@@ -1,9 +1,10 @@
 import type { User } from '../../workers/core/types';
-
-export const SESSION_KEY = 'currentUser';
+import { SESSION_KEY } from './session-key';
 
 // Only the id is trusted (docs/decisions/session-lookup.md): the role and name are looked up again in the user list.
-export function readStoredUserId(storage: Storage = localStorage): string | null {
+// No storage (the build's pre-render in Node) is signed out.
+export function readStoredUserId(storage: Storage | undefined = globalThis.localStorage): string | null {
+  if (!storage) return null;
   const raw = storage.getItem(SESSION_KEY);
   if (raw === null) return null;
   try {

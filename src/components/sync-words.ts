@@ -1,6 +1,6 @@
 // The sync state in plain words, shared by My Profile's "Devices and sync" card and the explorer's Peers view.
 import type { SyncStatus } from '../../workers/api';
-import { formatTime } from './format';
+import { formatTime, formatNumber } from './format';
 
 export const DEFAULT_SYNC_SERVER = 'ws://127.0.0.1:3030'; // the server `npm start` runs (workers/core/sync-protocol.ts)
 
@@ -13,7 +13,7 @@ export function syncWords(status: Pick<SyncStatus, 'state' | 'pendingBlocks' | '
     case 'in-step':
       return 'In step with the server';
     case 'syncing':
-      return `Syncing ${status.pendingBlocks.toLocaleString('en-US')} ${status.pendingBlocks === 1 ? 'block' : 'blocks'}`;
+      return `Syncing ${formatNumber(status.pendingBlocks)} ${status.pendingBlocks === 1 ? 'block' : 'blocks'}`;
     case 'offline':
       return status.since ? `Offline since ${formatTime(status.since)} (will retry)` : 'Offline (will retry)';
     case 'refused':

@@ -16,7 +16,7 @@ declare module 'vitest' {
 }
 
 const root = resolve(import.meta.dirname, '../..');
-const SOURCES = ['src', 'workers', 'index.html', 'vite.config.ts', 'serve-build.ts', 'preact-alias.ts', 'package.json', 'public'];
+const SOURCES = ['src', 'workers', 'index.html', 'vite.config.ts', 'serve-build.ts', 'package.json', 'public'];
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;

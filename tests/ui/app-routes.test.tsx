@@ -3,6 +3,7 @@ import type { ComponentType } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../src/app/router';
 import { APP_ROUTES, type AppRoute } from '../../src/app/routes';
+import { loadScreen } from '../../src/app/screen-loads';
 import { SessionProvider } from '../../src/auth/session-provider';
 import { LedgerProvider } from '../../src/ledger/ledger-provider';
 import { signInById } from '../support/ledger-fixtures';
@@ -104,30 +105,24 @@ describe('The app routes', () => {
     act(() => go('/patient/records'));
     await waitFor(() => expect(document.title).toBe('Medical Records · MedLedger'));
   });
-  it("renders a spinner in the page's first fresh render, the routes a task later (the built app), and only in that render", async () => {
+  it('shows a screen whose code was loaded before the first render in that render, with no spinner', async () => {
     const ledger = openLedger();
-    // a screen that needs no code loaded: without the pause it would render at once
-    const routes: readonly AppRoute[] = [{ path: '/', access: 'guest', title: 'Plain', element: <h1>Plain screen</h1> }];
-    const renderAt = (path: string) => {
-      const { router: Router } = memoryRouterAt(path);
-      return render(
-        <Router>
-          <LedgerProvider service={ledger.proxy}>
-            <SessionProvider>
-              <AppRoutes routes={routes} splitFirstRender="fresh" />
-            </SessionProvider>
-          </LedgerProvider>
-        </Router>,
-      );
-    };
-    const first = renderAt('/');
-    // nothing of the routes yet: a spinner, so a returning user's frame stays (a hydration keeps the pre-rendered nodes)
-    expect(screen.queryByRole('heading', { name: 'Plain screen' })).toBeNull();
-    expect(screen.getByRole('status')).toHaveTextContent('Loading');
-    expect(await screen.findByRole('heading', { name: 'Plain screen' })).toBeInTheDocument();
-    first.unmount();
-    // a later render of the routes (a restarted ledger, say) does not pause again
-    renderAt('/');
-    expect(screen.getByRole('heading', { name: 'Plain screen' })).toBeInTheDocument();
+    const load = vi.fn(() => Promise.resolve(SlowScreen));
+    const routes: readonly AppRoute[] = [{ path: '/', access: 'guest', title: 'Loaded', lazy: load }];
+    await loadScreen(load);
+    const { router: Router } = memoryRouterAt('/');
+    render(
+      <Router>
+        <LedgerProvider service={ledger.proxy}>
+          <SessionProvider>
+            <AppRoutes routes={routes} />
+          </SessionProvider>
+        </LedgerProvider>
+      </Router>,
+    );
+    // read at once: a lazy screen would show its spinner in this render
+    expect(screen.getByRole('heading', { name: 'Slow screen' })).toBeInTheDocument();
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(load).toHaveBeenCalledTimes(1);
   });
 });

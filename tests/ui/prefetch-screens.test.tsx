@@ -2,7 +2,7 @@ import { render, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { findUser } from '../../workers/core/directory';
 import type { User } from '../../workers/core/types';
-import { PrefetchScreens } from '../../src/app/prefetch-screens';
+import { PrefetchScreens } from '../../src/start/prefetch-screens';
 import type { AppRoute } from '../../src/app/routes';
 import { SessionContext, type SessionValue } from '../../src/auth/session-context';
 

@@ -17,14 +17,11 @@ beforeAll(async () => {
   ]);
 }, 60_000);
 
+// React's act() in tests that call it themselves (Testing Library sets this only around its own calls)
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
 // vitest runs without globals, so Testing Library cannot register its own cleanup
 afterEach(() => {
   cleanup();
   localStorage.clear();
 });
-
-// Preact listens for `onDrop` as 'drop' only where the element has an `ondrop` property, as every browser's has;
-// happy-dom's elements lack the drag ones, so Preact would listen for 'Drop'. Declared here as in a browser.
-for (const name of ['ondrag', 'ondragstart', 'ondragend', 'ondragenter', 'ondragover', 'ondragleave', 'ondrop']) {
-  if (!(name in HTMLElement.prototype)) Object.defineProperty(HTMLElement.prototype, name, { value: null, writable: true });
-}

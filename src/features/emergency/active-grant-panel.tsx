@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -28,11 +28,11 @@ export function ActiveGrantPanel({ grant, onEnded, onExpired }: ActiveGrantPanel
   const errorRef = useRef<HTMLDivElement>(null);
   const patient = findUser(grant.patientId);
 
-  useLayoutEffect(() => {
+  useEffect(() => {
     headingRef.current?.focus();
   }, []);
 
-  useLayoutEffect(() => {
+  useEffect(() => {
     if (error) errorRef.current?.focus();
   }, [error]);
 

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import type { EmergencyGrant } from '../../../workers/core/types';
 import { LoadError } from '../../components/load-error';
@@ -22,7 +22,7 @@ export function EmergencyPage() {
       (grant): grant is EmergencyGrant => grant !== null && grant.isActive && !closed.includes(grant.id),
     ) ?? null;
 
-  useLayoutEffect(() => {
+  useEffect(() => {
     if (notice) noticeRef.current?.focus();
   }, [notice]);
 

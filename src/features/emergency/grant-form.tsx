@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -33,7 +33,7 @@ export function GrantForm({ onGranted }: { onGranted: (grant: EmergencyGrant) =>
   const inFlight = useRef(false); // a double click must not request two grants
   const errorRef = useRef<HTMLDivElement>(null);
 
-  useLayoutEffect(() => {
+  useEffect(() => {
     if (error) errorRef.current?.focus();
   }, [error]);
 

@@ -5,7 +5,7 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import type { AnchorCheck, ChainAnchor } from '../../../workers/api';
 import { MAX_ANCHOR_CHARS } from '../../../workers/core/constants';
-import { formatDateTime } from '../../components/format';
+import { formatDateTime, formatNumber } from '../../components/format';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 
@@ -41,7 +41,7 @@ function CheckResult({ check }: { check: AnchorCheck }) {
         every block before it, so the chain up to there is as it was when the anchor was saved ({saved}).{' '}
         {check.addedSince === 0
           ? 'No block was added since.'
-          : `${check.addedSince.toLocaleString('en-US')} ${check.addedSince === 1 ? 'block was' : 'blocks were'} added since.`}
+          : `${formatNumber(check.addedSince)} ${check.addedSince === 1 ? 'block was' : 'blocks were'} added since.`}
         <InvalidNote check={check} />
       </Alert>
     );
@@ -107,7 +107,7 @@ export function AnchorPanel() {
     if (!file) return;
     if (file.size > MAX_ANCHOR_CHARS * 4) {
       setFileNote('');
-      setCheckError(`The anchor is longer than ${MAX_ANCHOR_CHARS.toLocaleString('en-US')} characters.`);
+      setCheckError(`The anchor is longer than ${formatNumber(MAX_ANCHOR_CHARS)} characters.`);
       return;
     }
     setText(await file.text());
@@ -159,7 +159,7 @@ export function AnchorPanel() {
             <dl className="row small mt-3 mb-0" data-anchor-saved={saved.height}>
               <dt className="col-sm-3">Height</dt>
               <dd className="col-sm-9">
-                {saved.height.toLocaleString('en-US')} {saved.height === 1 ? 'block' : 'blocks'} (tip: block #{saved.height - 1})
+                {formatNumber(saved.height)} {saved.height === 1 ? 'block' : 'blocks'} (tip: block #{saved.height - 1})
               </dd>
               <dt className="col-sm-3">Tip hash</dt>
               <dd className="col-sm-9">

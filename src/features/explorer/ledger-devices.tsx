@@ -1,6 +1,6 @@
 import Table from 'react-bootstrap/Table';
 import type { SyncStatus } from '../../../workers/api';
-import { formatDateTime } from '../../components/format';
+import { formatDateTime, formatNumber } from '../../components/format';
 import { HashBadge } from '../../components/hash-badge';
 import { SideScrollBox } from '../../components/side-scroll-box';
 import { syncWords } from '../../components/sync-words';
@@ -72,7 +72,7 @@ export function LedgerDevices({ status }: { status: SyncStatus }) {
                   {copy.name}
                   {copy.thisDevice ? ' (this device)' : ''}
                 </th>
-                <td className="text-end">{copy.height?.toLocaleString('en-US') ?? '–'}</td>
+                <td className="text-end">{copy.height === undefined ? '–' : formatNumber(copy.height)}</td>
                 <td>{copy.tip ? <HashBadge hash={copy.tip} label={`tip hash of ${copy.name}`} /> : '–'}</td>
                 <td>{copy.seenAt ? <time dateTime={copy.seenAt}>{formatDateTime(copy.seenAt)}</time> : '–'}</td>
                 <td>{comparison(copy, mine)}</td>

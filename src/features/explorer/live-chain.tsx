@@ -15,6 +15,7 @@ import { BlockTable } from './block-table';
 import { formatDuration, formatHashRate } from './remine-progress';
 import { useLiveEdit, type LiveAnswer } from './use-live-edit';
 import { VerificationSummary } from './verification-summary';
+import { formatNumber } from '../../components/format';
 
 // 0 copies the records chain; the others build a demo chain of that many blocks in the worker
 const SOURCES = [
@@ -174,7 +175,7 @@ export function LiveChain({ peer, caption, prepare, chain, onChainChange, onChan
       setNote(
         blocks === 0
           ? 'The sandbox is a fresh copy of the records chain. Peers A, B and C each hold a copy.'
-          : `The sandbox is a demo chain of ${next.height.toLocaleString('en-US')} blocks. Peers A, B and C each hold a copy.`,
+          : `The sandbox is a demo chain of ${formatNumber(next.height)} blocks. Peers A, B and C each hold a copy.`,
       );
       changed.current?.();
     } catch (caught) {
@@ -248,7 +249,7 @@ export function LiveChain({ peer, caption, prepare, chain, onChainChange, onChan
       setNote(
         result.cancelled
           ? `Cancelled after ${result.blocksMined} of ${result.blocksTotal} blocks: the blocks from #${from + result.blocksMined} on still need re-mining.`
-          : `Re-mined ${result.blocksMined.toLocaleString('en-US')} ${result.blocksMined === 1 ? 'block' : 'blocks'} (#${from} to #${last}) ` +
+          : `Re-mined ${formatNumber(result.blocksMined)} ${result.blocksMined === 1 ? 'block' : 'blocks'} (#${from} to #${last}) ` +
               `in ${formatDuration(result.elapsedMs)} at ${formatHashRate(result.hashRate)}.` +
               (unforgeable(block, result.status) ? signatureStays(from) : ''),
       );
@@ -350,7 +351,7 @@ export function LiveChain({ peer, caption, prepare, chain, onChainChange, onChan
             />
           </ProgressBar>
           <p className="small mt-1 mb-0">
-            Building the demo chain: {built.done.toLocaleString('en-US')} of {built.total.toLocaleString('en-US')} blocks
+            Building the demo chain: {formatNumber(built.done)} of {formatNumber(built.total)} blocks
           </p>
         </div>
       )}
@@ -389,8 +390,8 @@ export function LiveChain({ peer, caption, prepare, chain, onChainChange, onChan
             />
           )}
           <p className="small text-body-secondary">
-            {height.toLocaleString('en-US')} {height === 1 ? 'block' : 'blocks'}, newest first. Open a block and edit it: its hash
-            is recomputed as you type, and it and every later block are checked again.
+            {formatNumber(height)} {height === 1 ? 'block' : 'blocks'}, newest first. Open a block and edit it: its hash is
+            recomputed as you type, and it and every later block are checked again.
           </p>
           <BlockTable
             caption={`${caption}, newest block first`}

@@ -9,6 +9,7 @@ import { HashBadge } from '../../components/hash-badge';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 import { LiveChain, type LiveChainProps } from './live-chain';
+import { formatNumber } from '../../components/format';
 
 // What the three copies say together: all agree, or which one disagrees and from which block.
 function verdict(report: PeersReport): { variant: 'success' | 'danger'; text: string } {
@@ -24,7 +25,7 @@ function verdict(report: PeersReport): { variant: 'success' | 'danger'; text: st
     const [first] = peers;
     return {
       variant: 'success',
-      text: `All three peers agree: ${first.status.height.toLocaleString('en-US')} ${first.status.height === 1 ? 'block' : 'blocks'} with the same tip hash.`,
+      text: `All three peers agree: ${formatNumber(first.status.height)} ${first.status.height === 1 ? 'block' : 'blocks'} with the same tip hash.`,
     };
   }
   const sentences = odd.map((peer) => {
@@ -123,7 +124,7 @@ export function PeersPanel({ prepare, chain, onChainChange }: Pick<LiveChainProp
                     className={entry.differsFrom !== undefined ? 'table-danger' : undefined}
                   >
                     <th scope="row">Peer {entry.peer}</th>
-                    <td className="text-end">{entry.status.height.toLocaleString('en-US')}</td>
+                    <td className="text-end">{formatNumber(entry.status.height)}</td>
                     <td>{entry.tipHash ? <HashBadge hash={entry.tipHash} label={`tip hash of peer ${entry.peer}`} /> : '–'}</td>
                     <td>{entry.status.valid ? 'Valid' : `Invalid at #${entry.status.firstInvalid?.index ?? 0}`}</td>
                     <td>{agreement(entry, report)}</td>

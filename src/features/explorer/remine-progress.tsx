@@ -1,6 +1,7 @@
 import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import type { MiningProgress } from '../../../workers/api';
+import { formatNumber } from '../../components/format';
 
 export function formatHashRate(perSecond: number): string {
   if (perSecond >= 1e6) return `${(perSecond / 1e6).toFixed(2)} M hashes/s`;
@@ -38,7 +39,7 @@ export function RemineProgress({ from, progress, cancelling, onCancel }: RemineP
       </ProgressBar>
       <div className="d-flex flex-wrap align-items-center gap-3 mt-2 small">
         <span>
-          Re-mining from block #{from}: {done.toLocaleString('en-US')} of {total.toLocaleString('en-US')} blocks
+          Re-mining from block #{from}: {formatNumber(done)} of {formatNumber(total)} blocks
         </span>
         <span className="font-monospace">{progress ? formatHashRate(progress.hashRate) : '–'}</span>
         <span className="font-monospace">{progress ? formatDuration(progress.elapsedMs) : '–'}</span>

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -13,8 +13,9 @@ import { Icon } from '../../components/icon';
 import { loginErrorMessage } from './login-error-message';
 import { clearSignInNotice, peekSignInNotice, subscribeSignInNotice } from '../../components/sign-in-notice';
 import { ResetLocalData } from './reset-local-data';
+import { useHydrated } from '../../components/use-hydrated';
 
-const noNotice = () => null; // the prerendered shell holds no word
+const noNotice = () => null; // the pre-rendered screen holds no word: it comes with the next render
 
 const FEATURES = [
   { icon: 'box', text: 'Every record sealed in a tamper-evident block' },
@@ -34,17 +35,10 @@ export function LoginPage() {
   const [resetNotice, setResetNotice] = useState<string | null>(null);
   const notice = resetNotice ?? left;
 
-  // The build's copy of this screen (src/app/prerender-login.tsx) is inert and read-only until the app has taken it
-  // over: this screen's first commit is that moment, whether it hydrated the copy or rendered afresh.
-  useLayoutEffect(() => {
-    for (const element of document.querySelectorAll('#root [data-prerendered]')) {
-      element.removeAttribute('inert');
-      element.removeAttribute('readonly');
-      element.removeAttribute('data-prerendered');
-    }
-  }, []);
+  // the build's copy of this screen (src/start/prerender-login.tsx) is disabled until React has hydrated it
+  const live = useHydrated();
 
-  useLayoutEffect(() => {
+  useEffect(() => {
     if (error) errorRef.current?.focus();
   }, [error]);
 
@@ -99,79 +93,83 @@ export function LoginPage() {
           <h1 className="h3 mb-1">Sign in</h1>
           <p className="text-body-secondary mb-4">Choose your account type to continue.</p>
 
-          <Form onSubmit={(event) => void submit(event)} aria-label="Sign in">
-            <fieldset className="mb-3">
-              <legend className="form-label fs-6">Account type</legend>
-              {/* the radio inside takes focus: tabIndex -1 keeps each label from being a second tab stop */}
-              <ToggleButtonGroup
-                type="radio"
-                name="role"
-                value={role}
-                onChange={(value: Role) => setRole(value)}
-                className="w-100 role-toggle"
-              >
-                <ToggleButton id="role-patient" value="patient" variant="outline-primary" tabIndex={-1}>
-                  <Icon name="user" size={16} /> Patient
-                </ToggleButton>
-                <ToggleButton id="role-doctor" value="doctor" variant="outline-primary" tabIndex={-1}>
-                  <Icon name="activity" size={16} /> Doctor
-                </ToggleButton>
-              </ToggleButtonGroup>
-            </fieldset>
+          <Form onSubmit={(event) => void submit(event)} aria-label="Sign in" aria-busy={!live}>
+            <fieldset disabled={!live}>
+              <fieldset className="mb-3">
+                <legend className="form-label fs-6">Account type</legend>
+                {/* the radio inside takes focus: tabIndex -1 keeps each label from being a second tab stop */}
+                <ToggleButtonGroup
+                  type="radio"
+                  name="role"
+                  value={role}
+                  onChange={(value: Role) => setRole(value)}
+                  className="w-100 role-toggle"
+                >
+                  <ToggleButton id="role-patient" value="patient" variant="outline-primary" tabIndex={-1}>
+                    <Icon name="user" size={16} /> Patient
+                  </ToggleButton>
+                  <ToggleButton id="role-doctor" value="doctor" variant="outline-primary" tabIndex={-1}>
+                    <Icon name="activity" size={16} /> Doctor
+                  </ToggleButton>
+                </ToggleButtonGroup>
+              </fieldset>
 
-            <Form.Group className="mb-3" controlId="login-email">
-              <Form.Label>Email</Form.Label>
-              <Form.Control
-                type="email"
-                required
-                autoComplete="username"
-                value={email}
-                onChange={(event) => setEmail(event.target.value)}
-                placeholder="name@example.com"
-              />
-            </Form.Group>
+              <Form.Group className="mb-3" controlId="login-email">
+                <Form.Label>Email</Form.Label>
+                <Form.Control
+                  type="email"
+                  required
+                  autoComplete="username"
+                  value={email}
+                  onChange={(event) => setEmail(event.target.value)}
+                  placeholder="name@example.com"
+                />
+              </Form.Group>
 
-            <Form.Group className="mb-3" controlId="login-password">
-              <Form.Label>Password</Form.Label>
-              <Form.Control
-                type="password"
-                required
-                autoComplete="current-password"
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
-              />
-            </Form.Group>
+              <Form.Group className="mb-3" controlId="login-password">
+                <Form.Label>Password</Form.Label>
+                <Form.Control
+                  type="password"
+                  required
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(event) => setPassword(event.target.value)}
+                />
+              </Form.Group>
 
-            {notice && !error ? (
-              <Alert variant="info" role="status" className="py-2">
-                {notice}
-              </Alert>
-            ) : null}
-
-            {error ? (
-              <>
-                <Alert variant="danger" role="alert" ref={errorRef} tabIndex={-1} className="py-2">
-                  {error}
+              {notice && !error ? (
+                <Alert variant="info" role="status" className="py-2">
+                  {notice}
                 </Alert>
-                {error !== MESSAGES.invalidCredentials && !error.startsWith('Please select the correct user type') ? (
-                  <ResetLocalData
-                    onReset={() => {
-                      setError(null);
-                      setResetNotice('The local data was reset: this browser starts over with the demo records. Sign in again.');
-                    }}
-                  />
-                ) : null}
-              </>
-            ) : null}
+              ) : null}
 
-            <div className="d-grid gap-2">
-              <Button type="submit" variant="primary" size="lg" disabled={busy}>
-                {busy ? 'Signing in...' : 'Sign In'}
-              </Button>
-              <Button type="button" variant="outline-secondary" onClick={fillDemo} disabled={busy}>
-                Fill Demo Credentials
-              </Button>
-            </div>
+              {error ? (
+                <>
+                  <Alert variant="danger" role="alert" ref={errorRef} tabIndex={-1} className="py-2">
+                    {error}
+                  </Alert>
+                  {error !== MESSAGES.invalidCredentials && !error.startsWith('Please select the correct user type') ? (
+                    <ResetLocalData
+                      onReset={() => {
+                        setError(null);
+                        setResetNotice(
+                          'The local data was reset: this browser starts over with the demo records. Sign in again.',
+                        );
+                      }}
+                    />
+                  ) : null}
+                </>
+              ) : null}
+
+              <div className="d-grid gap-2">
+                <Button type="submit" variant="primary" size="lg" disabled={busy}>
+                  {busy ? 'Signing in...' : 'Sign In'}
+                </Button>
+                <Button type="button" variant="outline-secondary" onClick={fillDemo} disabled={busy}>
+                  Fill Demo Credentials
+                </Button>
+              </div>
+            </fieldset>
           </Form>
 
           <section className="demo-accounts" aria-labelledby="demo-accounts-title">

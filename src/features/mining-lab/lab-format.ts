@@ -1,4 +1,5 @@
-// Number formats of the lab's figures (US English, as the rest of the app).
+// Number formats of the lab's figures, in the browser's locale as the rest of the app.
+import { formatNumber } from '../../components/format';
 
 export function formatHashRate(perSecond: number): string {
   if (perSecond >= 1e6) return `${(perSecond / 1e6).toFixed(2)} M hashes/s`;
@@ -7,7 +8,7 @@ export function formatHashRate(perSecond: number): string {
 }
 
 export function formatCount(count: number): string {
-  return Math.round(count).toLocaleString('en-US');
+  return formatNumber(Math.round(count));
 }
 
 export function formatSeconds(ms: number): string {

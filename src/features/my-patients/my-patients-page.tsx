@@ -50,13 +50,11 @@ export function MyPatientsPage() {
         </div>
       )}
 
-      {/* keyed: Preact matches an unkeyed new <div> to any old one of its type, so the patient list, replacing the
-          spinner, took this div's place and remounted the shares (React matches by position) */}
-      <div className="mt-4" key="shared">
+      <div className="mt-4">
         <SharedWithMe />
       </div>
 
-      <div className="mt-4" key="others">
+      <div className="mt-4">
         <OtherPatients doctor={doctor} />
       </div>
     </>

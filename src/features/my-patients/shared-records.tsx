@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import type { Patient } from '../../../workers/core/types';
@@ -25,7 +25,7 @@ export function SharedRecords({ shareId, patient, onClose }: SharedRecordsProps)
   const headingRef = useRef<HTMLHeadingElement>(null);
   const name = view.data?.patient.name ?? patient?.name;
 
-  useLayoutEffect(() => {
+  useEffect(() => {
     headingRef.current?.focus();
   }, []);
 

@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import type { SyncStatus } from '../../../workers/api';
-import { formatDateTime } from '../../components/format';
+import { formatDateTime, formatNumber } from '../../components/format';
 import { HashBadge } from '../../components/hash-badge';
 import { SectionCard } from '../../components/section-card';
 import { SideScrollBox } from '../../components/side-scroll-box';
@@ -46,7 +46,7 @@ function DeviceTable({ devices }: { devices: SyncStatus['devices'] }) {
                 {device.name}
                 {device.thisDevice ? ' (this device)' : ''}
               </th>
-              <td className="text-end">{device.height.toLocaleString('en-US')}</td>
+              <td className="text-end">{formatNumber(device.height)}</td>
               <td>{device.tip ? <HashBadge hash={device.tip} label={`tip hash of ${device.name}`} /> : '–'}</td>
               <td>{device.seenAt ? <time dateTime={device.seenAt}>{formatDateTime(device.seenAt)}</time> : '–'}</td>
             </tr>

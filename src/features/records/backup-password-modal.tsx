@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
@@ -20,7 +20,6 @@ export function BackupPasswordModal({ scope, show, onCancel, onSubmit }: BackupP
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const [tried, setTried] = useState(false);
-  const passwordRef = useRef<HTMLInputElement>(null);
   const tooShort = [...password].length < MIN_BACKUP_PASSWORD_LENGTH;
   const problem = tooShort
     ? `Choose a backup password of at least ${MIN_BACKUP_PASSWORD_LENGTH} characters.`
@@ -39,15 +38,7 @@ export function BackupPasswordModal({ scope, show, onCancel, onSubmit }: BackupP
   };
 
   return (
-    <Modal
-      show={show}
-      onHide={onCancel}
-      // the field, not the dialog, takes the focus: Preact sets autoFocus as an attribute, which moves no focus after a page's load
-      onShow={() => passwordRef.current?.focus()}
-      centered
-      aria-labelledby={titleId}
-      onExited={() => setTried(false)}
-    >
+    <Modal show={show} onHide={onCancel} centered aria-labelledby={titleId} onExited={() => setTried(false)}>
       <Form onSubmit={submit} noValidate>
         <Modal.Header closeButton closeLabel="Close">
           <Modal.Title id={titleId} as="h2" className="h5">
@@ -70,7 +61,7 @@ export function BackupPasswordModal({ scope, show, onCancel, onSubmit }: BackupP
               onChange={(event) => setPassword(event.target.value)}
               isInvalid={tried && tooShort}
               aria-describedby="backup-password-hint"
-              ref={passwordRef}
+              autoFocus
             />
             <Form.Text id="backup-password-hint">At least {MIN_BACKUP_PASSWORD_LENGTH} characters.</Form.Text>
           </Form.Group>

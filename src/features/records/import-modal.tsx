@@ -1,4 +1,4 @@
-import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -30,11 +30,6 @@ export function ImportModal({ show, onClose }: { show: boolean; onClose: () => v
   const [result, setResult] = useState<ImportResult | null>(null);
   // another patient's Bundle: nothing is stored until the patient confirms the warning naming them
   const [pending, setPending] = useState<{ file: File; otherPatient: OtherPatient } | null>(null);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  // Cancel, the default, takes the focus when asked (not autoFocus: Preact sets it as an attribute, which moves no focus)
-  useLayoutEffect(() => {
-    if (pending) cancelRef.current?.focus();
-  }, [pending]);
   const [declined, setDeclined] = useState(false);
 
   const run = async (file: File, options?: ImportOptions) => {
@@ -154,7 +149,7 @@ export function ImportModal({ show, onClose }: { show: boolean; onClose: () => v
           // its own key: the footer's buttons are new nodes, so the focused Import button never becomes "Import anyway"
           <Modal.Footer key="confirm">
             {/* Cancel is the default: it takes the focus, and Enter does not confirm */}
-            <Button variant="secondary" onClick={decline} ref={cancelRef}>
+            <Button variant="secondary" onClick={decline} autoFocus>
               Cancel
             </Button>
             <Button variant="danger" onClick={() => void run(pending.file, { otherPatientConfirmed: true })}>

@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { Link, useLocation } from 'react-router-dom';
@@ -47,7 +47,7 @@ export function RecordsPage() {
   const [focusNotice, setFocusNotice] = useState(0);
 
   // Once the confirmation has closed, the notice takes the focus the deleted file's button had.
-  useLayoutEffect(() => {
+  useEffect(() => {
     if (focusNotice > 0) deletedRef.current?.focus();
   }, [focusNotice]);
 

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import type { LedgerRemote } from '../../ledger/ledger-context';
@@ -23,7 +23,7 @@ export function SealClearRecords() {
   const [sealed, setSealed] = useState<number | null>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
 
-  useLayoutEffect(() => {
+  useEffect(() => {
     if (sealed !== null || error) noticeRef.current?.focus();
   }, [sealed, error]);
 

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -35,7 +35,7 @@ export function ShareEntry({ entry, onRevoked }: ShareEntryProps) {
   const errorRef = useRef<HTMLDivElement>(null);
   const titleId = `share-${share.id}-title`;
 
-  useLayoutEffect(() => {
+  useEffect(() => {
     if (error) errorRef.current?.focus();
   }, [error]);
 

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -40,11 +40,11 @@ export function ShareForm() {
   const errorRef = useRef<HTMLDivElement>(null);
   const sharedRef = useRef<HTMLDivElement>(null);
 
-  useLayoutEffect(() => {
+  useEffect(() => {
     if (error) errorRef.current?.focus();
   }, [error]);
 
-  useLayoutEffect(() => {
+  useEffect(() => {
     if (shared) sharedRef.current?.focus();
   }, [shared]);
 

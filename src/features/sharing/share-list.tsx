@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import type { ShareEntry as ShareEntryData } from '../../../workers/api';
 import { LoadError } from '../../components/load-error';
@@ -24,7 +24,7 @@ export function ShareList() {
     query.reload,
   );
 
-  useLayoutEffect(() => {
+  useEffect(() => {
     if (notice) noticeRef.current?.focus();
   }, [notice]);
 

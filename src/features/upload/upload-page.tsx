@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -71,7 +71,7 @@ export function UploadPage() {
     return () => clearTimeout(timer);
   }, [result, reset]);
 
-  useLayoutEffect(() => {
+  useEffect(() => {
     if (error) errorRef.current?.focus();
   }, [error]);
 

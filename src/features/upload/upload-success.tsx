@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router-dom';
@@ -16,7 +16,7 @@ export function UploadSuccess({ result, onDone }: UploadSuccessProps) {
   const ref = useRef<HTMLDivElement>(null);
   const files = result.record.documents.length;
 
-  useLayoutEffect(() => {
+  useEffect(() => {
     ref.current?.focus();
   }, []);
 

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 
 const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
 
@@ -6,12 +6,11 @@ const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types 
 // by a few pixels must not open the file in the tab and lose the form. The zone's own drop is left to it.
 export function usePageFileDrop(enabled: boolean, onFiles: (files: File[]) => void): void {
   const latest = useRef(onFiles);
-  useLayoutEffect(() => {
+  useEffect(() => {
     latest.current = onFiles;
   });
 
-  // at the commit, not after the paint (Preact's useEffect): a drop on the screen just shown is already taken
-  useLayoutEffect(() => {
+  useEffect(() => {
     if (!enabled) return;
     // on document: after the zone's handler (which cancels what it takes), before the app's guard on window
     const onDragOver = (event: DragEvent) => {

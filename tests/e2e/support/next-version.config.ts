@@ -14,4 +14,4 @@ const nextVersionAsset: Plugin = {
   },
 };
 
-export default defineConfig((env) => mergeConfig(appConfig(env), { plugins: [nextVersionAsset] }));
+export default defineConfig(mergeConfig(appConfig, { plugins: [nextVersionAsset] }));

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import type { Role } from '../../workers/core/types';
-import { whenScreenShown } from '../components/pending-screen';
+import { whenNoScreenPending } from '../components/pending-screen';
 import { useSession } from '../auth/use-session';
-import { APP_ROUTES, type AppRoute } from './routes';
+import { APP_ROUTES, type AppRoute } from '../app/routes';
 
 const idle = (run: () => void) =>
   typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 2000 }) : setTimeout(run, 200);
@@ -44,7 +44,7 @@ export function PrefetchScreens({
   useEffect(() => {
     if (!role) return;
     let current = true;
-    whenScreenShown(() => prefetch(routes, parts, role, () => current));
+    whenNoScreenPending(() => prefetch(routes, parts, role, () => current));
     return () => {
       current = false;
     };

@@ -1,6 +1,6 @@
 import { createRoot } from 'react-dom/client';
 import { registerSW } from 'virtual:pwa-register';
-import { UpdatePrompt } from './update-prompt';
+import { UpdatePrompt } from '../app/update-prompt';
 
 // Registers the service worker that precaches the built app (offline after the first visit). A new
 // version waits until the user chooses Reload in the prompt: code is never swapped under a running screen.

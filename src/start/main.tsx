@@ -1,0 +1,32 @@
+import 'bootstrap/dist/css/bootstrap.min.css';
+import '../app/theme.css';
+import './prerender.css';
+import { APP_LAYOUT, APP_ROUTES } from '../app/routes';
+import { loadScreen } from '../app/screen-loads';
+import { readStoredUserId } from '../auth/session-storage';
+import { dashboardPath } from '../auth/dashboard-path';
+import { USERS } from '../../workers/core/directory';
+import { openWorkerLedger } from '../ledger/ledger-worker';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('MedLedger: #root is missing from index.html');
+
+// A returning user's dashboard waits for the stored ledger: the worker starts before the app's code has arrived, and
+// loads and verifies the ledger meanwhile. A visitor's worker starts with the app (src/ledger/ledger-provider.tsx).
+const userId = readStoredUserId();
+if (userId) openWorkerLedger();
+
+// The first screen's code loads beside the app's, so the first render shows it at once: the login for a visitor,
+// the layout and the screen asked for (or their dashboard) for a returning user. The stored id only picks what to
+// fetch: the session is resumed through the worker (src/auth/session-provider.tsx).
+const role = USERS.find((user) => user.id === userId)?.role;
+const routeAt = (path: string) => APP_ROUTES.find((route) => route.path === path);
+const asked = routeAt(window.location.pathname);
+const firstScreens = role
+  ? [APP_LAYOUT, (asked && asked.access !== 'guest' ? asked : routeAt(dashboardPath(role)))?.lazy]
+  : [APP_ROUTES.find((route) => route.access === 'guest')?.lazy];
+const [{ startApp }] = await Promise.all([
+  import('./start-app'),
+  ...firstScreens.map((load) => (load ? loadScreen(load) : undefined)),
+]);
+startApp(root);
