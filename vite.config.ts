@@ -61,7 +61,8 @@ function withImports(bundle: Rolldown.OutputBundle, from: readonly string[]): st
   return [...files];
 }
 
-// Build only: the entry starts the ledger's worker, then imports the app and the first screen (src/start/main.tsx).
+// Build only: the entry starts the ledger's worker, then imports the app and the first screen (src/start/main.tsx); it
+// runs as soon as it is here (async), not after the stylesheet and the whole page, as a module script otherwise does.
 // The app's chunks and the login's are linked as modulepreloads in index.html, so they download beside the entry
 // instead of after it (a returning user's dashboard is asked for by the entry, a few bytes in).
 const PRELOADED = ['src/start/start-app.tsx', 'src/features/login/login-page.tsx'].map((file) => join(root, file));
@@ -78,10 +79,14 @@ const preloadTheApp: Plugin = {
         if (!found) throw new Error(`the build has no chunk of its own for ${module}`);
         return found.fileName;
       });
+      const entry = `<script type="module" crossorigin src="/${chunk.fileName}"></script>`;
+      if (!html.includes(entry)) throw new Error('index.html has no module entry to run early');
       const links = withImports(bundle, facades)
         .filter((file) => file !== chunk.fileName && !html.includes(`/${file}"`))
         .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
-      return html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
+      return html
+        .replace(entry, entry.replace('<script type="module"', '<script type="module" async'))
+        .replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
     },
   },
 };

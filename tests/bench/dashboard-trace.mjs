@@ -1,7 +1,7 @@
 // `npm run bench -- --trace [--role doctor] [--runs 5]`: what a returning user's dashboard load does on the main
 // thread, traced in Chromium at 4x CPU (real throttling, not Lighthouse's simulation): every task over 20 ms with
 // what it spent its time on, the blocking time after the first paint (Lighthouse's TBT, counted on this trace) and
-// the page's requests before the first screen with data (`medledger:first-screen`, src/app/mount-app.tsx).
+// the page's requests before the first screen with data (`medledger:first-screen`, src/start/mount-app.tsx).
 // Lighthouse names a long task's script at best; this says whether it is style, layout, a chunk's evaluation or React.
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';

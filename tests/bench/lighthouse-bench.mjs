@@ -3,7 +3,7 @@
 // the patient's and the doctor's dashboards with a stored session (signed in first through the login form, then
 // the HTTP cache cleared and the service worker removed, so the dashboard loads cold as after a browser restart).
 // Lighthouse 12: Lighthouse 13 needs Node 22, and this project runs on Node 20.19+.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,21 +18,11 @@ const outDir = join(root, 'tests/bench/results/lighthouse-build'); // git-ignore
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const LIGHTHOUSE_VERSION = JSON.parse(readFileSync(join(root, 'node_modules/lighthouse/package.json'), 'utf8')).version;
 
-export const LIGHTHOUSE_GOALS = {
-  login: { performance: 100, lcpMs: 1200, tbtMs: 10, cls: 0, accessibility: 100, bestPractices: 100, seo: 100 },
-  dashboard: { performance: 100, lcpMs: 1200, tbtMs: 20, cls: 0, bytesBeforeData: 120 * 1024 },
-};
+// What Lighthouse still judges: accessibility, best practices, SEO and layout shift. Its LCP of data-free HTML is
+// reported, not a goal: the time until a person can act is (npm run bench -- --act).
+export const LIGHTHOUSE_GOALS = { accessibility: 100, bestPractices: 100, seo: 100, cls: 0 };
 
-// Issue 26's table, measured side by side before this bench measured the doctor's dashboard: the original app
-// this one replaces (which has no stored ledger to verify), and MedLedger then.
-const ISSUE_26_BASELINE = [
-  ['original app: login', '100', '1.40 s', '12 ms', '69 KiB'],
-  ['original app: patient dashboard', '100', '1.40 s', '17 ms', '69 KiB'],
-  ['MedLedger before issue 26: login', '100', '1.21 s', '0 ms', '185 KiB'],
-  ['MedLedger before issue 26: patient dashboard', '94', '2.75 s', '43 ms', '195 KiB'],
-];
-
-// The app marks its first screen with no spinner left (src/app/mount-app.tsx): a dashboard's first paint with data.
+// The app marks its first screen with no spinner left (src/start/mount-app.tsx): a dashboard's first paint with data.
 const FIRST_SCREEN_MARK = 'medledger:first-screen';
 
 function freePort() {
@@ -51,12 +41,11 @@ const median = (values) => {
   return sorted[Math.floor((sorted.length - 1) / 2)];
 };
 
-// Bytes on the wire. Chromium reports only the headers of a worker's script as transferred: for those, the size of
-// the build's Brotli copy, which vite preview sends to Chromium (serve-build.ts, sendBrotliCopies), or else gzipped.
+// Bytes on the wire. Chromium reports only the headers of a worker's script as transferred: for those, gzipped, as
+// vite preview sends it.
 function wireBytes(item) {
   if (item.sessionTargetType !== 'worker') return item.transferSize;
   const file = join(outDir, new URL(item.url).pathname);
-  if (existsSync(`${file}.br`)) return statSync(`${file}.br`).size;
   return existsSync(file) ? gzipSync(readFileSync(file)).length : item.transferSize;
 }
 
@@ -71,7 +60,7 @@ function bytesBeforeData(lhr) {
 // The figures of the issue's table from one Lighthouse result.
 function figures(lhr) {
   const audit = (id) => lhr.audits[id];
-  // All of the page's JavaScript, not one chunk: src/main.tsx loads the app in stages, each a chunk of its own.
+  // All of the page's JavaScript, not one chunk: the app comes in several chunks.
   const unused = audit('unused-javascript').details?.items ?? []; // only scripts with over 20 KiB unused are listed
   const scripts = (audit('network-requests').details?.items ?? []).filter((item) => item.resourceType === 'Script');
   const longTasks = audit('long-tasks').details?.items ?? [];
@@ -248,32 +237,15 @@ export function formatLighthouseTable(results) {
     row('login page', login),
     ...dashboards.map(([name, r]) => row(`${name} (stored session)`, r)),
     '',
-    'Issue 26 baseline (same settings, before this work):',
-    '',
-    '| | performance | LCP | TBT | bytes |',
-    '|---|---:|---:|---:|---:|',
-    ...ISSUE_26_BASELINE.map((cells) => `| ${cells.join(' | ')} |`),
-    '',
     '| goal | measured | |',
     '|---|---:|---|',
-    `| login performance ${goals.login.performance} | ${login.performance} | ${verdict(login.performance >= goals.login.performance)} |`,
-    `| login LCP <= ${seconds(goals.login.lcpMs)} | ${seconds(login.lcpMs)} | ${verdict(login.lcpMs <= goals.login.lcpMs)} |`,
-    `| login TBT <= ${goals.login.tbtMs} ms | ${ms(login.tbtMs)} | ${verdict(login.tbtMs <= goals.login.tbtMs)} |`,
-    `| login CLS ${goals.login.cls} | ${login.cls.toFixed(3)} | ${verdict(login.cls <= goals.login.cls)} |`,
-    `| login accessibility, best practices, SEO 100 | ${login.accessibility}, ${login.bestPractices}, ${login.seo} | ${verdict(
-      login.accessibility >= 100 && login.bestPractices >= 100 && login.seo >= 100,
-    )} |`,
+    ...[['login', login], ...dashboards].flatMap(([name, r]) => [
+      `| ${name} accessibility, best practices, SEO ${goals.accessibility} | ${r.accessibility}, ${r.bestPractices}, ${r.seo} | ${verdict(
+        r.accessibility >= goals.accessibility && r.bestPractices >= goals.bestPractices && r.seo >= goals.seo,
+      )} |`,
+      `| ${name} CLS ${goals.cls} | ${r.cls.toFixed(3)} | ${verdict(r.cls <= goals.cls)} |`,
+    ]),
   ];
-  const d = goals.dashboard;
-  for (const [name, r] of dashboards) {
-    lines.push(
-      `| ${name} performance ${d.performance} | ${r.performance} | ${verdict(r.performance >= d.performance)} |`,
-      `| ${name} LCP <= ${seconds(d.lcpMs)} | ${seconds(r.lcpMs)} | ${verdict(r.lcpMs <= d.lcpMs)} |`,
-      `| ${name} TBT <= ${d.tbtMs} ms | ${ms(r.tbtMs)} | ${verdict(r.tbtMs <= d.tbtMs)} |`,
-      `| ${name} CLS ${d.cls} | ${r.cls.toFixed(3)} | ${verdict(r.cls <= d.cls)} |`,
-      `| ${name} bytes before data shown <= ${kib(d.bytesBeforeData)} | ${before(r)} | ${verdict(r.bytesBeforeData <= d.bytesBeforeData)} |`,
-    );
-  }
   for (const [name, r] of [['login', login], ...dashboards]) {
     if (r.failed.length > 0) lines.push('', `Failed audits (${name}): ${r.failed.join(', ')}`);
   }
