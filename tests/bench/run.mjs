@@ -5,6 +5,7 @@
 // `-- --lighthouse` only Lighthouse on the login page and the dashboards (lighthouse-bench.mjs), `-- --screens`
 // only the first and second visits of every screen (screens-bench.mjs), `-- --trace [--role doctor] [--runs 5]` only a
 // trace of a returning user's dashboard load at 4x CPU, task by task (dashboard-trace.mjs),
+// `-- --act` only the time until a person can act on a slow phone, issue 39's emulation (act-bench.mjs),
 // `-- --portability` only the export, backup and restore of a big ledger (portability-bench.mjs), `-- --sealing`
 // only what opening sealed records costs a read after each new block (sealing-bench.ts, in Node),
 // `-- --signatures` only the signed-blocks part (signature-bench.mjs), and `-- --sync` only two devices through
@@ -14,6 +15,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createServer, createServerModuleRunner, runnerImport } from 'vite';
+import { formatActTable, runActBench } from './act-bench.mjs';
 import { formatBrowserTable, formatSandboxTable, runBrowserBench, runSandboxBench } from './browser-bench.mjs';
 import { formatLighthouseTable, runLighthouseBench } from './lighthouse-bench.mjs';
 import { formatScreensTable, runScreensBench } from './screens-bench.mjs';
@@ -28,7 +30,9 @@ const only = process.argv.includes('--core')
       ? 'lighthouse'
       : process.argv.includes('--screens')
         ? 'screens'
-        : 'both';
+        : process.argv.includes('--act')
+          ? 'act'
+          : 'both';
 await mkdir(resultsDir, { recursive: true });
 const benchJson = new URL('./results/bench.json', import.meta.url);
 
@@ -166,6 +170,15 @@ if (only === 'both' || only === 'screens') {
   console.log('\n' + formatScreensTable(screens) + '\n');
 }
 
+let act = null;
+if (only === 'both' || only === 'act') {
+  console.log('\nTime until a person can act, slow 4G and 4x CPU emulation (the built app in Chromium)...');
+  act = await runActBench({ executablePath: process.env.CHROMIUM_PATH, chromiumArgs: chromium.CHROMIUM_ARGS });
+  console.log('\n' + formatActTable(act) + '\n');
+  await writeFile(new URL('./results/act.json', import.meta.url), JSON.stringify(act, null, 2) + '\n');
+  console.log('Written: tests/bench/results/act.json');
+}
+
 // A run of one part keeps the other parts' figures from the last run (each says when it ran).
 const previous = only === 'both' ? {} : await readFile(benchJson, 'utf8').then(JSON.parse, () => ({}));
 await writeFile(
@@ -176,6 +189,7 @@ await writeFile(
       browser: browser ?? previous.browser ?? null,
       lighthouse: lighthouse ?? previous.lighthouse ?? null,
       screens: screens ?? previous.screens ?? null,
+      act: act ?? previous.act ?? null,
     },
     null,
     2,
