@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 
 const root = import.meta.dirname;
 
-// The import rules of README.md "Code shape"; each message says its rule. tests/unit/import-rules.test.ts
+// The import rules of docs/architecture.md "Code shape"; each message says its rule. tests/unit/import-rules.test.ts
 // breaks each one with a fixture of tests/lint-fixtures/.
 export const RULES = {
   srcImportsWorkers:

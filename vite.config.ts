@@ -92,7 +92,7 @@ const preloadTheApp: Plugin = {
 };
 
 // The service worker precaches the whole build (the app works offline after its first visit), and the
-// manifest makes it installable. injectRegister false: src/app/service-worker.tsx registers it from a
+// manifest makes it installable. injectRegister false: src/start/service-worker.tsx registers it from a
 // module of the app, so no inline script is needed and the CSP keeps script-src 'self'.
 const offlineApp = VitePWA({
   registerType: 'prompt',

@@ -1,4 +1,4 @@
-// One rule for every text a user types or names (README "Text inputs"): NFC-normalised and trimmed, no hidden
+// One rule for every text a user types or names (docs/security.md "Text inputs"): NFC-normalised and trimmed, no hidden
 // control or text-direction characters, a stated limit. The worker judges with it; the screens use it before
 // the call, so both say the same words.
 import {
