@@ -122,18 +122,20 @@ const offlineApp = VitePWA({
 });
 
 // Module sets read from the module graph once it is built (buildEnd comes before chunking), which split the chunks
-// below: what the entry runs before the app (src/start/main.tsx with all it imports statically), and what the first
-// screens import (the app, the login, the layout and both dashboards).
+// below: what the entry runs before the app (src/start/main.tsx with all it imports statically), what a visitor's
+// first screen imports (the app and the login) and what a returning user's does (the layout and both dashboards).
 const ENTRY = join(root, 'src/start/main.tsx');
-const FIRST_SCREENS = [
+const inRoot = (files: string[]) => files.map((file) => join(root, file));
+const VISITOR_SCREEN = inRoot(['src/start/start-app.tsx', 'src/features/login/login-page.tsx']);
+const RETURNING_SCREEN = inRoot([
   'src/start/start-app.tsx',
-  'src/features/login/login-page.tsx',
   'src/layout/app-layout.tsx',
   'src/features/patient-dashboard/patient-dashboard-page.tsx',
   'src/features/doctor-dashboard/doctor-dashboard-page.tsx',
-].map((file) => join(root, file));
+]);
 const entryModules = new Set<string>();
-const firstScreenModules = new Set<string>();
+const visitorModules = new Set<string>();
+const returningModules = new Set<string>();
 const findModuleSets: Plugin = {
   name: 'find-module-sets',
   apply: 'build',
@@ -148,12 +150,13 @@ const findModuleSets: Plugin = {
       from.forEach(visit);
     };
     closure([ENTRY], entryModules);
-    closure(FIRST_SCREENS, firstScreenModules);
+    closure(VISITOR_SCREEN, visitorModules);
+    closure(RETURNING_SCREEN, returningModules);
   },
 };
 // Modules of the entry stay out of the app's groups, or the entry would wait for a chunk the app shares.
-const grouped = (pattern: RegExp, firstScreens?: boolean) => (id: string) =>
-  !entryModules.has(id) && pattern.test(id) && (firstScreens === undefined || firstScreenModules.has(id) === firstScreens);
+const grouped = (pattern: RegExp, among?: (id: string) => boolean) => (id: string) =>
+  !entryModules.has(id) && pattern.test(id) && (among?.(id) ?? true);
 const SHARED = /[\\/](src[\\/](components|ledger|auth)|workers[\\/]core|node_modules)[\\/]/;
 
 // Whether a module of a worker's build runs at the worker's start: its entry imports it, directly or through others.
@@ -200,14 +203,33 @@ export default defineConfig({
         // The worker is built apart (worker above): these groups do not reach it.
         codeSplitting: {
           groups: [
-            // what the entry runs before the app: one chunk, not five of a few hundred bytes
-            { name: 'start', test: (id) => entryModules.has(id) && id !== ENTRY, priority: 4 },
-            { name: 'react', test: grouped(/[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/), priority: 3 },
-            { name: 'router', test: grouped(/[\\/]node_modules[\\/](react-router|react-router-dom|cookie)[\\/]/), priority: 2 },
-            // what the screens share: two chunks, not dozens of 1 KB. 'shared' holds what the first screens import,
-            // 'screens' what only later screens share (the document viewer, dialogs, tables)
-            { name: 'shared', test: grouped(SHARED, true), minShareCount: 2, priority: 1 },
-            { name: 'screens', test: grouped(SHARED, false), minShareCount: 2, priority: 1 },
+            // what the entry runs before the app, with the bundler's own helpers: one chunk, not six of a few hundred bytes
+            {
+              name: 'start',
+              test: (id) => (entryModules.has(id) && id !== ENTRY) || /rolldown[\\/]runtime|preload-helper/.test(id),
+              priority: 4,
+            },
+            // React and the router: one request, not two (a slow phone's six connections are its first load's limit)
+            {
+              name: 'react',
+              test: grouped(/[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie)[\\/]/),
+              priority: 2,
+            },
+            // what the screens share, in three chunks rather than dozens of 1 KB: what a visitor's login needs, what a
+            // returning user's dashboard needs beside it, and what only later screens share (viewer, dialogs, tables)
+            { name: 'shared', test: grouped(SHARED, (id) => visitorModules.has(id)), minShareCount: 2, priority: 1 },
+            {
+              name: 'dashboards',
+              test: grouped(SHARED, (id) => returningModules.has(id) && !visitorModules.has(id)),
+              minShareCount: 2,
+              priority: 1,
+            },
+            {
+              name: 'screens',
+              test: grouped(SHARED, (id) => !returningModules.has(id) && !visitorModules.has(id)),
+              minShareCount: 2,
+              priority: 1,
+            },
           ],
         },
       },
