@@ -63,9 +63,9 @@ function withImports(bundle: Rolldown.OutputBundle, from: readonly string[]): st
 
 // Build only: the entry starts the ledger's worker, then imports the app and the first screen (src/start/main.tsx); it
 // runs as soon as it is here (async), not after the stylesheet and the whole page, as a module script otherwise does.
-// The app's chunks and the login's are linked as modulepreloads in index.html, so they download beside the entry
+// The app's chunks (the login's with them) are linked as modulepreloads in index.html, so they download beside the entry
 // instead of after it (a returning user's dashboard is asked for by the entry, a few bytes in).
-const PRELOADED = ['src/start/start-app.tsx', 'src/features/login/login-page.tsx'].map((file) => join(root, file));
+const PRELOADED = [join(root, 'src/start/start-app.tsx')];
 const preloadTheApp: Plugin = {
   name: 'preload-the-app',
   apply: 'build',
@@ -126,7 +126,7 @@ const offlineApp = VitePWA({
 // first screen imports (the app and the login) and what a returning user's does (the layout and both dashboards).
 const ENTRY = join(root, 'src/start/main.tsx');
 const inRoot = (files: string[]) => files.map((file) => join(root, file));
-const VISITOR_SCREEN = inRoot(['src/start/start-app.tsx', 'src/features/login/login-page.tsx']);
+const VISITOR_SCREEN = inRoot(['src/start/start-app.tsx']); // the login comes with the app
 const RETURNING_SCREEN = inRoot([
   'src/start/start-app.tsx',
   'src/layout/app-layout.tsx',
@@ -155,8 +155,8 @@ const findModuleSets: Plugin = {
   },
 };
 // Modules of the entry stay out of the app's groups, or the entry would wait for a chunk the app shares.
-const grouped = (pattern: RegExp, among?: (id: string) => boolean) => (id: string) =>
-  !entryModules.has(id) && pattern.test(id) && (among?.(id) ?? true);
+const outsideEntry = (test: (id: string) => boolean) => (id: string) => !entryModules.has(id) && test(id);
+const REACT_AND_ROUTER = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie)[\\/]/;
 const SHARED = /[\\/](src[\\/](components|ledger|auth)|workers[\\/]core|node_modules)[\\/]/;
 
 // Whether a module of a worker's build runs at the worker's start: its entry imports it, directly or through others.
@@ -199,34 +199,30 @@ export default defineConfig({
     modulePreload: { polyfill: false }, // every browser that runs ES2022 modules supports modulepreload
     rolldownOptions: {
       output: {
-        // React and the router in a chunk each.
-        // The worker is built apart (worker above): these groups do not reach it.
+        // A slow phone's first load is limited by its bandwidth and by the six connections it opens to one host: before
+        // the login can be used it asks for 7 files (the entry, its start, the runtime, the stylesheet, 'base', the
+        // app with the login, and public/start-app.js). The worker is built apart (worker above): these groups do not reach it.
         codeSplitting: {
           groups: [
-            // what the entry runs before the app, with the bundler's own helpers: one chunk, not six of a few hundred bytes
+            // what the entry runs before the app: one chunk, not five of a few hundred bytes
+            { name: 'start', test: (id) => entryModules.has(id) && id !== ENTRY, priority: 4 },
+            // React, the router, and the code a visitor's login shares with other screens (react-bootstrap, icons)
             {
-              name: 'start',
-              test: (id) => (entryModules.has(id) && id !== ENTRY) || /rolldown[\\/]runtime|preload-helper/.test(id),
-              priority: 4,
-            },
-            // React and the router: one request, not two (a slow phone's six connections are its first load's limit)
-            {
-              name: 'react',
-              test: grouped(/[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie)[\\/]/),
+              name: 'base',
+              test: outsideEntry((id) => REACT_AND_ROUTER.test(id) || (SHARED.test(id) && visitorModules.has(id))),
               priority: 2,
             },
-            // what the screens share, in three chunks rather than dozens of 1 KB: what a visitor's login needs, what a
-            // returning user's dashboard needs beside it, and what only later screens share (viewer, dialogs, tables)
-            { name: 'shared', test: grouped(SHARED, (id) => visitorModules.has(id)), minShareCount: 2, priority: 1 },
+            // what the other screens share, in two chunks rather than dozens of 1 KB: what a returning user's dashboard
+            // needs, and what only later screens share (the document viewer, dialogs, tables)
             {
               name: 'dashboards',
-              test: grouped(SHARED, (id) => returningModules.has(id) && !visitorModules.has(id)),
+              test: outsideEntry((id) => SHARED.test(id) && returningModules.has(id) && !visitorModules.has(id)),
               minShareCount: 2,
               priority: 1,
             },
             {
               name: 'screens',
-              test: grouped(SHARED, (id) => !returningModules.has(id) && !visitorModules.has(id)),
+              test: outsideEntry((id) => SHARED.test(id) && !returningModules.has(id) && !visitorModules.has(id)),
               minShareCount: 2,
               priority: 1,
             },

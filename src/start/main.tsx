@@ -17,15 +17,13 @@ performance.mark('medledger:entry');
 const userId = readStoredUserId();
 if (userId) openWorkerLedger();
 
-// The first screen's code loads beside the app's, so the first render shows it at once: the login for a visitor,
-// the layout and the screen asked for (or their dashboard) for a returning user. The stored id only picks what to
-// fetch: the session is resumed through the worker (src/auth/session-provider.tsx).
+// The first screen's code loads beside the app's, so the first render shows it at once: for a returning user the
+// layout and the screen asked for (or their dashboard); a visitor's login comes with the app (./start-app.tsx). The
+// stored id only picks what to fetch: the session is resumed through the worker (src/auth/session-provider.tsx).
 const role = USERS.find((user) => user.id === userId)?.role;
 const routeAt = (path: string) => APP_ROUTES.find((route) => route.path === path);
 const asked = routeAt(window.location.pathname);
-const firstScreens = role
-  ? [APP_LAYOUT, (asked && asked.access !== 'guest' ? asked : routeAt(dashboardPath(role)))?.lazy]
-  : [APP_ROUTES.find((route) => route.access === 'guest')?.lazy];
+const firstScreens = role ? [APP_LAYOUT, (asked && asked.access !== 'guest' ? asked : routeAt(dashboardPath(role)))?.lazy] : [];
 const [{ startApp }] = await Promise.all([
   import('./start-app'),
   ...firstScreens.map((load) => (load ? loadScreen(load) : undefined)),
