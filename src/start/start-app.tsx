@@ -1,19 +1,14 @@
 import { StrictMode } from 'react';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from '../app/app';
-import { APP_ROUTES } from '../app/routes';
-import { screenLoaded } from '../app/screen-loads';
 import { whenNoScreenPending } from '../components/pending-screen';
+import { loginComesWithTheApp } from './login-screen';
 import { mountApp } from './mount-app';
-import { LoginPage } from '../features/login/login-page';
 import { PrefetchScreens } from './prefetch-screens';
-
-// The login comes with the app, not in a request of its own: it is a visitor's first screen, hydrated at once.
-const login = APP_ROUTES.find((route) => route.access === 'guest')?.lazy;
-if (login) screenLoaded(login, LoginPage);
 
 // The app, rendered into #root once src/start/main.tsx has started the worker and loaded the first screen.
 export function startApp(root: HTMLElement): void {
+  loginComesWithTheApp();
   mountApp(
     root,
     <StrictMode>
