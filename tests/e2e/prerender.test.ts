@@ -101,7 +101,7 @@ describe('pre-rendered login screen', () => {
       .locator('link[rel=modulepreload]')
       .evaluateAll((links) => links.map((link) => new URL((link as HTMLLinkElement).href).pathname));
     expect(preloaded.some((path) => /\/start-app-[\w-]+\.js$/.test(path))).toBe(true);
-    expect(preloaded.some((path) => /\/react-[\w-]+\.js$/.test(path))).toBe(true);
+    expect(preloaded.some((path) => /\/base-[\w-]+\.js$/.test(path))).toBe(true); // React, the router, the shared code
     expect(preloaded.some((path) => /\/login-page-[\w-]+\.js$/.test(path))).toBe(true);
   });
 });
