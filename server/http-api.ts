@@ -1,7 +1,10 @@
-// The server's small JSON API (GET /api/ledger, POST /api/join, POST /api/release), answering pages served from loopback only.
+// The server's small JSON API, answering pages served from loopback only. Open to anyone: GET /api/ledger (which ledger),
+// GET /api/adopt (what a fresh device signs in with), POST /api/challenge and POST /api/join (the proof). Everything
+// else needs the session a proof opened, as `Authorization: Bearer <session>`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LedgerKeeper } from './ledger-keeper';
-import { joinRequestOf, releaseRequestOf } from './wire-checks';
+import type { PeerGate } from './peer-gate';
+import { deviceUrlOf, joinRequestOf, releaseRequestOf } from './wire-checks';
 
 const MAX_BODY_BYTES = 64 * 1024; // a join request is a few hundred bytes
 
@@ -56,7 +59,12 @@ async function answerPost<T>(
   send(response, 200, await answer(checked));
 }
 
-export function createApiHandler(keeper: LedgerKeeper, log: (line: string) => void) {
+function bearer(request: IncomingMessage): string {
+  const header = request.headers.authorization ?? '';
+  return header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
+}
+
+export function createApiHandler(keeper: LedgerKeeper, gate: PeerGate, log: (line: string) => void) {
   return (request: IncomingMessage, response: ServerResponse): void => {
     const origin = request.headers.origin;
     if (origin !== undefined) {
@@ -67,30 +75,50 @@ export function createApiHandler(keeper: LedgerKeeper, log: (line: string) => vo
     }
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
     if (request.method === 'OPTIONS') {
-      response.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, POST', 'Access-Control-Allow-Headers': 'Content-Type' });
+      response.writeHead(204, {
+        'Access-Control-Allow-Methods': 'GET, POST',
+        'Access-Control-Allow-Headers': 'Content-Type, Authorization',
+      });
       return void response.end();
     }
-    if (path === '/api/ledger' && request.method === 'GET') return send(response, 200, keeper.info());
-    const posts = { '/api/join': 'join', '/api/release': 'release' } as const;
-    const what = request.method === 'POST' && Object.hasOwn(posts, path) ? posts[path as keyof typeof posts] : undefined;
-    if (what) {
-      const refused = (reason: string) => log(`${what} request refused: ${reason}`);
-      const answered =
-        what === 'join'
-          ? answerPost(request, response, joinRequestOf, (join) => keeper.join(join), refused)
-          : answerPost(
-              request,
-              response,
-              releaseRequestOf,
-              (release) => ('epochId' in release ? keeper.releaseSummary(release) : keeper.release(release)),
-              refused,
-            );
-      answered.catch((error: unknown) => {
-        log(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
-        if (!response.headersSent) send(response, 500, { ok: false, reason: `the server failed to answer the ${what}` });
-      });
+    if (request.method === 'GET' && path === '/api/ledger') return send(response, 200, keeper.info());
+    if (request.method === 'GET' && path === '/api/adopt') {
+      const answer = keeper.adopt();
+      return answer ? send(response, 200, answer) : send(response, 404, { error: 'this server holds no ledger yet' });
+    }
+    if (request.method !== 'POST') return send(response, 404, { error: 'not found' });
+    if (path === '/api/challenge') return send(response, 200, { challenge: gate.challenge() });
+    const refused = (what: string) => (reason: string) => log(`${what} request refused: ${reason}`);
+    const failed = (what: string) => (error: unknown) => {
+      log(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!response.headersSent) send(response, 500, { ok: false, reason: `the server failed to answer the ${what}` });
+    };
+    if (path === '/api/join') {
+      answerPost(request, response, joinRequestOf, (join) => keeper.join(join), refused('join')).catch(failed('join'));
       return;
     }
-    send(response, 404, { error: 'not found' });
+    const deviceId = gate.deviceOfSession(bearer(request));
+    if (path !== '/api/device' && path !== '/api/release') return send(response, 404, { error: 'not found' });
+    if (!deviceId) {
+      log(`${path} refused: no session of a proven device`);
+      return send(response, 401, { ok: false, reason: 'this device has not proved who it is: join again' });
+    }
+    if (path === '/api/device') {
+      const checkUrl = (value: unknown) => {
+        const url = deviceUrlOf(value);
+        return url ? { url } : 'deviceUrl is not an Automerge URL';
+      };
+      answerPost(request, response, checkUrl, ({ url }) => keeper.registerDevice(deviceId, url), refused('device')).catch(
+        failed('device'),
+      );
+      return;
+    }
+    answerPost(
+      request,
+      response,
+      releaseRequestOf,
+      (release) => ('epochId' in release ? keeper.releaseSummary(release) : keeper.release(release)),
+      refused('release'),
+    ).catch(failed('release'));
   };
 }

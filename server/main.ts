@@ -8,7 +8,16 @@ const port = process.env.SYNC_PORT ? Number(process.env.SYNC_PORT) : DEFAULT_SYN
 if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`SYNC_PORT "${process.env.SYNC_PORT}" is not a port`);
 const dir = resolve(process.env.SYNC_DIR ?? '.medledger-sync');
 
-const server = await startSyncServer({ host: '127.0.0.1', port, dir, log });
+// a storage error anywhere is logged: the server keeps serving what it holds
+process.on('unhandledRejection', (error) => log(`error: ${error instanceof Error ? error.message : String(error)}`));
+
+let server: Awaited<ReturnType<typeof startSyncServer>>;
+try {
+  server = await startSyncServer({ host: '127.0.0.1', port, dir, log });
+} catch (error) {
+  log(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 log(`listening on http://127.0.0.1:${server.port}, storing in ${dir}`);
 
 let closing = false;

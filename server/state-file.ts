@@ -1,23 +1,42 @@
-// The server's own small state beside Automerge's storage: which ledger document it keeps and which device
-// documents it watches, so a restart finds them again.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// The server's own small state beside Automerge's storage: which ledger document it publishes, which device holds
+// which document and belongs to which user, and the sessions of proven devices (kept by hash only).
+import { existsSync } from 'node:fs';
 import type { AutomergeUrl } from '@automerge/automerge-repo';
+import { readJsonFile, writeWhole } from './whole-file';
+
+export interface KnownDevice {
+  userId: string; // the user who first proved this device id: it stays theirs
+  name: string;
+  url?: AutomergeUrl; // its DeviceDoc, once registered
+  joinedAt: string; // ISO 8601
+  bytes: number; // bytes of changes the server took from it
+}
 
 export interface ServerState {
-  version: 1;
+  version: 2;
   ledgerUrl: AutomergeUrl | null;
-  devices: Record<string, AutomergeUrl>; // device id -> its DeviceDoc
+  devices: Record<string, KnownDevice>; // by device id
+  sessions: Record<string, string>; // SHA-256 of a session token (hex) -> device id
 }
 
-export function readState(file: string): ServerState {
-  if (!existsSync(file)) return { version: 1, ledgerUrl: null, devices: {} };
-  const state = JSON.parse(readFileSync(file, 'utf8')) as ServerState;
-  if (state.version !== 1) throw new Error(`${file} has state version ${String(state.version)}, this server reads version 1`);
-  return state;
+const REMEDY =
+  'Delete it and start the server again: the verified blocks, keys and wraps stay in the folder, and every device proves itself again.';
+
+export function emptyState(): ServerState {
+  return { version: 2, ledgerUrl: null, devices: {}, sessions: {} };
 }
 
-// Written to a side file then renamed: a crash mid-write leaves the old state, never half a file.
+export function readState(file: string, log: (line: string) => void): ServerState {
+  if (!existsSync(file)) return emptyState();
+  const state = readJsonFile(file, REMEDY) as Partial<ServerState> | null;
+  if (state?.version !== 2) {
+    // a protocol-1 folder trusted its ledger document, which any client could change: nothing of it is carried over
+    log(`${file} was written by an older server: its devices join again and the first one seeds the ledger`);
+    return emptyState();
+  }
+  return { version: 2, ledgerUrl: state.ledgerUrl ?? null, devices: state.devices ?? {}, sessions: state.sessions ?? {} };
+}
+
 export function writeState(file: string, state: ServerState): void {
-  writeFileSync(`${file}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
-  renameSync(`${file}.tmp`, file);
+  writeWhole(file, `${JSON.stringify(state, null, 2)}\n`);
 }

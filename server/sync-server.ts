@@ -1,16 +1,20 @@
-// The sync server: one HTTP server carries the Automerge-repo WebSocket and the JSON API; documents are stored on disk.
+// The sync server: one HTTP server carries the Automerge-repo WebSocket and the JSON API. Only proven devices open the
+// socket (peer-gate.ts); what the server verified lives in its own files (verified-store.ts).
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Repo, type PeerId } from '@automerge/automerge-repo';
-import { NodeWSServerAdapter } from '@automerge/automerge-repo-network-websocket';
-import { NodeFSStorageAdapter } from '@automerge/automerge-repo-storage-nodefs';
 import { WebSocketServer } from 'ws';
 import { MAX_SYNC_MESSAGE_BYTES } from '../workers/core/sync-protocol';
 import { loadCareNetworkKey } from './care-network-key';
+import { guardedStorage } from './guarded-storage';
 import { createApiHandler, isLoopbackOrigin } from './http-api';
-import { createLedgerKeeper } from './ledger-keeper';
+import { createLedgerKeeper, type LedgerKeeper } from './ledger-keeper';
+import { LIMITS } from './limits';
+import { createPeerGate } from './peer-gate';
+import { readState, writeState } from './state-file';
+import { openVerifiedStore } from './verified-store';
 
 export interface SyncServerOptions {
   host: string;
@@ -26,25 +30,49 @@ export interface RunningSyncServer {
 
 export async function startSyncServer({ host, port, dir, log }: SyncServerOptions): Promise<RunningSyncServer> {
   mkdirSync(dir, { recursive: true });
+  // read first: a damaged file is named before anything listens
+  const careKey = await loadCareNetworkKey(join(dir, 'care-network-key.json'));
+  const stateFile = join(dir, 'server-state.json');
+  const state = readState(stateFile, log);
+  const store = openVerifiedStore(join(dir, 'verified'));
+  const storage = guardedStorage(dir, join(dir, 'automerge'), LIMITS.folderBytes, log);
+
   const http = createServer();
-  // browsers send an Origin: only pages served from this machine may open the socket (Node clients send none)
-  const sockets = new WebSocketServer({
-    server: http,
-    maxPayload: MAX_SYNC_MESSAGE_BYTES,
-    verifyClient: ({ origin }: { origin?: string }) => !origin || isLoopbackOrigin(origin),
+  let keeper: LedgerKeeper | undefined;
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_SYNC_MESSAGE_BYTES });
+  const gate = createPeerGate(sockets, {
+    sessions: state.sessions,
+    saved: () => writeState(stateFile, state),
+    access: (deviceId, documentId) => keeper?.access(deviceId, documentId) ?? 'none',
+    refuseData: (deviceId, bytes) => (keeper ? keeper.refuseData(deviceId, bytes) : 'the server is starting'),
+    tookData: (deviceId, bytes) => keeper?.tookData(deviceId, bytes),
+    log,
+  });
+  // browsers send an Origin: only pages served from this machine may open the socket, and only with a proven session
+  http.on('upgrade', (request, socket, head) => {
+    const origin = request.headers.origin;
+    if ((origin && !isLoopbackOrigin(origin)) || !gate.verifyUpgrade(request)) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (client) => sockets.emit('connection', client, request));
   });
   const repo = new Repo({
-    // the adapter names ws's server through isomorphic-ws's typings: the same class, typed by another path
-    network: [new NodeWSServerAdapter(sockets as unknown as ConstructorParameters<typeof NodeWSServerAdapter>[0])],
-    storage: new NodeFSStorageAdapter(join(dir, 'automerge')),
+    network: [gate.adapter()],
+    storage,
     peerId: `medledger-sync-server` as PeerId,
-    sharePolicy: async () => false, // a server sends a document only to the peers that ask for it by URL
+    shareConfig: {
+      announce: async () => false, // the server sends a document only to a peer that asks for it and may open it
+      access: async (peerId, documentId) => {
+        const deviceId = gate.deviceOfPeer(peerId);
+        return deviceId !== undefined && documentId !== undefined && keeper?.access(deviceId, documentId) !== 'none';
+      },
+    },
   });
-  repo.networkSubsystem.on('peer', ({ peerId }) => log(`peer connected ${peerId}`));
+  repo.networkSubsystem.on('peer', ({ peerId }) => log(`peer connected ${peerId} (device ${gate.deviceOfPeer(peerId) ?? '?'})`));
   repo.networkSubsystem.on('peer-disconnected', ({ peerId }) => log(`peer disconnected ${peerId}`));
-  const careKey = await loadCareNetworkKey(join(dir, 'care-network-key.json'));
-  const keeper = await createLedgerKeeper(repo, join(dir, 'ledger.json'), log, careKey);
-  http.on('request', createApiHandler(keeper, log));
+  keeper = await createLedgerKeeper({ repo, state, stateFile, store, gate, careKey, storageFull: storage.full, log });
+  http.on('request', createApiHandler(keeper, gate, log));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(port, host, resolve);

@@ -25,17 +25,32 @@ export function isBlockHash(value: unknown): value is string {
 export function joinRequestOf(value: unknown): JoinRequest | string {
   if (!isRecord(value)) return 'the request is not a JSON object';
   if (value.protocol !== SYNC_PROTOCOL_VERSION) return `this server speaks sync protocol ${SYNC_PROTOCOL_VERSION}`;
-  if (!isShortText(value.deviceId)) return 'deviceId is missing or too long';
   if (!isShortText(value.name)) return 'name is missing or too long';
-  if (typeof value.deviceUrl !== 'string' || !isValidAutomergeUrl(value.deviceUrl)) return 'deviceUrl is not an Automerge URL';
-  if (!isBlockHash(value.genesis)) return 'genesis is not a block hash';
+  const proof = value.proof;
+  if (!isRecord(proof)) return 'the proof is missing';
+  if (!isShortText(proof.deviceId)) return 'deviceId is missing or too long';
+  if (!isShortText(proof.userId)) return 'userId is missing or too long';
+  if (!isBlockHash(proof.genesis)) return 'genesis is not a block hash';
+  if (!isShortText(proof.challenge) || !isShortText(proof.signature)) return 'the challenge or signature is missing';
+  const seed = value.seed;
+  if (seed !== undefined && (!isRecord(seed) || !isRecord(seed.keys))) return 'the seed is malformed';
   return {
     protocol: value.protocol,
-    deviceId: value.deviceId,
     name: value.name,
-    deviceUrl: value.deviceUrl,
-    genesis: value.genesis,
+    proof: {
+      deviceId: proof.deviceId,
+      userId: proof.userId,
+      genesis: proof.genesis,
+      challenge: proof.challenge,
+      signature: proof.signature,
+    },
+    ...(isRecord(seed) ? { seed: { genesis: seed.genesis, keys: seed.keys as unknown as SyncedKeys } } : {}),
   };
+}
+
+// The device document a proven device names, or the reason it is not one.
+export function deviceUrlOf(value: unknown): string {
+  return isRecord(value) && typeof value.deviceUrl === 'string' && isValidAutomergeUrl(value.deviceUrl) ? value.deviceUrl : '';
 }
 
 // The release request, of a document's key or of a summary key's epoch, or the reason it is not one.

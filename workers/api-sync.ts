@@ -15,7 +15,8 @@ export interface SyncStatus {
   deviceName: string;
   since?: string; // ISO 8601: when it went offline
   pendingBlocks: number; // blocks still to travel, either way
-  reason?: string; // why it was refused
+  reason?: string; // why it was refused, or what a connecting device waits for
+  notice?: string; // what the server or this device's clock says is wrong while connected (a clock off, a limit reached)
   devices: SyncDevice[]; // the devices the server knows, this one first
   serverHeight?: number; // blocks the server verified
   serverTip?: string; // the server's newest block, known while it holds exactly this device's blocks

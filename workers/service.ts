@@ -16,6 +16,7 @@ import { createRecords } from './ledger/records';
 import type { createSandbox } from './ledger/sandbox';
 import { createSealing } from './ledger/sealing';
 import { createSession } from './ledger/session';
+import { signProof } from './core/sync-proof';
 import { createSharing } from './ledger/sharing';
 import { createLedgerStore, type LedgerStore } from './ledger/store';
 import { guarded } from './ledger/policy';
@@ -138,6 +139,11 @@ export function createLedgerBackend(deps: LedgerDeps): {
     deps,
     store,
     session.enter,
+    async (challenge, genesis, deviceId) => {
+      const user = session.actor();
+      const key = user ? session.signingKey(user.id) : undefined;
+      return user && key ? signProof(challenge, genesis, deviceId, user.id, key) : null;
+    },
     async () => {
       await session.api.signOut();
       // the screens follow: the device took the server's ledger, whose keys the user must sign in with

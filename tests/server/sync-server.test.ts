@@ -28,7 +28,7 @@ async function rewrite(title: string, timestamp = seeded[1].timestamp): Promise<
 }
 
 async function device(name: string, blocks: readonly Block[], seed = false): Promise<TestDevice> {
-  const connected = await connectDevice(server.port, name, blocks, seed ? ledger.keys : undefined);
+  const connected = await connectDevice(server.port, name, blocks, { as: ledger.sarah, ...(seed ? { keys: ledger.keys } : {}) });
   devices.push(connected);
   return connected;
 }
@@ -46,19 +46,18 @@ afterAll(async () => {
 
 describe('sync server', () => {
   it('lets the first device seed the ledger and a second device of the same ledger join and read its blocks', async () => {
-    expect(await server.info()).toMatchObject({ ledgerUrl: null, genesis: null, height: 0 });
+    expect(await server.info()).toMatchObject({ genesis: null, height: 0 });
     const laptop = await device('laptop', seeded, true);
-    const answer = await laptop.joinRequest();
-    const seededAnswer = await server.join(answer);
+    const seededAnswer = await laptop.join();
     expect(seededAnswer).toMatchObject({ ok: true, genesis: seeded[0].hash });
     await expect.poll(async () => (await server.info()).height).toBe(seeded.length);
 
     const phone = await device('phone', seeded.slice(0, 1));
-    const joined = await server.join(phone.joinRequest());
-    expect(joined).toEqual(seededAnswer);
-    const shared = await phone.ledger((joined as { ledgerUrl: string }).ledgerUrl);
+    const joined = await phone.join();
+    expect(joined).toMatchObject({ ok: true, genesis: seeded[0].hash, ledgerUrl: (seededAnswer as { ledgerUrl: string }).ledgerUrl });
+    const shared = await phone.ledger();
     await expect.poll(() => Object.keys(shared.doc().blocks).sort()).toEqual(seeded.map((block) => block.hash).sort());
-    expect(shared.doc().devices[laptop.joinRequest().deviceId]).toMatchObject({ name: 'laptop', height: seeded.length });
+    await expect.poll(() => shared.doc().devices[laptop.deviceId]).toMatchObject({ name: 'laptop', height: seeded.length });
     expect(JSON.parse(new TextDecoder().decode(shared.doc().keys))).toEqual(ledger.keys);
     expect(server.lines.some((line) => /join accepted for device device-phone/.test(line))).toBe(true);
   });
@@ -66,14 +65,14 @@ describe('sync server', () => {
   it('refuses a device holding another ledger, with the reason', async () => {
     const other = await signedLedger(0);
     const stranger = await device('stranger', await other.blocks(), true);
-    const answer = await server.join(stranger.joinRequest());
+    const answer = await stranger.join();
     expect(answer).toEqual({ ok: false, reason: expect.stringMatching(/another ledger/) });
     expect((await server.info()).genesis).toBe(seeded[0].hash);
   });
 
   it('refuses a block re-mined after its record was edited and a block signed with another user key, naming both', async () => {
     const writer = await device('writer', seeded);
-    expect(await server.join(writer.joinRequest())).toMatchObject({ ok: true });
+    expect(await writer.join()).toMatchObject({ ok: true });
     const upload = seeded[1];
     const tip = seeded[seeded.length - 1];
     const edited = await rewrite('Edited title');
@@ -93,16 +92,16 @@ describe('sync server', () => {
     writer.handle.change((doc) => {
       for (const block of [remined, michaelSigned]) doc.blocks[block.hash] = new TextEncoder().encode(JSON.stringify(block));
     });
-    await expect.poll(() => Object.keys(writer.handle.doc().refused).sort()).toEqual([remined.hash, michaelSigned.hash].sort());
-    expect(Object.values(writer.handle.doc().refused)).toEqual([
+    await expect.poll(async () => Object.keys(await writer.refusals()).sort()).toEqual([remined.hash, michaelSigned.hash].sort());
+    expect(Object.values(await writer.refusals())).toEqual([
       expect.stringMatching(/signature/),
       expect.stringMatching(/signature/),
     ]);
-    const shared = await writer.ledger((await server.info()).ledgerUrl as string);
+    const shared = await writer.ledger();
     await expect
       .poll(() => Object.keys(shared.doc().refused))
       .toEqual(expect.arrayContaining([remined.hash, michaelSigned.hash]));
-    expect(shared.doc().refused[remined.hash]).toMatchObject({ deviceId: writer.joinRequest().deviceId });
+    expect(shared.doc().refused[remined.hash]).toMatchObject({ deviceId: writer.deviceId });
     expect(Object.keys(shared.doc().blocks)).not.toContain(remined.hash);
     expect(Object.keys(shared.doc().blocks)).not.toContain(michaelSigned.hash);
     expect((await server.info()).height).toBe(seeded.length);
@@ -110,21 +109,21 @@ describe('sync server', () => {
 
   it('refuses a malformed and an oversized block entry', async () => {
     const sender = await device('sender', seeded);
-    expect(await server.join(sender.joinRequest())).toMatchObject({ ok: true });
+    expect(await sender.join()).toMatchObject({ ok: true });
     const malformed = 'a'.repeat(64);
     const oversized = 'b'.repeat(64);
     sender.handle.change((doc) => {
       doc.blocks[malformed] = new TextEncoder().encode('{"hash": not json');
       doc.blocks[oversized] = new Uint8Array(300 * 1024).fill(0x20);
     });
-    await expect.poll(() => sender.handle.doc().refused[malformed]).toMatch(/malformed/);
-    await expect.poll(() => sender.handle.doc().refused[oversized]).toMatch(/oversized/);
+    await expect.poll(async () => (await sender.refusals())[malformed]).toMatch(/malformed/);
+    await expect.poll(async () => (await sender.refusals())[oversized]).toMatch(/oversized/);
     expect((await server.info()).height).toBe(seeded.length);
   });
 
   it('keeps a file whose bytes have the content id a held block names, and refuses one larger than the limit', async () => {
     const owner = await device('owner', seeded);
-    expect(await server.join(owner.joinRequest())).toMatchObject({ ok: true });
+    expect(await owner.join()).toMatchObject({ ok: true });
     const named = (seeded[1].data as ClinicalRecord).files[0];
     const bytes = new Uint8Array((await ledger.storage.readContent(named.documentId)) as ArrayBuffer);
     const file = owner.repo.create<FileDoc>({ kind: 'medledger-file', cid: named.cid, bytes });
@@ -135,12 +134,12 @@ describe('sync server', () => {
       doc.files['huge-file'] = { cid: named.cid, url: huge.url, size: MAX_SYNC_FILE_BYTES + 1 };
       doc.files['swapped-file'] = { cid: named.cid, url: swapped.url, size: bytes.byteLength };
     });
-    const shared = await owner.ledger((await server.info()).ledgerUrl as string);
+    const shared = await owner.ledger();
     await expect
       .poll(() => shared.doc().files[named.documentId])
       .toEqual({ cid: named.cid, url: file.url, size: bytes.byteLength });
-    await expect.poll(() => owner.handle.doc().refused['huge-file']).toMatch(/oversized/);
-    await expect.poll(() => owner.handle.doc().refused['swapped-file']).toMatch(/content id/);
+    await expect.poll(async () => (await owner.refusals())['huge-file']).toMatch(/oversized/);
+    await expect.poll(async () => (await owner.refusals())['swapped-file']).toMatch(/content id/);
     expect(Object.keys(shared.doc().files)).toEqual([named.documentId]);
   });
 
@@ -168,16 +167,16 @@ describe('sync server', () => {
     const apart = await signed([tip.hash], seeded.length, 'Written on another device');
 
     const tablet = await device('tablet', [...seeded, second]); // holds a block without the one it follows
-    expect(await server.join(tablet.joinRequest())).toMatchObject({ ok: true });
+    expect(await tablet.join()).toMatchObject({ ok: true });
     const desk = await device('desk', [...seeded, first, apart]);
-    expect(await server.join(desk.joinRequest())).toMatchObject({ ok: true });
+    expect(await desk.join()).toMatchObject({ ok: true });
 
     await expect.poll(async () => (await server.info()).height).toBe(seeded.length + 3);
-    const shared = await desk.ledger((await server.info()).ledgerUrl as string);
+    const shared = await desk.ledger();
     await expect
       .poll(() => Object.keys(shared.doc().blocks))
       .toEqual(expect.arrayContaining([first.hash, second.hash, apart.hash]));
-    expect(tablet.handle.doc().refused[second.hash]).toBeUndefined();
+    expect((await tablet.refusals())[second.hash]).toBeUndefined();
   });
   // last: its upload adds a block the tests above do not count
   it('keeps a file sent in chunks once every chunk is here and the whole has its content id, and refuses a bad chunk list', async () => {
@@ -186,7 +185,7 @@ describe('sync server', () => {
     const named = (blocks[blocks.length - 1].data as ClinicalRecord).files[0];
     const bytes = new Uint8Array((await ledger.storage.readContent(named.documentId)) as ArrayBuffer);
     const scanner = await device('scanner', blocks);
-    expect(await server.join(scanner.joinRequest())).toMatchObject({ ok: true });
+    expect(await scanner.join()).toMatchObject({ ok: true });
     const chunk = (index: number, part: Uint8Array) =>
       scanner.repo.create<FileChunkDoc>({ kind: 'medledger-file-chunk', cid: named.cid, index, bytes: part }).url;
     const chunks = splitFile(bytes).map((part, index) => chunk(index, part));
@@ -197,10 +196,10 @@ describe('sync server', () => {
       doc.files['short-chunk'] = { ...entry, chunks: shortLast };
       doc.files['extra-chunk'] = { ...entry, chunks: [...chunks, chunks[1]] };
     });
-    const shared = await scanner.ledger((await server.info()).ledgerUrl as string);
+    const shared = await scanner.ledger();
     await expect.poll(() => shared.doc().files[named.documentId], { timeout: 20_000 }).toEqual({ ...entry, chunks });
-    await expect.poll(() => scanner.handle.doc().refused['short-chunk']).toBe('file chunk size does not match its entry');
-    await expect.poll(() => scanner.handle.doc().refused['extra-chunk']).toBe('chunk count does not match the file size');
+    await expect.poll(async () => (await scanner.refusals())['short-chunk']).toBe('file chunk size does not match its entry');
+    await expect.poll(async () => (await scanner.refusals())['extra-chunk']).toBe('chunk count does not match the file size');
     expect(Object.keys(shared.doc().files)).not.toContain('short-chunk');
   });
 });

@@ -59,5 +59,6 @@ export const BACKUP_ITERATIONS = 600_000;
 export const MAX_BACKUP_ITERATIONS = 10_000_000; // a file asking for more is refused, not derived for minutes
 export const MIN_BACKUP_PASSWORD_LENGTH = 8; // characters
 
+export const MAX_CLOCK_AHEAD_MS = 5 * 60_000; // a block dated further after the verifier's clock is refused by the server and every device
 export const FUTURE_TIP_TOLERANCE_MS = 10 * 60_000; // a newest block dated further ahead of the device clock is named, and writes wait
 export const LEDGER_DB_NAME = 'medledger'; // the IndexedDB database of the ledger: the failure screen can delete it when the worker cannot

@@ -1,6 +1,6 @@
 // Blocks another device or a backup brings, merged into a verified ledger: the same checks on every device and
 // on the sync server (docs/decisions/one-ledger-across-devices.md). Merging only adds: nothing held is dropped.
-import { DIFFICULTY } from './constants';
+import { DIFFICULTY, MAX_CLOCK_AHEAD_MS } from './constants';
 import { firstDifference, orderBlocks, parentsOf } from './dag';
 import { emptyState, verifyLedger, type LedgerState } from './projection';
 import { signatureProblem, type SignatureChecker } from './signatures';
@@ -29,6 +29,16 @@ export interface MergeOptions {
   publicKeys?: Map<string, Promise<CryptoKey>>; // imported enrolled keys, shared across calls
   heldState?: LedgerState; // the projection of `held`: a merge that only appends folds on from a copy of it
   checker?: SignatureChecker; // checks lists of signatures on other threads (the ledger worker's pool)
+  now?: number; // the verifier's clock (ms): a block dated more than MAX_CLOCK_AHEAD_MS after it is refused
+}
+
+// Why a block dated ahead of the verifier's clock is refused, or null: one such block would stop every writer until then.
+export function futureBlockProblem(timestamp: unknown, now: number | undefined): string | null {
+  if (now === undefined || typeof timestamp !== 'string') return null;
+  const at = Date.parse(timestamp);
+  if (!(at - now > MAX_CLOCK_AHEAD_MS)) return null;
+  const minutes = MAX_CLOCK_AHEAD_MS / 60_000;
+  return `dated in the future: ${timestamp} is more than ${minutes} minutes after this verifier's clock (${new Date(now).toISOString()}); the clock of the device that wrote it is wrong`;
 }
 
 const BLOCK_FIELDS = ['id', 'hash', 'previousHash', 'heads', 'timestamp', 'dataHash', 'data', 'nonce', 'author', 'signature'];
@@ -108,6 +118,8 @@ export async function mergeBlocks(
     const block = asBlock(value);
     if (typeof block === 'string') refused.push({ hash: hashText(value), reason: block });
     else if (heldHashes.has(block.hash) || candidates.has(block.hash)) continue;
+    else if (futureBlockProblem(block.timestamp, options.now))
+      refused.push({ hash: block.hash, reason: futureBlockProblem(block.timestamp, options.now) as string });
     else if (!Array.isArray(block.heads) && block.heads !== undefined)
       refused.push({ hash: block.hash, reason: 'heads are not a list of block hashes' });
     else if (held.length > 0 && parentsOf(block).length === 0)

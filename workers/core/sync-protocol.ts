@@ -1,9 +1,10 @@
 // What devices and the sync server exchange through Automerge-repo (docs/decisions/one-ledger-across-devices.md).
 // Plain shapes only: the worker's sync module and the server both read and write them.
 import type { KeyWrap } from './key-wraps';
+import type { DeviceProof } from './sync-proof';
 import type { Block } from './types';
 
-export const SYNC_PROTOCOL_VERSION = 1;
+export const SYNC_PROTOCOL_VERSION = 2; // 2: a device proves its user's enrolled key before it opens anything
 export const DEFAULT_SYNC_PORT = 3030; // `npm start` runs the sync server on 127.0.0.1 here
 export const MAX_SYNC_MESSAGE_BYTES = 16 * 1024 * 1024; // the server drops a larger WebSocket message
 export const MAX_SYNC_FILE_BYTES = 10 * 1024 * 1024 + 64 * 1024; // a file's encrypted bytes: 10 MB + IV and tag, with room
@@ -38,7 +39,7 @@ export interface FileEntry {
   chunks?: string[]; // a file larger than FILE_CHUNK_BYTES: the Automerge URLs of its FileChunkDocs, in order
 }
 
-// Written only by its device.
+// Written only by its device, and opened by no other: the server reads it and never writes it.
 export interface DeviceDoc {
   kind: 'medledger-device';
   version: number;
@@ -52,7 +53,7 @@ export interface DeviceDoc {
   tip: string; // hash of its newest block in the order
   height: number;
   seenAt: string; // ISO 8601, updated while connected
-  refused: Record<string, string>; // written by the server: block hash -> why it was refused
+  refused?: Record<string, string>; // written by servers of protocol 1; read by nobody now
 }
 
 export interface DeviceSummary {
@@ -60,6 +61,9 @@ export interface DeviceSummary {
   tip: string;
   height: number;
   seenAt: string;
+  refusedDropped?: number; // refusals of this device dropped, oldest first, beyond the number kept
+  waitingDropped?: number; // blocks of this device dropped after waiting too long for a block they name
+  limit?: string; // why the server refuses this device's new data now (a limit it reached), if it does
 }
 
 export interface RefusedBlock {
@@ -68,7 +72,8 @@ export interface RefusedBlock {
   at: string; // ISO 8601
 }
 
-// Written only by the server: what it verified.
+// Written only by the server, from what it verified and stored in its own files; every proven device may open it,
+// and a change a device sends to it is dropped.
 export interface LedgerDoc {
   kind: 'medledger-ledger';
   version: number;
@@ -89,29 +94,46 @@ export interface SyncedKeys {
   ledger: { publicKey: string };
 }
 
-// GET /api/ledger
+// GET /api/ledger, open to anyone: which ledger this is, and nothing to open or write it with.
 export interface LedgerInfo {
   protocol: number;
-  ledgerUrl: string | null; // null until the first device joins
-  genesis: string | null;
+  genesis: string | null; // null until the first device joins
   height: number;
-  careNetworkKey: string | null; // the public half of the server's care-network emergency key
+  serverTime: string; // ISO 8601: a device compares its clock
+}
+
+// GET /api/adopt: what a device holding only the untouched demo ledger needs to sign in to this one (its genesis and
+// the users' keys, private halves wrapped under their passwords), before it can prove anything.
+export interface AdoptAnswer {
+  genesis: unknown; // the genesis block, verified by the device
+  keys: SyncedKeys;
+}
+
+// POST /api/challenge: a one-time challenge the device signs in its join.
+export interface ChallengeAnswer {
+  challenge: string;
 }
 
 // POST /api/release, asked with a ReleaseRequest or a SummaryReleaseRequest (core/key-wraps.ts): the care network's
 // wrap of a document's key (under an active full grant) or of an epoch's summary key (either level), re-wrapped to its doctor.
 export type ReleaseAnswer = { ok: true; wrap: KeyWrap } | { ok: false; reason: string };
 
-// POST /api/join
+// POST /api/join: the proof of the signed-in user's key; the device that seeds an empty server sends the genesis
+// block and the keys it enrols.
 export interface JoinRequest {
   protocol: number;
-  deviceId: string;
   name: string;
-  deviceUrl: string; // the device's DeviceDoc
-  genesis: string;
+  proof: DeviceProof; // its genesis and deviceId name the ledger and the device
+  seed?: { genesis: unknown; keys: SyncedKeys };
 }
-// retry: the refusal is passing (the server has not received the device document yet): join again shortly
-export type JoinAnswer = { ok: true; ledgerUrl: string; genesis: string } | { ok: false; reason: string; retry?: true };
+// session: the bearer of this device's proof, for the WebSocket (?session=) and the other calls (Authorization)
+export type JoinAnswer =
+  | { ok: true; session: string; ledgerUrl: string; genesis: string; careNetworkKey: string; serverTime: string }
+  | { ok: false; reason: string; retry?: true };
+
+// POST /api/device, with the session: the device's DeviceDoc, which the server then reads.
+// retry: the refusal is passing (the server has not received the device document yet): ask again shortly
+export type DeviceAnswer = { ok: true } | { ok: false; reason: string; retry?: true };
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });

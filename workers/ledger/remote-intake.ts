@@ -71,6 +71,7 @@ export function createRemoteIntake(deps: LedgerDeps, hooks: Pick<WriterHooks, 'c
             publicKeys: s.publicKeys,
             heldState: s.verified.state,
             checker: deps.signatureChecker,
+            now: deps.now(),
           });
           if (outcome.added.length === 0) return { added: 0, refused: outcome.refused, waiting: outcome.waiting };
           const before = s.verified.state;

@@ -1,37 +1,27 @@
-// One connection of this device to a sync server: join (or seed, or adopt the server's ledger), then mirror both
-// ways. IndexedDB stays the device's truth: blocks and bytes arrive only through the store, which verifies them.
+// One connection of this device to a sync server: prove who it is (or seed, or adopt the server's ledger first), then
+// mirror both ways (sync-mirror.ts).
 import type { SyncStatus } from '../api';
-import { contentId } from '../core/documents';
-import { chunkBytes, chunkCount, chunkListProblem, joinChunks, splitFile } from '../core/file-chunks';
-import { wrapId, type ReleaseRequest, type SummaryReleaseRequest } from '../core/key-wraps';
+import { MAX_CLOCK_AHEAD_MS } from '../core/constants';
+import type { ReleaseRequest, SummaryReleaseRequest } from '../core/key-wraps';
+import type { DeviceProof } from '../core/sync-proof';
 import type { Block } from '../core/types';
 import {
   SYNC_PROTOCOL_VERSION,
-  decodeBlock,
-  encodeBlock,
-  encodeWrap,
+  type AdoptAnswer,
+  type DeviceAnswer,
   type DeviceDoc,
-  type FileChunkDoc,
-  type FileDoc,
-  type FileEntry,
   type JoinAnswer,
   type JoinRequest,
   type LedgerDoc,
   type LedgerInfo,
-  type ReleaseAnswer,
   type SyncedKeys,
 } from '../core/sync-protocol';
-import {
-  blocksToPush,
-  blocksToTake,
-  deviceRows,
-  filesToTake,
-  httpOrigin,
-  joinPlan,
-  newDeviceDoc,
-  pendingBlocks,
-} from './sync-plan';
+import { SyncRefused, post, readJson, iso } from './sync-http';
+import { mirror } from './sync-mirror';
+import { httpOrigin, joinPlan, newDeviceDoc } from './sync-plan';
 import type { DocHandleLike, RepoLike, SyncKeys, SyncStore, SyncTransport } from './sync-ports';
+
+export { SyncRefused };
 
 export interface SyncOptions {
   serverUrl: string;
@@ -40,6 +30,8 @@ export interface SyncOptions {
   deviceUrl?: string; // this device's document from an earlier connection
   store: SyncStore;
   keys?: SyncKeys; // absent: document keys do not travel
+  // the signed-in user's proof for the server's challenge; null when nobody is signed in
+  prove: (challenge: string, genesis: string, deviceId: string) => Promise<DeviceProof | null>;
   transport: SyncTransport;
   now: () => number;
   changed: () => void; // the status changed: the screens hear of it
@@ -58,69 +50,91 @@ export interface SyncClient {
   close(): Promise<void>;
 }
 
-export class SyncRefused extends Error {
-  override name = 'SyncRefused';
+
+// Nobody is signed in, so this device cannot prove who it is: it connects once someone signs in.
+export class SyncNeedsSignIn extends Error {
+  override name = 'SyncNeedsSignIn';
+  constructor(readonly adopted: boolean) {
+    super('Sign in to connect: the sync server lets in only a device that proves its user’s key.');
+  }
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
-const post = (body: unknown) => ({
-  method: 'POST' as const,
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify(body),
-});
-
-function sameBytes(a: unknown, b: Uint8Array): boolean {
-  return a instanceof Uint8Array && a.byteLength === b.byteLength && a.every((byte, i) => byte === b[i]);
-}
 
 function isLedgerInfo(value: unknown): value is LedgerInfo {
   const info = value as Partial<LedgerInfo> | null;
   return typeof info === 'object' && info !== null && typeof info.protocol === 'number';
 }
 
-// A refusal (4xx) is final until the user changes something; a server error (5xx) is tried again.
-async function readJson(answer: { ok: boolean; status: number; json(): Promise<unknown> }, what: string): Promise<unknown> {
-  if (answer.ok) return answer.json();
-  const words = `The sync server answered ${answer.status} to ${what}.`;
-  throw answer.status < 500 ? new SyncRefused(words) : new Error(words);
-}
 
-function decodeKeys(bytes: unknown): SyncedKeys | undefined {
-  const keys = decodeBlock(bytes) as Partial<SyncedKeys> | undefined; // the same UTF-8 JSON as a block
+function decodeKeys(value: unknown): SyncedKeys | undefined {
+  const keys = value as Partial<SyncedKeys> | undefined;
   return keys?.algorithm === 'Ed25519' && typeof keys.users === 'object' && typeof keys.ledger?.publicKey === 'string'
     ? (keys as SyncedKeys)
     : undefined;
 }
 
-// Joins the server's ledger; rejects with SyncRefused (nothing changed) or a network error (try again later).
+// The WebSocket address with this device's session, which the server asks for before it opens the socket.
+function withSession(serverUrl: string, session: string): string {
+  const url = new URL(serverUrl);
+  url.searchParams.set('session', session);
+  return url.toString();
+}
+
+// Why this device's clock is off the server's by more than a block may be, or undefined.
+function clockNotice(serverTime: string, now: number): string | undefined {
+  const offset = now - Date.parse(serverTime);
+  if (!(Math.abs(offset) > MAX_CLOCK_AHEAD_MS)) return undefined;
+  const minutes = Math.round(Math.abs(offset) / 60_000);
+  return `This device's clock is ${minutes} minutes ${offset > 0 ? 'ahead of' : 'behind'} the sync server's: ${
+    offset > 0 ? 'what it writes now is refused by the server and every other device' : 'its blocks are dated in the past'
+  }. Check this device's date and time.`;
+}
+
+// Joins the server's ledger; rejects with SyncRefused (nothing changed), SyncNeedsSignIn, or a network error (try again later).
 export async function startSync(options: SyncOptions): Promise<SyncClient> {
   const { store, transport } = options;
   const origin = httpOrigin(options.serverUrl);
   if (!origin) throw new SyncRefused('The server address must start with ws:// or wss://.');
   const info = await readJson(await transport.fetch(`${origin}/api/ledger`), 'GET /api/ledger');
   if (!isLedgerInfo(info)) throw new SyncRefused('The address answers, but not as a MedLedger sync server.');
-  options.keys?.setCareNetworkKey(info.careNetworkKey ?? null);
-  const local = store.blocks();
-  const plan = joinPlan({ genesis: local[0]?.hash ?? '', untouched: store.untouched() }, info);
+  const plan = joinPlan({ genesis: store.blocks()[0]?.hash ?? '', untouched: store.untouched() }, info);
   if (plan.action === 'refuse') throw new SyncRefused(plan.reason);
-
-  const repo = await transport.openRepo(options.serverUrl);
+  if (plan.action === 'adopt') await adopt(transport, origin, store, info);
+  const genesis = store.blocks()[0];
+  const { challenge } = (await readJson(await transport.fetch(`${origin}/api/challenge`, post({})), 'POST /api/challenge')) as {
+    challenge: string;
+  };
+  const proof = await options.prove(String(challenge), genesis.hash, options.deviceId);
+  if (!proof) throw new SyncNeedsSignIn(plan.action === 'adopt');
+  const keys = plan.action === 'seed' ? store.syncedKeys() : undefined;
+  const request: JoinRequest = {
+    protocol: SYNC_PROTOCOL_VERSION,
+    name: options.deviceName,
+    proof,
+    ...(keys ? { seed: { genesis, keys } } : {}),
+  };
+  const answer = (await readJson(await transport.fetch(`${origin}/api/join`, post(request)), 'POST /api/join')) as JoinAnswer;
+  if (answer && !answer.ok && answer.retry) throw new Error(answer.reason); // passing: tried again like a network error
+  if (!answer?.ok) throw new SyncRefused(answer?.reason || 'The sync server refused this device.');
+  const session = answer.session;
+  const repo = await transport.openRepo(withSession(options.serverUrl, session));
   try {
-    if (plan.action === 'adopt') await adopt(repo, store, info);
-    const genesis = store.blocks()[0];
-    const device = await deviceDoc(repo, options, genesis, plan.action === 'seed');
-    const request: JoinRequest = {
-      protocol: SYNC_PROTOCOL_VERSION,
-      deviceId: options.deviceId,
-      name: options.deviceName,
-      deviceUrl: device.url,
+    options.keys?.setCareNetworkKey(answer.careNetworkKey ?? null);
+    const device = await deviceDoc(repo, options, genesis);
+    const url = `${origin}/api/device`;
+    const registered = (await readJson(
+      await transport.fetch(url, post({ deviceUrl: device.url }, session)),
+      'POST /api/device',
+    )) as DeviceAnswer;
+    if (registered && !registered.ok && registered.retry) throw new Error(registered.reason);
+    if (!registered?.ok) throw new SyncRefused(registered?.reason || 'The sync server refused this device.');
+    const ledger = await repo.find<LedgerDoc>(answer.ledgerUrl);
+    const notice = clockNotice(answer.serverTime, options.now());
+    return {
+      ...mirror(repo, device, ledger, options, origin, session, notice),
+      adopted: plan.action === 'adopt',
       genesis: genesis.hash,
     };
-    const answer = (await readJson(await transport.fetch(`${origin}/api/join`, post(request)), 'POST /api/join')) as JoinAnswer;
-    if (answer && !answer.ok && answer.retry) throw new Error(answer.reason); // passing: tried again like a network error
-    if (!answer?.ok) throw new SyncRefused(answer?.reason || 'The sync server refused this device.');
-    const ledger = await repo.find<LedgerDoc>(answer.ledgerUrl);
-    return { ...mirror(repo, device, ledger, options, origin), adopted: plan.action === 'adopt', genesis: genesis.hash };
   } catch (error) {
     options.keys?.setCareNetworkKey(null);
     await repo.shutdown().catch(() => undefined);
@@ -128,25 +142,22 @@ export async function startSync(options: SyncOptions): Promise<SyncClient> {
   }
 }
 
-// The server's ledger replaces this device's untouched demo ledger: its blocks and the users' wrapped keys.
-async function adopt(repo: RepoLike, store: SyncStore, info: LedgerInfo): Promise<void> {
-  const handle = await repo.find<LedgerDoc>(info.ledgerUrl ?? '');
-  const doc = handle.doc();
-  const keys = decodeKeys(doc?.keys);
-  if (!doc || doc.genesis !== info.genesis || !keys)
-    throw new SyncRefused("The server's ledger document is incomplete: try again.");
-  const blocks = Object.values(doc.blocks)
-    .map(decodeBlock)
-    .filter((block) => block !== undefined);
+// The server's ledger replaces this device's untouched demo ledger: its genesis and the users' wrapped keys; the
+// rest of its blocks come once a user of it signs in here and this device proves who it is.
+async function adopt(transport: SyncTransport, origin: string, store: SyncStore, info: LedgerInfo): Promise<void> {
+  const answer = (await readJson(await transport.fetch(`${origin}/api/adopt`), 'GET /api/adopt')) as Partial<AdoptAnswer>;
+  const keys = decodeKeys(answer?.keys);
+  if (!info.genesis || !keys || (answer.genesis as Partial<Block> | undefined)?.hash !== info.genesis)
+    throw new SyncRefused("The server's ledger is incomplete: try again.");
   try {
-    await store.adopt(doc.genesis, blocks, keys);
+    await store.adopt(info.genesis, [answer.genesis], keys);
   } catch (error) {
     throw new SyncRefused(error instanceof Error ? error.message : "The server's ledger could not be taken.");
   }
 }
 
 // This device's document: the one of an earlier connection to this ledger, or a new one.
-async function deviceDoc(repo: RepoLike, options: SyncOptions, genesis: Block, seed: boolean): Promise<DocHandleLike<DeviceDoc>> {
+async function deviceDoc(repo: RepoLike, options: SyncOptions, genesis: Block): Promise<DocHandleLike<DeviceDoc>> {
   if (options.deviceUrl) {
     const earlier = await repo.find<DeviceDoc>(options.deviceUrl).catch(() => null);
     const doc = earlier?.doc();
@@ -155,240 +166,6 @@ async function deviceDoc(repo: RepoLike, options: SyncOptions, genesis: Block, s
       return earlier;
     }
   }
-  const keys = seed ? options.store.syncedKeys() : undefined;
-  const doc = newDeviceDoc(options.deviceId, options.deviceName, genesis, iso(options.now()));
-  return repo.create<DeviceDoc>(keys ? { ...doc, keys: new TextEncoder().encode(JSON.stringify(keys)) } : doc);
+  return repo.create<DeviceDoc>(newDeviceDoc(options.deviceId, options.deviceName, genesis, iso(options.now())));
 }
 
-function mirror(
-  repo: RepoLike,
-  device: DocHandleLike<DeviceDoc>,
-  ledger: DocHandleLike<LedgerDoc>,
-  options: SyncOptions,
-  origin: string,
-): Omit<SyncClient, 'adopted' | 'genesis'> {
-  const { store, keys, now, changed } = options;
-  const heldFiles = new Set<string>(); // document ids whose bytes this device holds (read to push, or stored on arrival)
-  const sentHere = new Set<string>(); // document ids whose file documents this connection made
-  const refusedHere = new Map<string, string>(); // block hash -> why this device's store refused it
-  let online = true;
-  let offlineSince: number | undefined;
-  let closed = false;
-  let queue: Promise<void> = Promise.resolve();
-  let again = false;
-  let takingFiles: Promise<void> | null = null; // the files being taken, beside the passes
-  let filesAgain = false;
-
-  // one pass at a time; changes during a pass ask for one more
-  function schedule(): void {
-    if (closed) return;
-    if (again) return;
-    again = true;
-    queue = queue.then(async () => {
-      again = false;
-      if (closed) return;
-      try {
-        await pull();
-        await push();
-      } catch (error) {
-        console.warn('MedLedger: a sync pass failed', error);
-      }
-      changed();
-    });
-  }
-
-  async function push(): Promise<void> {
-    const blocks = store.blocks();
-    const sent = device.doc();
-    if (!sent || blocks.length === 0 || blocks[0].hash !== sent.genesis) return;
-    const missing = blocksToPush(blocks, sent.blocks, ledger.doc()?.blocks);
-    const tip = blocks[blocks.length - 1];
-    const moved = missing.length > 0 || sent.tip !== tip.hash || sent.height !== blocks.length;
-    if (moved)
-      device.change((d) => {
-        for (const block of missing) d.blocks[block.hash] = encodeBlock(block);
-        d.tip = tip.hash;
-        d.height = blocks.length;
-        d.seenAt = iso(now());
-      });
-    for (const file of store.liveFiles()) {
-      if (Object.hasOwn(ledger.doc()?.files ?? {}, file.id) || sentHere.has(file.id)) continue;
-      // listed by an earlier connection but not in the ledger: its documents may have gone with a reload (the repo
-      // here keeps nothing) before the server fetched them, so they are made again; one the server refused is not
-      if (Object.hasOwn(device.doc()?.refused ?? {}, file.id)) continue;
-      const bytes = await store.readContent(file.id);
-      if (!bytes) continue; // not arrived yet on this device either
-      heldFiles.add(file.id);
-      sentHere.add(file.id);
-      const entry = sendFile(file.cid, new Uint8Array(bytes));
-      device.change((d) => void (d.files[file.id] = entry));
-    }
-    await pushWraps();
-  }
-
-  // A small file travels whole; a larger one in chunks, so the devices taking it can count them as they land.
-  function sendFile(cid: string, bytes: Uint8Array): FileEntry {
-    if (chunkCount(bytes.byteLength) === 0) {
-      const fileDoc = repo.create<FileDoc>({ kind: 'medledger-file', cid, bytes });
-      return { cid, url: fileDoc.url, size: bytes.byteLength };
-    }
-    const chunks = splitFile(bytes).map(
-      (part, index) => repo.create<FileChunkDoc>({ kind: 'medledger-file-chunk', cid, index, bytes: part }).url,
-    );
-    return { cid, url: chunks[0], size: bytes.byteLength, chunks };
-  }
-
-  // Only the entries that changed: an unchanged wrap encodes to the same bytes (key-sharing keeps one per reader);
-  // a wrap to a reader who lost access, or to the care network after the patient withdrew consent, is taken out by a
-  // device that holds the key.
-  async function pushWraps(): Promise<void> {
-    if (!keys) return;
-    const sent = device.doc()?.wraps ?? {};
-    const now = new Map((await keys.wrapsToSend()).map((wrap) => [wrapId(wrap), encodeWrap(wrap)]));
-    const fresh = [...now].filter(([id, bytes]) => !sameBytes(sent[id], bytes));
-    const vouched = await keys.vouchedSubjects(); // a reset device holds no keys: it takes back nothing it listed
-    const gone = Object.keys(sent).filter((id) => !now.has(id) && vouched.has(id.slice(0, id.lastIndexOf('|'))));
-    if (fresh.length === 0 && gone.length === 0) return;
-    device.change((d) => {
-      if (!d.wraps) d.wraps = {};
-      for (const [id, bytes] of fresh) d.wraps[id] = bytes;
-      for (const id of gone) delete d.wraps[id];
-    });
-  }
-
-  async function pull(): Promise<void> {
-    const doc = ledger.doc();
-    const local = store.blocks();
-    if (!doc || doc.genesis !== local[0]?.hash) return;
-    const held = new Set(local.map((block) => block.hash));
-    const incoming = blocksToTake(doc, held, new Set(refusedHere.keys()));
-    if (incoming.length > 0) {
-      const outcome = await store.mergeRemote(incoming);
-      for (const { hash, reason } of outcome.refused) refusedHere.set(hash, reason);
-    }
-    startFiles();
-    await acceptWraps();
-  }
-
-  // A wrap is taken only once its file's bytes are here to check the key against: offered again as each file lands.
-  async function acceptWraps(): Promise<void> {
-    const wraps = ledger.doc()?.wraps;
-    if (keys && wraps) await keys.acceptWraps(Object.values(wraps).map(decodeBlock));
-  }
-
-  // Files are taken beside the passes, one at a time: blocks keep flowing while a large file arrives.
-  function startFiles(): void {
-    if (takingFiles) return void (filesAgain = true);
-    takingFiles = (async () => {
-      try {
-        do {
-          filesAgain = false;
-          if (await takeFiles()) schedule();
-        } while (filesAgain && !closed);
-      } catch (error) {
-        console.warn('MedLedger: taking files from other devices failed', error); // tried again on the next change
-      } finally {
-        takingFiles = null;
-      }
-    })();
-  }
-
-  // True when a file was stored.
-  async function takeFiles(): Promise<boolean> {
-    const doc = ledger.doc();
-    if (!doc) return false;
-    const known = new Map(store.liveFiles().map((file) => [file.id, file.cid]));
-    let stored = false;
-    for (const [documentId, entry] of filesToTake(doc.files, heldFiles)) {
-      if (closed) break;
-      if (known.get(documentId) !== entry.cid) continue; // its block has not arrived, or it names other bytes
-      try {
-        if (await store.readContent(documentId)) {
-          heldFiles.add(documentId);
-          store.fileProgress(documentId, entry.size, entry.size); // here: its key may still be on its way
-          continue;
-        }
-        const bytes = await fileBytes(documentId, entry);
-        if (!bytes || (await contentId(bytes)) !== entry.cid) continue; // bytes that are not what the chain names
-        if (await store.addRemoteContent(documentId, bytes)) {
-          heldFiles.add(documentId);
-          await acceptWraps(); // its key, when a wrap to the signed-in user came: the file opens as soon as it shows landed
-          store.fileProgress(documentId, entry.size, entry.size);
-          stored = true;
-        }
-      } catch (error) {
-        console.warn('MedLedger: a file from another device did not arrive yet', error); // tried again on the next change
-      }
-    }
-    return stored;
-  }
-
-  // A file's bytes from its FileDoc, or from its chunks counted as they land; null when they are not the file's.
-  async function fileBytes(documentId: string, entry: FileEntry): Promise<Uint8Array | null> {
-    if (!entry.chunks) {
-      const file = (await repo.find<FileDoc>(entry.url)).doc();
-      const whole = file?.kind === 'medledger-file' && file.cid === entry.cid && file.bytes instanceof Uint8Array;
-      return whole ? file.bytes : null;
-    }
-    if (chunkListProblem(entry)) return null;
-    const parts: Uint8Array[] = [];
-    let received = 0;
-    store.fileProgress(documentId, 0, entry.size);
-    for (const [index, url] of entry.chunks.entries()) {
-      if (closed) return null;
-      const part = chunkBytes((await repo.find<FileChunkDoc>(url)).doc(), entry, index);
-      if (typeof part === 'string') return null;
-      parts.push(part);
-      received += part.byteLength;
-      if (received < entry.size) store.fileProgress(documentId, received, entry.size); // all of it: once stored
-    }
-    return joinChunks(parts, entry.size);
-  }
-
-  // POST /api/release of a document's key or of a summary key; the answered wrap goes to key sharing, which keeps it
-  // only when it opens what it names. null when stored, else why not.
-  async function released(request: ReleaseRequest | SummaryReleaseRequest, unopened: string): Promise<string | null> {
-    const url = `${origin}/api/release`;
-    const answer = (await readJson(await options.transport.fetch(url, post(request)), 'POST /api/release')) as ReleaseAnswer;
-    if (!answer?.ok) return answer?.reason || 'The sync server did not release the key.';
-    const stored = keys ? await keys.acceptWraps([answer.wrap]) : 0;
-    return stored > 0 ? null : unopened;
-  }
-
-  ledger.on('change', schedule);
-  repo.onConnection((open) => {
-    online = open;
-    offlineSince = open ? undefined : (offlineSince ?? now());
-    if (open) schedule();
-    changed();
-  });
-  schedule();
-
-  return {
-    deviceUrl: device.url,
-    status() {
-      const doc = ledger.doc();
-      const pending = pendingBlocks(store.blocks(), doc, new Set(refusedHere.keys()));
-      const base = {
-        pendingBlocks: pending,
-        devices: deviceRows(doc, options.deviceId),
-        ...(doc ? { serverHeight: Object.keys(doc.blocks).length } : {}),
-      };
-      if (!online) return { ...base, state: 'offline', since: iso(offlineSince ?? now()) };
-      if (pending > 0) return { ...base, state: 'syncing' };
-      const tip = store.blocks().at(-1)?.hash;
-      return { ...base, state: 'in-step', ...(doc && tip ? { serverTip: tip } : {}) };
-    },
-    localChanged: schedule,
-    release: (request) => released(request, 'The key the sync server released does not open this file.'),
-    releaseSummary: (request) => released(request, 'The key the sync server released does not open these records.'),
-    async close() {
-      closed = true;
-      keys?.setCareNetworkKey(null);
-      ledger.off('change', schedule);
-      await queue;
-      await takingFiles;
-      await repo.shutdown();
-    },
-  };
-}

@@ -32,7 +32,7 @@ export function joinPlan(local: LocalLedger, server: LedgerInfo): JoinPlan {
       reason: `The server speaks sync protocol ${String(server.protocol)} and this MedLedger speaks ${SYNC_PROTOCOL_VERSION}: update the one that is older.`,
     };
   }
-  if (!server.ledgerUrl || !server.genesis) return { action: 'seed' };
+  if (!server.genesis) return { action: 'seed' };
   if (server.genesis === local.genesis) return { action: 'join' };
   if (local.untouched) return { action: 'adopt' };
   return {

@@ -5,7 +5,7 @@ import type { LedgerService, SyncStatus } from '../api';
 import { fail, type LedgerDeps } from '../ledger/deps';
 import type { LedgerStore } from '../ledger/store';
 import type { User } from '../core/types';
-import type { SyncClient } from './sync-client';
+import type { SyncClient, SyncOptions } from './sync-client';
 import type { SyncKeys, SyncStore, SyncTransport } from './sync-ports';
 import { storePort } from './store-port';
 
@@ -23,7 +23,7 @@ interface SyncSettings {
 
 type Link =
   | { state: 'off' }
-  | { state: 'connecting' }
+  | { state: 'connecting'; reason?: string } // reason: it waits for a sign-in to prove who it is
   | { state: 'refused'; reason: string }
   | { state: 'offline'; since: number } // the server did not answer: asked again
   | { state: 'connected'; client: SyncClient };
@@ -42,6 +42,7 @@ export function createSync(
   deps: LedgerDeps,
   store: LedgerStore,
   enter: () => Promise<User>,
+  prove: SyncOptions['prove'], // signs the server's challenge with the signed-in user's key; null when nobody is
   signOut: () => Promise<void>,
   changed: () => void,
   keys?: SyncKeys,
@@ -50,6 +51,7 @@ export function createSync(
   let settings: SyncSettings | null = null;
   let link: Link = { state: 'off' };
   let attempt = 0; // a newer Connect or a Disconnect makes an older attempt's answer moot
+  let adoptedNow = false; // the last Connect took the server's ledger before anyone of it signed in here
   let retry: ReturnType<typeof setTimeout> | undefined;
   // taking the server's ledger replaces everything stored, this link's settings too: they are written again before
   // the screens go to sign-in, so a reload while the rest of the ledger is still being taken connects again
@@ -88,12 +90,13 @@ export function createSync(
     if (!current) return;
     try {
       await store.ready();
-      const { startSync, SyncRefused } = await import('./sync-client');
+      const { startSync, SyncRefused, SyncNeedsSignIn } = await import('./sync-client');
       const transport = deps.syncTransport ?? (await realTransport());
       try {
         const client = await startSync({
           ...current,
           store: port,
+          prove,
           ...(keys ? { keys } : {}),
           transport,
           now: deps.now,
@@ -105,6 +108,10 @@ export function createSync(
       } catch (error) {
         if (mine !== attempt) return;
         if (error instanceof SyncRefused) return setLink({ state: 'refused', reason: error.message });
+        if (error instanceof SyncNeedsSignIn) {
+          adoptedNow ||= error.adopted;
+          return setLink({ state: 'connecting', reason: error.message });
+        }
         throw error;
       }
     } catch (error) {
@@ -124,6 +131,8 @@ export function createSync(
         return { ...base, state: 'offline', since: new Date(link.since).toISOString() };
       case 'refused':
         return { ...base, state: 'refused', reason: link.reason };
+      case 'connecting':
+        return { ...base, state: 'connecting', ...(link.reason ? { reason: link.reason } : {}) };
       default:
         return { ...base, state: link.state };
     }
@@ -148,8 +157,9 @@ export function createSync(
         ...(same && settings?.deviceUrl ? { deviceUrl: settings.deviceUrl } : {}),
       });
       setLink({ state: 'connecting' });
+      adoptedNow = false;
       await connect(attempt);
-      return { ...status(), adopted: link.state === 'connected' && link.client.adopted };
+      return { ...status(), adopted: adoptedNow || (link.state === 'connected' && link.client.adopted) };
     },
 
     async disconnectSync() {
@@ -222,6 +232,11 @@ export function createSync(
       );
     },
     localChanged() {
+      // a device waiting for a sign-in proves who it is as soon as someone signs in
+      if (link.state === 'connecting' && link.reason) {
+        setLink({ state: 'connecting' });
+        return void connect(attempt);
+      }
       if (link.state !== 'connected') return;
       if (store.loaded() && store.current().blocks[0]?.hash !== link.client.genesis) return void rejoin();
       link.client.localChanged();

@@ -6,7 +6,8 @@ import { join, resolve } from 'node:path';
 import type { JoinAnswer, JoinRequest, LedgerInfo } from '../../../workers/core/sync-protocol';
 
 export const root = resolve(import.meta.dirname, '../../..');
-export const BUILT_SERVER = join(root, 'dist-server', 'sync-server.mjs');
+// MEDLEDGER_SYNC_SERVER runs another bundle (an older build, to see a test fail on it)
+export const BUILT_SERVER = process.env.MEDLEDGER_SYNC_SERVER ?? join(root, 'dist-server', 'sync-server.mjs');
 
 export interface ServerProcess {
   port: number;
@@ -14,6 +15,7 @@ export interface ServerProcess {
   lines: string[]; // stdout, one log line each
   info(): Promise<LedgerInfo>;
   join(request: JoinRequest): Promise<JoinAnswer>;
+  exited: Promise<number | null>; // the exit code, once the process ended
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -22,10 +24,10 @@ export function newStorageDir(): string {
 }
 
 // port 0: the server picks a free one and logs it; a restart passes the port it had, so devices reconnect.
-export function startServer(dir: string, port = 0): Promise<ServerProcess> {
+export function startServer(dir: string, port = 0, env: Record<string, string> = {}): Promise<ServerProcess> {
   const child: ChildProcess = spawn(process.execPath, [BUILT_SERVER], {
     cwd: root,
-    env: { ...process.env, SYNC_DIR: dir, SYNC_PORT: String(port) },
+    env: { ...process.env, SYNC_DIR: dir, SYNC_PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   // a test process that ends without its afterAll (a crash, a timeout) leaves no server behind
@@ -33,9 +35,12 @@ export function startServer(dir: string, port = 0): Promise<ServerProcess> {
   process.once('exit', killOnExit);
   child.once('exit', () => process.off('exit', killOnExit));
   const lines: string[] = [];
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   return new Promise((resolveStart, failStart) => {
-    child.once('exit', (code) => failStart(new Error(`the sync server exited with code ${code} before listening`)));
+    // after its output is read: the error carries what the server said
+    child.once('close', (code) =>
+      failStart(new Error(`the sync server exited with code ${code} before listening: ${[...lines, partial].join('\n')}`)),
+    );
     let partial = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       const text = partial + chunk.toString('utf8');
@@ -50,6 +55,7 @@ export function startServer(dir: string, port = 0): Promise<ServerProcess> {
           port: Number(listening[1]),
           dir,
           lines,
+          exited,
           info: async () => (await fetch(`${base}/api/ledger`)).json() as Promise<LedgerInfo>,
           join: async (request) =>
             (await fetch(`${base}/api/join`, {
