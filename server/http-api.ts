@@ -117,7 +117,7 @@ export function createApiHandler(keeper: LedgerKeeper, gate: PeerGate, log: (lin
       request,
       response,
       releaseRequestOf,
-      (release) => ('epochId' in release ? keeper.releaseSummary(release) : keeper.release(release)),
+      (release) => ('epochId' in release ? keeper.releaseSummary(release, deviceId) : keeper.release(release, deviceId)),
       refused('release'),
     ).catch(failed('release'));
   };

@@ -53,8 +53,8 @@ export interface LedgerKeeper {
   adopt(): AdoptAnswer | null;
   join(request: JoinRequest): Promise<JoinAnswer>;
   registerDevice(deviceId: string, deviceUrl: string): Promise<DeviceAnswer>;
-  release(request: ReleaseRequest): Promise<ReleaseAnswer>;
-  releaseSummary(request: SummaryReleaseRequest): Promise<ReleaseAnswer>;
+  release(request: ReleaseRequest, deviceId: string): Promise<ReleaseAnswer>;
+  releaseSummary(request: SummaryReleaseRequest, deviceId: string): Promise<ReleaseAnswer>;
   access(deviceId: string, documentId: string): Access;
   refuseData(deviceId: string, bytes: number): string | null;
   tookData(deviceId: string, bytes: number): void;
@@ -406,23 +406,23 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
   }
 
   // The care network's wrap re-wrapped to the granted doctor, decided on the verified chain; every answer is logged.
-  async function release(request: ReleaseRequest): Promise<ReleaseAnswer> {
+  async function release(request: ReleaseRequest, deviceId: string): Promise<ReleaseAnswer> {
     await awaitBlock(request.readBlock);
     const stored = careWrapOf(request.documentId);
     const outcome = heldState
       ? await releaseForGrant(heldState, request, stored, carePrivateKey, Date.now())
       : 'this server holds no ledger yet';
     if (typeof outcome === 'string') {
-      log(`release refused for document ${request.documentId} under grant ${request.grantId}: ${outcome}`);
+      log(`release refused for document ${request.documentId} under grant ${request.grantId}: ${outcome} (asked by device ${deviceId})`);
       return { ok: false, reason: outcome };
     }
-    log(`released the key of document ${request.documentId} to ${outcome.to} under grant ${request.grantId}`);
+    log(`released the key of document ${request.documentId} to ${outcome.to} under grant ${request.grantId} (asked by device ${deviceId})`);
     return { ok: true, wrap: outcome };
   }
 
   // The summary key of an epoch of the granted patient, as release does it for a document's key: the care network's
   // wrap looked up under the grant's own patient, so another patient's epoch finds none.
-  async function releaseSummary(request: SummaryReleaseRequest): Promise<ReleaseAnswer> {
+  async function releaseSummary(request: SummaryReleaseRequest, deviceId: string): Promise<ReleaseAnswer> {
     await awaitBlock(request.readBlock);
     const patientId = heldState?.grants.get(request.grantId)?.grant.patientId;
     const stored = patientId ? careWrapOf(summaryKeySubject(patientId, request.epochId)) : null;
@@ -430,10 +430,10 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
       ? await releaseSummaryForGrant(heldState, request, stored, carePrivateKey, Date.now())
       : 'this server holds no ledger yet';
     if (typeof outcome === 'string') {
-      log(`release refused for summary epoch ${request.epochId} under grant ${request.grantId}: ${outcome}`);
+      log(`release refused for summary epoch ${request.epochId} under grant ${request.grantId}: ${outcome} (asked by device ${deviceId})`);
       return { ok: false, reason: outcome };
     }
-    log(`released the summary key of epoch ${request.epochId} to ${outcome.to} under grant ${request.grantId}`);
+    log(`released the summary key of epoch ${request.epochId} to ${outcome.to} under grant ${request.grantId} (asked by device ${deviceId})`);
     return { ok: true, wrap: outcome };
   }
 

@@ -11,7 +11,7 @@ import { createLedgerBackend } from '../../workers/service';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { CARTER, SARAH, WILSON, signInAs, uploadOf } from '../support/ledger-fixtures';
 import { testDeps } from '../support/test-ledger';
-import { connectDevice, type TestDevice } from './support/devices';
+import { connectDevice, identityOf, type TestDevice } from './support/devices';
 import { newStorageDir, startServer, type ServerProcess } from './support/server-process';
 
 let server: ServerProcess;
@@ -26,14 +26,18 @@ afterAll(async () => {
   await server?.kill();
 });
 
-async function release(grantId: string, documentId: string, readBlock: unknown = GENESIS_READ): Promise<ReleaseAnswer> {
+let doctorSession = ''; // the session of the granted doctor's device: a release answers only a proven device
+
+async function release(grantId: string, documentId: string, readBlock: unknown = GENESIS_READ, session = doctorSession) {
   const answer = await fetch(`http://127.0.0.1:${server.port}/api/release`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', ...(session ? { Authorization: `Bearer ${session}` } : {}) },
     body: JSON.stringify({ grantId, documentId, readBlock }),
   });
   return (await answer.json()) as ReleaseAnswer;
 }
+
+const careNetworkKey = () => (JSON.parse(readFileSync(join(server.dir, 'care-network-key.json'), 'utf8')) as { publicKey: string }).publicKey;
 
 let GENESIS_READ = ''; // a held block that is no read: the hash of the genesis
 
@@ -49,22 +53,21 @@ function hexBytes(hex: string): Buffer {
 }
 
 describe('document keys through the sync server', () => {
-  it('keeps its care-network key readable by its user only and publishes the public half', async () => {
+  it('keeps its care-network key readable by its user only and tells the public half to no one who has not proved who they are', async () => {
     const info = await server.info();
-    expect(info.careNetworkKey).toMatch(/^B[A-Za-z0-9+/]{86}=$/);
-    const file = join(server.dir, 'care-network-key.json');
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(file, 'utf8')).publicKey).toBe(info.careNetworkKey);
+    expect(careNetworkKey()).toMatch(/^B[A-Za-z0-9+/]{86}=$/);
+    expect(statSync(join(server.dir, 'care-network-key.json')).mode & 0o777).toBe(0o600);
+    expect(Object.keys(info).sort()).toEqual(['genesis', 'height', 'protocol', 'serverTime']);
   });
 
-  it('copies checked wraps, shows no key in clear to a client that never signed in, releases only under an active full grant, and no more once consent is withdrawn', async () => {
+  it('copies checked wraps, shows no key in clear to another user’s device, releases only under an active full grant, and no more once consent is withdrawn', async () => {
     const storage = createMemoryStorage();
     const backend = createLedgerBackend(testDeps({ storage }));
     await signInAs(backend.service, SARAH);
     const documentId = (await backend.service.upload(uploadOf('Scan for the emergency'))).record.documentIds[0];
     const key = backend.store.current().keys.get(documentId) as string;
     expect(key).toMatch(/^[0-9a-f]{64}$/);
-    backend.keySharing.setCareNetworkKey((await server.info()).careNetworkKey);
+    backend.keySharing.setCareNetworkKey(careNetworkKey());
     const wraps = await backend.keySharing.wrapsToSend();
     const readers = (which: (wrap: KeyWrap) => boolean) =>
       wraps
@@ -78,20 +81,27 @@ describe('document keys through the sync server', () => {
 
     const stored = backend.store.storedKeys();
     const keys: SyncedKeys = { algorithm: 'Ed25519', users: stored!.users, ledger: { publicKey: stored!.ledger.publicKey } };
-    const laptop = await connectDevice(server.port, 'laptop', backend.store.current().blocks, keys);
+    const laptop = await connectDevice(server.port, 'laptop', backend.store.current().blocks, {
+      as: await identityOf(stored!.users, SARAH.id),
+      keys,
+    });
     devices.push(laptop);
     const stranger: KeyWrap = { ...(wraps.find((wrap) => wrap.documentId === documentId) as KeyWrap), to: 'someone-else' };
     laptop.handle.change((doc) => {
       doc.wraps = Object.fromEntries(wraps.map((wrap) => [wrapId(wrap), encodeWrap(wrap)]));
       doc.wraps[wrapId(stranger)] = encodeWrap(stranger);
     });
-    const joined = await server.join(laptop.joinRequest());
-    expect(joined).toMatchObject({ ok: true });
+    const joined = await laptop.join();
+    expect(joined).toMatchObject({ ok: true, careNetworkKey: careNetworkKey() });
 
-    // a raw client: it never signs in, it only asks for the ledger document by its URL
-    const raw = await connectDevice(server.port, 'raw', backend.store.current().blocks.slice(0, 1));
-    devices.push(raw);
-    const ledger = await raw.ledger((joined as { ledgerUrl: string }).ledgerUrl);
+    // another user's device: it reads the ledger document every device reads
+    const desk = await connectDevice(server.port, 'desk', backend.store.current().blocks.slice(0, 1), {
+      as: await identityOf(stored!.users, WILSON.id),
+    });
+    devices.push(desk);
+    expect(await desk.join()).toMatchObject({ ok: true });
+    doctorSession = desk.session();
+    const ledger = await desk.ledger();
     await expect.poll(() => Object.keys(ledger.doc().wraps ?? {}).sort()).toEqual(wraps.map(wrapId).sort());
     const decoder = new TextDecoder();
     const whole = JSON.stringify(ledger.doc(), (_, value: unknown) =>
@@ -108,6 +118,10 @@ describe('document keys through the sync server', () => {
 
     GENESIS_READ = backend.store.current().blocks[0].hash;
     expect(await release('no-such-grant', documentId)).toEqual({ ok: false, reason: 'no grant no-such-grant is on the ledger' });
+    expect(await release('no-such-grant', documentId, GENESIS_READ, '')).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/has not proved who it is/),
+    });
     await signInAs(backend.service, WILSON);
     const request = { patientId: SARAH.id, reason: 'Unconscious on arrival', durationMinutes: 30 };
     const pushBlocks = async () => {

@@ -27,7 +27,10 @@ import type { SyncKeys } from '../../workers/sync/sync-ports';
 import { MICHAEL, SARAH, WILSON, signInAs } from '../support/ledger-fixtures';
 import { testDeps } from '../support/test-ledger';
 import { scanServerStorage } from '../e2e/support/server-storage-scan';
-import { connectDevice, type TestDevice } from './support/devices';
+import { connectDevice, identityOf, type TestDevice } from './support/devices';
+import { signProof } from '../../workers/core/sync-proof';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { nodeSyncTransport } from './support/node-sync-transport';
 import { newStorageDir, startServer, type ServerProcess } from './support/server-process';
 
@@ -93,11 +96,15 @@ async function pushed(): Promise<void> {
 async function release(body: Record<string, unknown>): Promise<{ status: number; answer: ReleaseAnswer }> {
   const answer = await fetch(`http://127.0.0.1:${server.port}/api/release`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${raw.session()}` },
     body: JSON.stringify(body),
   });
   return { status: answer.status, answer: (await answer.json()) as ReleaseAnswer };
 }
+
+// the server's care-network public key, read from its folder: devices are told it only once they proved who they are
+const careNetworkKey = () =>
+  (JSON.parse(readFileSync(join(server.dir, 'care-network-key.json'), 'utf8')) as { publicKey: string }).publicKey;
 
 beforeAll(async () => {
   server = await startServer(newStorageDir());
@@ -105,7 +112,7 @@ beforeAll(async () => {
   backend = createLedgerBackend(deps);
   await signInAs(backend.service, SARAH);
   epochId = await announceEpoch(SARAH.id, summaryKey);
-  const careKey = (await server.info()).careNetworkKey as string;
+  const careKey = careNetworkKey();
   const care = { id: CARE_NETWORK, publicKey: careKey };
   const unannounced = randomKeyHex();
   extraWraps.push(
@@ -140,11 +147,20 @@ beforeAll(async () => {
     store: storePort(deps, backend.store, async () => undefined),
     keys,
     transport: nodeSyncTransport,
+    prove: async (challenge, genesis, deviceId) => {
+      const user = backend.actor();
+      const key = user ? await identityOf(backend.store.storedKeys()!.users, user.id) : null;
+      return key ? signProof(challenge, genesis, deviceId, key.userId, key.signingKey) : null;
+    },
     now: () => Date.now(),
     changed: () => undefined,
   });
-  raw = await connectDevice(server.port, 'raw', backend.store.current().blocks.slice(0, 1));
-  const handle = await raw.ledger((await server.info()).ledgerUrl as string);
+  // another device of the ledger, proven as Dr. Wilson: it reads the ledger document every device reads
+  raw = await connectDevice(server.port, 'desk', backend.store.current().blocks.slice(0, 1), {
+    as: await identityOf(backend.store.storedKeys()!.users, WILSON.id),
+  });
+  expect(await raw.join()).toMatchObject({ ok: true });
+  const handle = await raw.ledger();
   ledger = () => handle.doc();
 });
 
@@ -156,13 +172,16 @@ afterAll(async () => {
 describe('summary keys through the sync server', () => {
   it('relays the wraps of an epoch its patient announced and refuses one of an unannounced epoch or to no user', async () => {
     const [toCare, toSarah, toNoUser, ofUnannounced] = extraWraps;
-    await expect.poll(() => Object.keys(ledger().wraps ?? {}).sort()).toEqual([wrapId(toCare), wrapId(toSarah)].sort());
+    // (her device's key sharing may add its own wraps of the epoch, to her doctor, once it took hers back)
+    await expect.poll(() => Object.keys(ledger().wraps ?? {})).toEqual(expect.arrayContaining([wrapId(toCare), wrapId(toSarah)]));
     await expect
       .poll(() => ledger().refused[`wrap:${wrapId(toNoUser)}`]?.reason)
       .toBe('summary-key wrap to no user of this ledger');
     await expect
       .poll(() => ledger().refused[`wrap:${wrapId(ofUnannounced)}`]?.reason)
       .toBe('summary-key wrap of an epoch its patient did not announce');
+    expect(Object.keys(ledger().wraps ?? {})).not.toContain(wrapId(toNoUser));
+    expect(Object.keys(ledger().wraps ?? {})).not.toContain(wrapId(ofUnannounced));
     // Sarah's own device took the wrap to her back from the ledger
     await expect.poll(() => kept).toContainEqual({ to: SARAH.id, key: summaryKey });
     expect(wrapId(toCare)).toBe(wrapId({ documentId: summaryKeySubject(SARAH.id, epochId), to: CARE_NETWORK }));
@@ -225,7 +244,7 @@ describe('summary keys through the sync server', () => {
     await signInAs(backend.service, MICHAEL);
     const otherKey = randomKeyHex();
     const otherEpoch = await announceEpoch(MICHAEL.id, otherKey);
-    const careKey = (await server.info()).careNetworkKey as string;
+    const careKey = careNetworkKey();
     extraWraps.push(await wrapSummaryKey(MICHAEL.id, otherEpoch, otherKey, { id: CARE_NETWORK, publicKey: careKey }, MICHAEL.id));
     await pushed();
     const otherCare = wrapId({ documentId: summaryKeySubject(MICHAEL.id, otherEpoch), to: CARE_NETWORK });
