@@ -25,7 +25,7 @@ export function folderBytes(dir: string): number {
 }
 
 export interface GuardedStorage extends StorageAdapterInterface {
-  full(): string | null; // why new data is refused now (the folder at its cap, or saves failing), or null
+  full(incoming?: number): string | null; // why `incoming` more bytes are refused now (the folder's cap, failing saves), or null
 }
 
 export function guardedStorage(
@@ -86,13 +86,14 @@ export function guardedStorage(
         failed('remove', prefix, error);
       }
     },
-    full() {
+    full(incoming = 0) {
       if (Date.now() - countedAt > RECOUNT_MS) {
         used = folderBytes(dir);
         countedAt = Date.now();
       }
       if (Date.now() - failedAt < FAILING_MS) return `the server's storage failed to save (${failure}): it refuses new data for now`;
-      if (used >= maxBytes) return `the server's storage folder is at its cap of ${maxBytes} bytes: it refuses new data and keeps serving what it holds`;
+      if (used + incoming > maxBytes)
+        return `the server's storage folder is at its cap of ${maxBytes} bytes: it refuses new data and keeps serving what it holds`;
       return null;
     },
   };

@@ -164,7 +164,7 @@ export interface KeeperOptions {
   store: VerifiedStore;
   gate: PeerGate;
   careKey: CareNetworkKey;
-  storageFull: () => string | null;
+  storageFull: (incoming?: number) => string | null;
   log: (line: string) => void;
 }
 
@@ -746,7 +746,7 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
 
   // Why `bytes` more of `deviceId`'s changes are not taken: the folder's cap, the device's or its user's limit.
   function refuseData(deviceId: string, bytes: number): string | null {
-    const full = storageFull();
+    const full = storageFull(bytes);
     const device = state.devices[deviceId];
     const userBytes = Object.values(state.devices)
       .filter((other) => other.userId === device?.userId)

@@ -67,6 +67,7 @@ export function createPeerGate(sockets: WebSocketServer, hooks: GateHooks) {
     } catch {
       return 'a malformed sync message';
     }
+
     if (changes === 0) return null;
     if (access === 'read') return `a change to document ${documentId}, which it may only read`;
     const refusal = hooks.refuseData(deviceId, data.byteLength);
