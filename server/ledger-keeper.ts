@@ -71,6 +71,8 @@ interface WatchedDevice {
   decided: Set<string>; // entries (block hashes, file document ids) refused or copied: not offered again
   waiting: Map<string, WaitingBlock>; // blocks naming a block not held yet
   writable: Set<string>; // documents of its file entries the server has not accepted yet: only it may open them
+  scannedHeads: string; // the document's heads when its blocks were last read: unchanged, they are not read again
+  placedAt: number; // the held height when its waiting blocks were last tried
   filesInFlight: Set<string>;
   scheduled: boolean;
   stop: () => void;
@@ -270,13 +272,19 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
     mirrorSummary(device, doc);
     const refusals: Refusal[] = [];
     const now = Date.now();
-    for (const [key, bytes] of Object.entries(isRecord(doc.blocks) ? doc.blocks : {})) {
-      if (heldHashes.has(key) || device.decided.has(key) || device.waiting.has(key)) continue;
-      const entry = entryValue(key, bytes);
-      if ('reason' in entry) refusals.push([key, entry.reason]);
-      else if (device.waiting.size >= LIMITS.waitingBlocks)
-        refusals.push([key, `too many blocks of this device wait for blocks they name (at most ${LIMITS.waitingBlocks})`]);
-      else device.waiting.set(key, { value: entry.value, since: now });
+    const waitingBefore = device.waiting.size;
+    const heads = JSON.stringify(device.handle.heads());
+    // reading 20,000 entries again on every pass would slow every other device's blocks
+    if (heads !== device.scannedHeads) {
+      for (const [key, bytes] of Object.entries(isRecord(doc.blocks) ? doc.blocks : {})) {
+        if (heldHashes.has(key) || device.decided.has(key) || device.waiting.has(key)) continue;
+        const entry = entryValue(key, bytes);
+        if ('reason' in entry) refusals.push([key, entry.reason]);
+        else if (device.waiting.size >= LIMITS.waitingBlocks)
+          refusals.push([key, `too many blocks of this device wait for blocks they name (at most ${LIMITS.waitingBlocks})`]);
+        else device.waiting.set(key, { value: entry.value, since: now });
+      }
+      device.scannedHeads = heads;
     }
     let dropped = 0;
     for (const [hash, waiting] of device.waiting) {
@@ -291,8 +299,13 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
       log(`dropped ${dropped} block(s) of device ${device.id} that waited too long for blocks they name`);
       summaryField(device.id, (row) => void (row.waitingDropped = (row.waitingDropped ?? 0) + dropped));
     }
-    const pool = new Map([...device.waiting].map(([hash, waiting]) => [hash, waiting.value]));
+    const tryAgain = device.waiting.size > waitingBefore || held.length !== device.placedAt;
+    const pool = new Map(tryAgain ? [...device.waiting].map(([hash, waiting]) => [hash, waiting.value]) : []);
     const incoming = placeable(pool);
+    device.placedAt = held.length;
+    const stuck = device.waiting.size - incoming.length;
+    if (device.waiting.size > waitingBefore && stuck > 0)
+      log(`${stuck} block(s) of device ${device.id} wait for blocks they name (dropped after ${LIMITS.waitingMs} ms)`);
     if (incoming.length > 0) {
       const outcome = await mergeSettled(held, heldState, incoming, publicKeys);
       if (outcome.added.length > 0) {
@@ -562,6 +575,8 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
       decided: new Set(),
       waiting: new Map(),
       writable: new Set(),
+      scannedHeads: '',
+      placedAt: -1,
       filesInFlight: new Set(),
       scheduled: false,
       stop: () => {},
@@ -773,6 +788,14 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
       saveState();
     }, 1_000);
   }
+
+  // a device that sends nothing more still has its blocks that waited too long dropped
+  setInterval(
+    () => {
+      for (const device of devices.values()) if (device.waiting.size > 0) schedule(device);
+    },
+    Math.min(LIMITS.waitingMs, 60_000),
+  ).unref();
 
   // A restart: the ledger comes back from the server's own files, verified again, and is published from them.
   if (keys) {

@@ -38,6 +38,7 @@ export async function startSyncServer({ host, port, dir, log }: SyncServerOption
   const storage = guardedStorage(dir, join(dir, 'automerge'), LIMITS.folderBytes, log);
 
   const http = createServer();
+  http.keepAliveTimeout = 65_000; // longer than a client keeps an idle connection: a reused one is never closed under it
   let keeper: LedgerKeeper | undefined;
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_SYNC_MESSAGE_BYTES });
   const gate = createPeerGate(sockets, {
