@@ -1,5 +1,6 @@
 // A sync server in memory for the sync module's tests: one document repo shared by the device and the "server",
-// and the HTTP endpoints of server/ (GET /api/ledger, POST /api/join, POST /api/release). No WebSocket, no Automerge.
+// and the HTTP endpoints of server/ (GET /api/ledger and /api/adopt, POST /api/challenge, /api/join, /api/device and
+// /api/release). No WebSocket, no Automerge; it checks no signature (server tests do).
 import { vi } from 'vitest';
 import type { ReleaseRequest } from '../../workers/core/key-wraps';
 import {
@@ -59,6 +60,18 @@ export function fakeRepo() {
 
 const json = (body: unknown, status = 200): HttpAnswer => ({ ok: status < 400, status, json: async () => body });
 
+// What the fake answers for the server's clock, unless a test says otherwise.
+export const FAKE_SERVER_TIME = '2026-11-26T10:42:00.000Z';
+
+// A proof as a device signs it, for a test's `prove`: the fake server only reads who it names.
+export const fakeProve = async (challenge: string, genesis: string, deviceId: string) => ({
+  challenge,
+  genesis,
+  deviceId,
+  userId: 'patient-1',
+  signature: 'signed',
+});
+
 // The server's side: its ledger document, and what a join records.
 // With `relay`, the server takes every block a device document gains (all but those whose hash starts 'bad'), its file
 // entries and its key wraps; `release` answers POST /api/release (else: no grant).
@@ -69,11 +82,15 @@ export function fakeServer(
     keys?: SyncedKeys;
     relay?: boolean;
     careNetworkKey?: string;
+    serverTime?: string;
     release?: (request: ReleaseRequest) => Promise<ReleaseAnswer>;
   } = {},
 ) {
   const repos = fakeRepo();
   const joins: JoinRequest[] = [];
+  const sessions = new Map<string, JoinRequest>(); // session -> the join that opened it
+  const authorizations: string[] = []; // the Authorization header of every call that sent one
+  const registered: string[] = []; // the device documents named with POST /api/device, in order
   const releases: ReleaseRequest[] = [];
   let ledgerUrl: string | null = null;
   const blocks = options.blocks ?? (options.genesis ? [options.genesis] : []);
@@ -92,18 +109,28 @@ export function fakeServer(
   }
 
   const ledger = () => (ledgerUrl ? repos.handle<LedgerDoc>(ledgerUrl) : null);
-  const fetch = vi.fn(async (url: string, init?: { body: string }): Promise<HttpAnswer> => {
+  let genesisBlock: Block | undefined = blocks[0]; // what GET /api/adopt answers
+  let ledgerKeys = options.keys;
+  const fetch = vi.fn(async (url: string, init?: { body: string; headers?: Record<string, string> }): Promise<HttpAnswer> => {
     const path = new URL(url).pathname;
+    const authorization = init?.headers?.authorization;
+    if (authorization) authorizations.push(authorization);
+    const joined = sessions.get(authorization?.replace('Bearer ', '') ?? '');
     if (path === '/api/ledger') {
       const doc = ledger()?.doc();
       return json({
         protocol: SYNC_PROTOCOL_VERSION,
-        ledgerUrl,
         genesis: doc?.genesis ?? null,
         height: Object.keys(doc?.blocks ?? {}).length,
-        careNetworkKey: options.careNetworkKey ?? null,
+        serverTime: options.serverTime ?? FAKE_SERVER_TIME,
       });
     }
+    if (path === '/api/adopt') {
+      return genesisBlock ? json({ genesis: genesisBlock, keys: ledgerKeys }) : json({ error: 'no ledger' }, 404);
+    }
+    if (path === '/api/challenge') return json({ challenge: `challenge-${joins.length + 1}` });
+    if ((path === '/api/release' || path === '/api/device') && !joined)
+      return json({ ok: false, reason: 'this device has not proved who it is: join again' }, 401);
     if (path === '/api/release' && init) {
       const request = JSON.parse(init.body) as ReleaseRequest;
       releases.push(request);
@@ -112,26 +139,36 @@ export function fakeServer(
     if (path === '/api/join' && init) {
       const request = JSON.parse(init.body) as JoinRequest;
       joins.push(request);
-      const device = repos.doc<DeviceDoc>(request.deviceUrl);
-      // as server/ does: the device document names its ledger with the genesis block itself
-      if (!(device.blocks[request.genesis] instanceof Uint8Array))
-        return json({ ok: false, reason: "the device document's genesis block: malformed entry: not bytes" });
       if (!ledgerUrl) {
-        // the first device seeds: the server takes its blocks and keys (it verifies them; this fake trusts them)
+        // the first device seeds: the server takes its genesis and keys (it verifies them; this fake trusts them)
+        const genesis = request.seed?.genesis as Block | undefined;
+        if (!genesis || !request.seed?.keys) return json({ ok: false, reason: 'the seeding device sent no genesis block' });
+        genesisBlock = genesis;
+        ledgerKeys = request.seed.keys;
         ledgerUrl = repos.repo.create<LedgerDoc>({
           kind: 'medledger-ledger',
           version: SYNC_PROTOCOL_VERSION,
-          genesis: request.genesis,
-          blocks: { ...device.blocks },
+          genesis: genesis.hash,
+          blocks: { [genesis.hash]: encodeBlock(genesis) },
           files: {},
-          keys: device.keys ?? new Uint8Array(),
+          keys: new TextEncoder().encode(JSON.stringify(request.seed.keys)),
           devices: {},
           refused: {},
         }).url;
       }
+      const session = `session-${joins.length}`;
+      sessions.set(session, request);
+      const { genesis } = request.proof;
+      const careNetworkKey = options.careNetworkKey ?? '';
+      return json({ ok: true, session, ledgerUrl, genesis, careNetworkKey, serverTime: options.serverTime ?? FAKE_SERVER_TIME });
+    }
+    if (path === '/api/device' && init && joined) {
+      const { deviceUrl } = JSON.parse(init.body) as { deviceUrl: string };
+      registered.push(deviceUrl);
+      const deviceId = joined.proof.deviceId;
       let seen = '';
       const record = () => {
-        const now = repos.doc<DeviceDoc>(request.deviceUrl);
+        const now = repos.doc<DeviceDoc>(deviceUrl);
         const state = JSON.stringify([
           now.tip,
           now.height,
@@ -142,10 +179,10 @@ export function fakeServer(
         if (state === seen) return; // nothing new: a change would only echo
         seen = state;
         ledger()?.change((d) => {
-          d.devices[request.deviceId] = { name: request.name, tip: now.tip, height: now.height, seenAt: now.seenAt };
+          d.devices[deviceId] = { name: joined.name, tip: now.tip, height: now.height, seenAt: now.seenAt };
           if (!options.relay) return;
           for (const [hash, bytes] of Object.entries(now.blocks)) {
-            if (hash.startsWith('bad')) d.refused[hash] = { reason: 'forged', deviceId: request.deviceId, at: now.seenAt };
+            if (hash.startsWith('bad')) d.refused[hash] = { reason: 'forged', deviceId, at: now.seenAt };
             else d.blocks[hash] = bytes;
           }
           for (const [id, file] of Object.entries(now.files)) d.files[id] ??= { ...file };
@@ -153,14 +190,25 @@ export function fakeServer(
         });
       };
       record();
-      if (options.relay) repos.handle<DeviceDoc>(request.deviceUrl).on('change', record);
-      return json({ ok: true, ledgerUrl, genesis: request.genesis });
+      if (options.relay) repos.handle<DeviceDoc>(deviceUrl).on('change', record);
+      return json({ ok: true });
     }
     return json({ error: 'not found' }, 404);
   });
   const openRepo = vi.fn(async () => repos.repo);
   const transport: SyncTransport = { fetch, openRepo };
-  return { transport, fetch, openRepo, repos, joins, releases, ledger: () => ledger()?.doc(), ledgerHandle: ledger };
+  return {
+    transport,
+    fetch,
+    openRepo,
+    repos,
+    joins,
+    releases,
+    authorizations,
+    registered,
+    ledger: () => ledger()?.doc(),
+    ledgerHandle: ledger,
+  };
 }
 
 // A block as the sync module handles it: only its hash and place matter here; the real store verifies the rest.

@@ -10,7 +10,7 @@ import type { DocumentInfo } from '../../workers/core/types';
 import { PROGRESS_NOTICE_MS, createArrivals } from '../../workers/ledger/arrivals';
 import { startSync, type SyncClient } from '../../workers/sync/sync-client';
 import type { RepoLike, SyncTransport } from '../../workers/sync/sync-ports';
-import { fakeBlock, fakeServer, fakeStore } from '../support/fake-sync';
+import { fakeBlock, fakeProve, fakeServer, fakeStore } from '../support/fake-sync';
 import { CARTER, SARAH, fileInput, signInAs, uploadOf } from '../support/ledger-fixtures';
 import { createTestLedgerService } from '../support/test-ledger';
 
@@ -173,6 +173,7 @@ describe('a device sending and taking a file in chunks', () => {
       serverUrl: SERVER,
       deviceName: 'Sarah’s laptop',
       deviceId: 'device-1',
+      prove: fakeProve,
       store,
       transport,
       now: () => Date.UTC(2026, 10, 26, 10, 42),
@@ -243,6 +244,7 @@ describe('a device sending and taking a file in chunks', () => {
       serverUrl: SERVER,
       deviceName: 'Sarah’s laptop',
       deviceId: 'device-1',
+      prove: fakeProve,
       deviceUrl: first.deviceUrl,
       store,
       transport: server.transport,

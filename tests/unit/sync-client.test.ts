@@ -5,17 +5,16 @@ import { contentId } from '../../workers/core/documents';
 import { SYNC_PROTOCOL_VERSION, decodeBlock, encodeBlock, type DeviceDoc, type FileDoc } from '../../workers/core/sync-protocol';
 import { SyncRefused, startSync, type SyncClient } from '../../workers/sync/sync-client';
 import { blocksToPush, blocksToTake, httpOrigin, joinPlan, pendingBlocks } from '../../workers/sync/sync-plan';
-import { fakeBlock, fakeServer, fakeStore } from '../support/fake-sync';
+import { FAKE_SERVER_TIME, fakeBlock, fakeProve, fakeServer, fakeStore } from '../support/fake-sync';
 
 const GENESIS = fakeBlock('a'.repeat(64), 0);
 const OTHER_GENESIS = fakeBlock('b'.repeat(64), 0);
 const SERVER = 'ws://127.0.0.1:3030';
 const info = (genesis: string | null) => ({
   protocol: SYNC_PROTOCOL_VERSION,
-  ledgerUrl: genesis && 'automerge:x',
   genesis,
   height: 1,
-  careNetworkKey: null,
+  serverTime: FAKE_SERVER_TIME,
 });
 
 const clients: SyncClient[] = [];
@@ -23,15 +22,21 @@ afterEach(async () => {
   while (clients.length > 0) await clients.pop()?.close();
 });
 
-async function connect(server: ReturnType<typeof fakeServer>, store: ReturnType<typeof fakeStore>, deviceUrl?: string) {
+async function connect(
+  server: ReturnType<typeof fakeServer>,
+  store: ReturnType<typeof fakeStore>,
+  deviceUrl?: string,
+  options: { prove?: typeof fakeProve; now?: number } = {},
+) {
   const client = await startSync({
     serverUrl: SERVER,
     deviceName: 'Sarah’s laptop',
     deviceId: 'device-1',
     ...(deviceUrl ? { deviceUrl } : {}),
     store,
+    prove: options.prove ?? fakeProve,
     transport: server.transport,
-    now: () => Date.UTC(2026, 10, 26, 10, 42),
+    now: () => options.now ?? Date.UTC(2026, 10, 26, 10, 42),
     changed: () => undefined,
   });
   clients.push(client);
@@ -68,7 +73,7 @@ describe('joining a sync server', () => {
     expect(httpOrigin('not an address')).toBeNull();
   });
 
-  it('seeds an empty server: its device document carries every block, its tip and the keys without the ledger private key', async () => {
+  it('seeds an empty server: it proves its user, sends the genesis and the keys without the ledger private key, then every block and its tip', async () => {
     const server = fakeServer();
     const store = fakeStore([GENESIS, fakeBlock('c'.repeat(64), 1)]);
     const client = await connect(server, store);
@@ -76,27 +81,48 @@ describe('joining a sync server', () => {
     expect(server.joins).toEqual([
       {
         protocol: SYNC_PROTOCOL_VERSION,
-        deviceId: 'device-1',
         name: 'Sarah’s laptop',
-        deviceUrl: client.deviceUrl,
-        genesis: GENESIS.hash,
+        proof: { challenge: 'challenge-1', genesis: GENESIS.hash, deviceId: 'device-1', userId: 'patient-1', signature: 'signed' },
+        seed: {
+          genesis: GENESIS,
+          keys: { algorithm: 'Ed25519', users: { 'patient-1': { publicKey: 'p1' } }, ledger: { publicKey: 'L' } },
+        },
       },
     ]);
+    expect(server.openRepo).toHaveBeenCalledWith(`${SERVER}/?session=session-1`); // the socket opens with the proof's session
+    expect(server.authorizations).toContain('Bearer session-1'); // and the device document is named with it
     await expect.poll(() => Object.keys(deviceDoc(server, client).blocks).sort()).toEqual([GENESIS.hash, 'c'.repeat(64)]);
     expect(decodeBlock(device.blocks[GENESIS.hash])).toEqual(GENESIS);
-    expect(JSON.parse(new TextDecoder().decode(device.keys))).toEqual({
-      algorithm: 'Ed25519',
-      users: { 'patient-1': { publicKey: 'p1' } },
-      ledger: { publicKey: 'L' },
-    });
+    expect(device.keys).toBeUndefined();
     await expect.poll(() => deviceDoc(server, client).tip).toBe('c'.repeat(64));
     expect(deviceDoc(server, client).height).toBe(2);
   });
 
   it('sends no keys when it joins a server that already holds its ledger', async () => {
     const server = fakeServer({ genesis: GENESIS });
-    const client = await connect(server, fakeStore([GENESIS]));
-    expect(deviceDoc(server, client).keys).toBeUndefined();
+    await connect(server, fakeStore([GENESIS]));
+    expect(server.joins[0].seed).toBeUndefined();
+  });
+
+  it('waits for a sign-in, opening no connection, while nobody signed in can prove who this device is', async () => {
+    const server = fakeServer({ genesis: GENESIS });
+    await expect(connect(server, fakeStore([GENESIS]), undefined, { prove: async () => null })).rejects.toThrow(
+      /Sign in to connect/,
+    );
+    expect(server.joins).toEqual([]);
+    expect(server.openRepo).not.toHaveBeenCalled();
+  });
+
+  it("says so when this device's clock is far ahead of the server's", async () => {
+    const server = fakeServer({ genesis: GENESIS });
+    const client = await connect(server, fakeStore([GENESIS]), undefined, { now: Date.parse(FAKE_SERVER_TIME) + 60 * 60_000 });
+    expect(client.status().notice).toBe(
+      "This device's clock is 60 minutes ahead of the sync server's: what it writes now is refused by the server and every other device. Check this device's date and time.",
+    );
+    const right = await connect(fakeServer({ genesis: GENESIS }), fakeStore([GENESIS]), undefined, {
+      now: Date.parse(FAKE_SERVER_TIME) + 60_000,
+    });
+    expect(right.status().notice).toBeUndefined();
   });
 
   it('refuses, opening no connection, when the server holds another ledger and this device holds records', async () => {
@@ -109,15 +135,16 @@ describe('joining a sync server', () => {
     expect(store.held).toHaveLength(2);
   });
 
-  it("adopts the server's ledger, blocks and keys, when this device holds only the untouched demo ledger", async () => {
+  it("adopts the server's genesis and keys when this device holds only the untouched demo ledger, then its blocks once it proved who it is", async () => {
     const theirs = [OTHER_GENESIS, fakeBlock('d'.repeat(64), 1)];
     const keys = { algorithm: 'Ed25519' as const, users: { 'patient-1': { publicKey: 'server' } }, ledger: { publicKey: 'S' } };
     const server = fakeServer({ blocks: theirs, keys });
     const store = fakeStore([GENESIS], { untouched: true });
     const client = await connect(server, store);
-    expect(store.adopt).toHaveBeenCalledWith(OTHER_GENESIS.hash, expect.arrayContaining(theirs), keys);
-    expect(server.joins[0].genesis).toBe(OTHER_GENESIS.hash);
+    expect(store.adopt).toHaveBeenCalledWith(OTHER_GENESIS.hash, [OTHER_GENESIS], keys);
+    expect(server.joins[0].proof.genesis).toBe(OTHER_GENESIS.hash);
     expect(deviceDoc(server, client).genesis).toBe(OTHER_GENESIS.hash);
+    await expect.poll(() => store.held.map((block) => block.hash)).toEqual(theirs.map((block) => block.hash));
   });
 
   it('is refused, not retried, when the server refuses the request (an origin it does not allow)', async () => {

@@ -49,8 +49,8 @@ describe('sync through the service', () => {
     await first.connectSync(REQUEST);
     const reloaded = await signedIn(server.transport, storage);
     await expect.poll(async () => (await reloaded.syncStatus()).state).toBe('in-step');
-    expect(server.joins.map((join) => join.deviceUrl)).toEqual([server.joins[0].deviceUrl, server.joins[0].deviceUrl]);
-    expect(server.joins[1].deviceId).toBe(server.joins[0].deviceId);
+    expect(server.registered).toEqual([server.registered[0], server.registered[0]]);
+    expect(server.joins[1].proof.deviceId).toBe(server.joins[0].proof.deviceId);
   });
 
   it('stays off after Disconnect, also after a reload', async () => {
@@ -91,11 +91,14 @@ describe('sync through the service', () => {
     const server = fakeServer({ genesis, keys });
     const service = await signedIn(server.transport);
     const connection = await service.connectSync(REQUEST);
-    expect(connection).toMatchObject({ adopted: true, state: 'in-step' });
+    // nobody of the server's ledger is signed in yet: it waits to prove who it is, and has joined nothing
+    expect(connection).toMatchObject({ adopted: true, state: 'connecting', reason: expect.stringMatching(/^Sign in to connect/) });
+    expect(server.joins).toEqual([]);
     expect((await errorOf(service.chainStatus())).name).toBe('AccessDeniedError'); // signed out
     await signInAs(service, SARAH); // with the server's key of Sarah, under the demo password
     expect((await service.block(0)).hash).toBe(genesis.hash);
-    expect(server.joins[0].genesis).toBe(genesis.hash);
+    await expect.poll(async () => (await service.syncStatus()).state).toBe('in-step');
+    expect(server.joins[0].proof).toMatchObject({ genesis: genesis.hash, userId: SARAH.id });
   });
 
   it("connects again after a reload that came while it was still taking the server's ledger, and holds all of it", async () => {
@@ -191,6 +194,6 @@ describe('sync through the service', () => {
     await signInAs(service, SARAH);
     expect((await service.block(0)).hash).toBe(genesis);
     await expect.poll(async () => (await service.syncStatus()).state).toBe('in-step');
-    expect(server.joins.map((join) => join.genesis)).toEqual([genesis, genesis]);
+    expect(server.joins.map((join) => join.proof.genesis)).toEqual([genesis, genesis]);
   });
 });

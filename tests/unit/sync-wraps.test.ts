@@ -15,7 +15,7 @@ import { createLedgerBackend } from '../../workers/service';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { startSync, type SyncClient } from '../../workers/sync/sync-client';
 import type { SyncKeys, SyncTransport } from '../../workers/sync/sync-ports';
-import { fakeBlock, fakeServer, fakeStore } from '../support/fake-sync';
+import { fakeBlock, fakeProve, fakeServer, fakeStore } from '../support/fake-sync';
 import { SARAH, WILSON, createClock, errorOf, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
 import { testDeps } from '../support/test-ledger';
 import { copyOf } from '../support/two-devices';
@@ -52,6 +52,7 @@ async function connect(server: ReturnType<typeof fakeServer>, store: ReturnType<
     serverUrl: SERVER,
     deviceName: 'Sarah’s laptop',
     deviceId: 'device-1',
+    prove: fakeProve,
     store,
     keys,
     transport: server.transport,
