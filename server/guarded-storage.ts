@@ -91,7 +91,8 @@ export function guardedStorage(
         used = folderBytes(dir);
         countedAt = Date.now();
       }
-      if (Date.now() - failedAt < FAILING_MS) return `the server's storage failed to save (${failure}): it refuses new data for now`;
+      if (Date.now() - failedAt < FAILING_MS)
+        return `the server's storage failed to save (${failure}): it refuses new data for now`;
       if (used + incoming > maxBytes)
         return `the server's storage folder is at its cap of ${maxBytes} bytes: it refuses new data and keeps serving what it holds`;
       return null;

@@ -258,7 +258,9 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
       const value = pool.get(hash);
       const parents = value ? namedParents(value) : null;
       // a value whose parents cannot be read goes to the merge, which refuses it with the reason
-      const ok = !value ? heldHashes.has(hash) : parents === null || parents.every((parent) => heldHashes.has(parent) || visit(parent));
+      const ok = !value
+        ? heldHashes.has(hash)
+        : parents === null || parents.every((parent) => heldHashes.has(parent) || visit(parent));
       verdict.set(hash, ok);
       return ok;
     };
@@ -426,10 +428,14 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
       ? await releaseForGrant(heldState, request, stored, carePrivateKey, Date.now())
       : 'this server holds no ledger yet';
     if (typeof outcome === 'string') {
-      log(`release refused for document ${request.documentId} under grant ${request.grantId}: ${outcome} (asked by device ${deviceId})`);
+      log(
+        `release refused for document ${request.documentId} under grant ${request.grantId}: ${outcome} (asked by device ${deviceId})`,
+      );
       return { ok: false, reason: outcome };
     }
-    log(`released the key of document ${request.documentId} to ${outcome.to} under grant ${request.grantId} (asked by device ${deviceId})`);
+    log(
+      `released the key of document ${request.documentId} to ${outcome.to} under grant ${request.grantId} (asked by device ${deviceId})`,
+    );
     return { ok: true, wrap: outcome };
   }
 
@@ -443,10 +449,14 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
       ? await releaseSummaryForGrant(heldState, request, stored, carePrivateKey, Date.now())
       : 'this server holds no ledger yet';
     if (typeof outcome === 'string') {
-      log(`release refused for summary epoch ${request.epochId} under grant ${request.grantId}: ${outcome} (asked by device ${deviceId})`);
+      log(
+        `release refused for summary epoch ${request.epochId} under grant ${request.grantId}: ${outcome} (asked by device ${deviceId})`,
+      );
       return { ok: false, reason: outcome };
     }
-    log(`released the summary key of epoch ${request.epochId} to ${outcome.to} under grant ${request.grantId} (asked by device ${deviceId})`);
+    log(
+      `released the summary key of epoch ${request.epochId} to ${outcome.to} under grant ${request.grantId} (asked by device ${deviceId})`,
+    );
     return { ok: true, wrap: outcome };
   }
 
@@ -515,7 +525,12 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
       try {
         problem = await fileProblem(entry);
         if (problem === null) {
-          const kept: FileEntry = { cid: entry.cid, url: entry.url, size: entry.size, ...(entry.chunks ? { chunks: [...entry.chunks] } : {}) };
+          const kept: FileEntry = {
+            cid: entry.cid,
+            url: entry.url,
+            size: entry.size,
+            ...(entry.chunks ? { chunks: [...entry.chunks] } : {}),
+          };
           store.saveFiles({ ...files, [id]: kept }); // throws when the disk refuses: tried again on the next change
           files = { ...files, [id]: kept };
           for (const documentId of documentsOf(kept)) acceptedDocuments.add(documentId);
@@ -599,9 +614,7 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
   // The ledger document, published from what the server holds (a new one when storage lost it).
   async function publish(): Promise<DocHandle<LedgerDoc>> {
     const found = state.ledgerUrl
-      ? await repo
-          .find<LedgerDoc>(state.ledgerUrl, { signal: AbortSignal.timeout(FIND_TIMEOUT_MS) })
-          .catch(() => null)
+      ? await repo.find<LedgerDoc>(state.ledgerUrl, { signal: AbortSignal.timeout(FIND_TIMEOUT_MS) }).catch(() => null)
       : null;
     const handle =
       found ??
@@ -639,7 +652,8 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
   // The first device's genesis (verified as block 0) and keys make the ledger; the answer says why not.
   async function seed(request: JoinRequest): Promise<string | null> {
     const genesis = isRecord(request.seed?.genesis) ? request.seed.genesis : null;
-    if (!genesis || genesis.hash !== request.proof.genesis) return 'the seeding device sent no genesis block of the ledger it proves';
+    if (!genesis || genesis.hash !== request.proof.genesis)
+      return 'the seeding device sent no genesis block of the ledger it proves';
     let outcome: Awaited<ReturnType<typeof mergeBlocks>>;
     try {
       outcome = await mergeBlocks([], [genesis], { publicKeys, now: Date.now() });
@@ -667,7 +681,8 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
   function joinLimit(deviceId: string, userId: string): string | null {
     if (Object.hasOwn(state.devices, deviceId)) return null;
     const mine = Object.values(state.devices).filter((device) => device.userId === userId).length;
-    if (mine >= LIMITS.devicesPerUser) return `this user already has ${mine} devices on this server (at most ${LIMITS.devicesPerUser})`;
+    if (mine >= LIMITS.devicesPerUser)
+      return `this user already has ${mine} devices on this server (at most ${LIMITS.devicesPerUser})`;
     const hourAgo = Date.now() - 3_600_000;
     while (joinTimes.length > 0 && joinTimes[0] < hourAgo) joinTimes.shift();
     if (joinTimes.length >= LIMITS.newDevicesPerHour)
@@ -699,13 +714,19 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
       }
       const known = Object.hasOwn(state.devices, proof.deviceId) ? state.devices[proof.deviceId] : undefined;
       if (known && known.userId !== proof.userId) {
-        return refused(`device id ${proof.deviceId} belongs to another user of this ledger; a device joins under an id of its own`);
+        return refused(
+          `device id ${proof.deviceId} belongs to another user of this ledger; a device joins under an id of its own`,
+        );
       }
       const limit = joinLimit(proof.deviceId, proof.userId);
       if (limit) return refused(limit);
       if (!known) joinTimes.push(Date.now());
       const name = request.name.slice(0, MAX_NAME_CHARS);
-      state.devices[proof.deviceId] = { ...(known ?? { joinedAt: new Date().toISOString(), bytes: 0 }), userId: proof.userId, name };
+      state.devices[proof.deviceId] = {
+        ...(known ?? { joinedAt: new Date().toISOString(), bytes: 0 }),
+        userId: proof.userId,
+        name,
+      };
       const session = gate.openSession(proof.deviceId); // saves the state
       log(`join accepted for device ${proof.deviceId} (${name}) of user ${proof.userId}`);
       const current = ledger as DocHandle<LedgerDoc>;

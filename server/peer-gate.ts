@@ -36,8 +36,7 @@ export function createPeerGate(sockets: WebSocketServer, hooks: GateHooks) {
   const peerDevice = new Map<PeerId, string>();
   const peerSocket = new Map<PeerId, WebSocket>();
 
-  const deviceOfSession = (token: string): string | undefined =>
-    token ? hooks.sessions[hashOf(token)] : undefined;
+  const deviceOfSession = (token: string): string | undefined => (token ? hooks.sessions[hashOf(token)] : undefined);
 
   sockets.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     const deviceId = deviceOfSession(tokenOf(request));
@@ -114,8 +113,9 @@ export function createPeerGate(sockets: WebSocketServer, hooks: GateHooks) {
     deviceOfSession,
     challenge(): string {
       const now = Date.now();
-      for (const [challenge, at] of challenges) if (now - at > CHALLENGE_MS || challenges.size >= MAX_CHALLENGES) challenges.delete(challenge);
-      else break;
+      for (const [challenge, at] of challenges)
+        if (now - at > CHALLENGE_MS || challenges.size >= MAX_CHALLENGES) challenges.delete(challenge);
+        else break;
       const challenge = randomBytes(32).toString('base64url');
       challenges.set(challenge, now);
       return challenge;

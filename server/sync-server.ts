@@ -39,7 +39,7 @@ export async function startSyncServer({ host, port, dir, log }: SyncServerOption
 
   const http = createServer();
   http.keepAliveTimeout = 65_000; // longer than a client keeps an idle connection: a reused one is never closed under it
-  let keeper: LedgerKeeper | undefined;
+  let keeper: LedgerKeeper | undefined = undefined; // the gate asks it once it exists
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_SYNC_MESSAGE_BYTES });
   const gate = createPeerGate(sockets, {
     sessions: state.sessions,

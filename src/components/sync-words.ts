@@ -9,7 +9,7 @@ export function syncWords(status: Pick<SyncStatus, 'state' | 'pendingBlocks' | '
     case 'off':
       return 'Not connected: this device works alone.';
     case 'connecting':
-      return 'Connecting to the server...';
+      return status.reason ? `Connecting: ${status.reason}` : 'Connecting to the server...';
     case 'in-step':
       return 'In step with the server';
     case 'syncing':

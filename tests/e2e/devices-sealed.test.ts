@@ -8,14 +8,14 @@ import { CARE_NETWORK, summaryKeySubject, wrapId } from '../../workers/core/key-
 import { PATIENTS } from '../../workers/core/directory';
 import type { AccessLevel, Block, ClinicalRecord } from '../../workers/core/types';
 import buildServer from '../server/global-setup';
-import { connectDevice } from '../server/support/devices';
+import { connectDevice, identityOf } from '../server/support/devices';
 import type { ServerProcess } from '../server/support/server-process';
 import { scanServerStorage } from './support/server-storage-scan';
 import { connectedDevice, disconnect, serverWith, waitForSyncState } from './support/devices';
 import { describe, expect, test } from './support/fixtures';
 import { section, text } from './support/read';
 import { downloadFile, goTo, pdfFile, pngFile, recordItem, uploadRecord } from './support/records';
-import { readStoredLedger } from './support/stored-ledger';
+import { readStoredLedger, readStoredUserKeys } from './support/stored-ledger';
 
 const SARAH = PATIENTS[0];
 const WILSON_ID = 'doctor-2'; // not Sarah's doctor: only a share or a grant lets him read her records
@@ -56,11 +56,15 @@ async function summaryEpochsOn(page: Page): Promise<string[]> {
 }
 
 // The ids (`<documentId>|<to>`) of the wraps the server relays in its ledger document, read live by a client of
-// its own that writes nothing to the ledger.
-async function relayedWraps(server: ServerProcess, genesis: Block): Promise<() => string[]> {
-  const client = await connectDevice(server.port, 'wrap reader', [genesis]);
+// its own that writes nothing to the ledger (it proves itself as Sarah, with the keys `page` stores).
+async function relayedWraps(server: ServerProcess, page: Page): Promise<() => string[]> {
+  const genesis = (await readStoredLedger(page)).blocks[0];
+  const as = await identityOf(await readStoredUserKeys(page), SARAH.id);
+  const client = await connectDevice(server.port, 'wrap reader', [genesis], { as });
   onTestFinished(() => client.close());
-  const handle = await client.ledger((await server.info()).ledgerUrl as string);
+  const joined = await client.join();
+  if (!joined.ok) throw new Error(`the wrap reader did not join: ${joined.reason}`);
+  const handle = await client.ledger();
   return () => Object.keys(handle.doc()?.wraps ?? {});
 }
 
@@ -213,7 +217,7 @@ describe('nothing medical in clear across devices', { timeout: 300_000 }, () => 
     const [{ block, record }] = await uploadsOn(page);
     const documentId = record.files[0].documentId;
     const epochId = record.sealed!.key;
-    const wraps = await relayedWraps(server, (await readStoredLedger(page)).blocks[0]);
+    const wraps = await relayedWraps(server, page);
     await shareWithWilson(page, 'basic');
 
     const wilson = await doctorWilson(browser, baseUrl, server);
@@ -261,7 +265,7 @@ describe('nothing medical in clear across devices', { timeout: 300_000 }, () => 
     const epochId = uploads[0].record.sealed!.key;
     expect(uploads.map(({ record }) => record.sealed?.key)).toEqual([epochId, epochId]);
     // the summary key is on the server for the care network before Sarah's device goes offline
-    const wraps = await relayedWraps(server, (await readStoredLedger(page)).blocks[0]);
+    const wraps = await relayedWraps(server, page);
     await expect.poll(wraps, SYNC_WAIT).toContain(summaryWrap(epochId, CARE_NETWORK));
     expect(wraps()).not.toContain(summaryWrap(epochId, WILSON_ID));
     await disconnect(page, 'patient');
@@ -291,7 +295,7 @@ describe('nothing medical in clear across devices', { timeout: 300_000 }, () => 
   }) => {
     const server = await serverWith(page, 'patient', 'Sarah’s laptop');
     await uploadRecord(page, 'Ibis blood pressure log', [pdfFile('ibis-bp.pdf')], { type: 'Test Report' });
-    const wraps = await relayedWraps(server, (await readStoredLedger(page)).blocks[0]);
+    const wraps = await relayedWraps(server, page);
     await shareWithWilson(page, 'basic');
     const wilson = await doctorWilson(browser, baseUrl, server);
     await openSharedRecords(wilson, 'basic');

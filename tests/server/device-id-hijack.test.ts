@@ -20,7 +20,10 @@ it('refuses a join under a held device id by another user or an unproved key, an
   // a key this ledger does not enrol, claiming to be Sarah
   const stranger = await signedLedger(0);
   const forger = await device('forger', blocks.slice(0, 1), { as: stranger.sarah, deviceId: laptop.deviceId });
-  expect(await forger.join()).toEqual({ ok: false, reason: expect.stringMatching(/did not prove who it is: the signature does not hold/) });
+  expect(await forger.join()).toEqual({
+    ok: false,
+    reason: expect.stringMatching(/did not prove who it is: the signature does not hold/),
+  });
   expect(server.lines.some((line) => line.includes(`join refused for device ${laptop.deviceId}`))).toBe(true);
 
   // the laptop's later writes are still taken, and it is still the only device the server lists

@@ -38,7 +38,10 @@ it('refuses a block dated 2999 on the server and on another device, and keeps ta
   const phone = createLedgerBackend(testDeps({ storage: ledger.storage }));
   await signInAs(phone.service, SARAH);
   const merged = await phone.store.mergeRemote([future]);
-  expect(merged).toMatchObject({ added: 0, refused: [{ hash: future.hash, reason: expect.stringMatching(DATED_IN_THE_FUTURE) }] });
+  expect(merged).toMatchObject({
+    added: 0,
+    refused: [{ hash: future.hash, reason: expect.stringMatching(DATED_IN_THE_FUTURE) }],
+  });
 
   // the laptop writes on, dated by a right clock: taken, the ledger is not frozen
   await ledger.service.upload(uploadOf('Written after the 2999 block'));

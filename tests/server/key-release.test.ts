@@ -37,7 +37,8 @@ async function release(grantId: string, documentId: string, readBlock: unknown =
   return (await answer.json()) as ReleaseAnswer;
 }
 
-const careNetworkKey = () => (JSON.parse(readFileSync(join(server.dir, 'care-network-key.json'), 'utf8')) as { publicKey: string }).publicKey;
+const careNetworkKey = () =>
+  (JSON.parse(readFileSync(join(server.dir, 'care-network-key.json'), 'utf8')) as { publicKey: string }).publicKey;
 
 let GENESIS_READ = ''; // a held block that is no read: the hash of the genesis
 

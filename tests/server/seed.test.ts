@@ -19,7 +19,10 @@ it('refuses to seed from a device without the keys its genesis enrols, with an e
   const ledger = await signedLedger(0);
   const [genesis] = await ledger.blocks();
 
-  const keyless = await connectDevice(server.port, 'keyless', [genesis], { as: ledger.sarah, keys: { ...ledger.keys, users: {} } });
+  const keyless = await connectDevice(server.port, 'keyless', [genesis], {
+    as: ledger.sarah,
+    keys: { ...ledger.keys, users: {} },
+  });
   devices.push(keyless);
   expect(await keyless.join()).toEqual({ ok: false, reason: expect.stringMatching(/keys/) });
 

@@ -54,7 +54,11 @@ describe('sync server', () => {
 
     const phone = await device('phone', seeded.slice(0, 1));
     const joined = await phone.join();
-    expect(joined).toMatchObject({ ok: true, genesis: seeded[0].hash, ledgerUrl: (seededAnswer as { ledgerUrl: string }).ledgerUrl });
+    expect(joined).toMatchObject({
+      ok: true,
+      genesis: seeded[0].hash,
+      ledgerUrl: (seededAnswer as { ledgerUrl: string }).ledgerUrl,
+    });
     const shared = await phone.ledger();
     await expect.poll(() => Object.keys(shared.doc().blocks).sort()).toEqual(seeded.map((block) => block.hash).sort());
     await expect.poll(() => shared.doc().devices[laptop.deviceId]).toMatchObject({ name: 'laptop', height: seeded.length });

@@ -20,7 +20,8 @@ it('releases no key after the patient withdrew consent, whatever another device 
     const backend = createLedgerBackend(testDeps({ storage: createMemoryStorage() }));
     await signInAs(backend.service, SARAH);
     const documentId = (await backend.service.upload(uploadOf('Scan for the emergency'))).record.documentIds[0];
-    const careKey = (JSON.parse(readFileSync(join(server.dir, 'care-network-key.json'), 'utf8')) as { publicKey: string }).publicKey;
+    const careKey = (JSON.parse(readFileSync(join(server.dir, 'care-network-key.json'), 'utf8')) as { publicKey: string })
+      .publicKey;
     backend.keySharing.setCareNetworkKey(careKey);
     const wraps = await backend.keySharing.wrapsToSend();
     const stored = backend.store.storedKeys()!;
@@ -50,11 +51,13 @@ it('releases no key after the patient withdrew consent, whatever another device 
       await expect.poll(async () => (await server.info()).height).toBe(blocks.length);
     };
     const release = async (body: unknown): Promise<ReleaseAnswer> =>
-      (await fetch(`http://127.0.0.1:${server.port}/api/release`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${desk.session()}` },
-        body: JSON.stringify(body),
-      })).json() as Promise<ReleaseAnswer>;
+      (
+        await fetch(`http://127.0.0.1:${server.port}/api/release`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${desk.session()}` },
+          body: JSON.stringify(body),
+        })
+      ).json() as Promise<ReleaseAnswer>;
 
     await signInAs(backend.service, WILSON);
     const grant = await backend.service.requestEmergencyAccess({
@@ -90,7 +93,9 @@ it('releases no key after the patient withdrew consent, whatever another device 
     const consentBlock = backend.store.current().blocks.at(-1)!.hash;
     await expect.poll(() => Object.hasOwn(forged.doc().blocks, consentBlock)).toBe(true);
     forged.change((doc) => void delete doc.blocks[consentBlock]);
-    await expect.poll(() => server.lines.some((line) => line.includes(`dropped a change to document`) && line.includes(other.deviceId))).toBe(true);
+    await expect
+      .poll(() => server.lines.some((line) => line.includes(`dropped a change to document`) && line.includes(other.deviceId)))
+      .toBe(true);
     expect(await release(request)).toEqual(refusal);
 
     // the server restarts: its ledger comes from its own files, with her consent block
@@ -100,11 +105,13 @@ it('releases no key after the patient withdrew consent, whatever another device 
     expect((await server.info()).height).toBe(height);
     const again = await device(server.port, 'desk-again', WILSON.id, { deviceId: desk.deviceId });
     expect(await again.join()).toMatchObject({ ok: true });
-    const answer = (await fetch(`http://127.0.0.1:${server.port}/api/release`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${again.session()}` },
-      body: JSON.stringify(request),
-    })).json() as Promise<ReleaseAnswer>;
+    const answer = (
+      await fetch(`http://127.0.0.1:${server.port}/api/release`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${again.session()}` },
+        body: JSON.stringify(request),
+      })
+    ).json() as Promise<ReleaseAnswer>;
     expect(await answer).toEqual(refusal);
     expect(server.lines.some((line) => line.includes(`released the key of document ${documentId}`))).toBe(false);
   } finally {

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { contentId } from '../../workers/core/documents';
 import { SYNC_PROTOCOL_VERSION, decodeBlock, encodeBlock, type DeviceDoc, type FileDoc } from '../../workers/core/sync-protocol';
-import { SyncRefused, startSync, type SyncClient } from '../../workers/sync/sync-client';
+import { SyncRefused, startSync, type SyncClient, type SyncOptions } from '../../workers/sync/sync-client';
 import { blocksToPush, blocksToTake, httpOrigin, joinPlan, pendingBlocks } from '../../workers/sync/sync-plan';
 import { FAKE_SERVER_TIME, fakeBlock, fakeProve, fakeServer, fakeStore } from '../support/fake-sync';
 
@@ -26,7 +26,7 @@ async function connect(
   server: ReturnType<typeof fakeServer>,
   store: ReturnType<typeof fakeStore>,
   deviceUrl?: string,
-  options: { prove?: typeof fakeProve; now?: number } = {},
+  options: { prove?: SyncOptions['prove']; now?: number } = {},
 ) {
   const client = await startSync({
     serverUrl: SERVER,
@@ -82,7 +82,13 @@ describe('joining a sync server', () => {
       {
         protocol: SYNC_PROTOCOL_VERSION,
         name: 'Sarah’s laptop',
-        proof: { challenge: 'challenge-1', genesis: GENESIS.hash, deviceId: 'device-1', userId: 'patient-1', signature: 'signed' },
+        proof: {
+          challenge: 'challenge-1',
+          genesis: GENESIS.hash,
+          deviceId: 'device-1',
+          userId: 'patient-1',
+          signature: 'signed',
+        },
         seed: {
           genesis: GENESIS,
           keys: { algorithm: 'Ed25519', users: { 'patient-1': { publicKey: 'p1' } }, ledger: { publicKey: 'L' } },

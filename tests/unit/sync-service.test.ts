@@ -92,7 +92,11 @@ describe('sync through the service', () => {
     const service = await signedIn(server.transport);
     const connection = await service.connectSync(REQUEST);
     // nobody of the server's ledger is signed in yet: it waits to prove who it is, and has joined nothing
-    expect(connection).toMatchObject({ adopted: true, state: 'connecting', reason: expect.stringMatching(/^Sign in to connect/) });
+    expect(connection).toMatchObject({
+      adopted: true,
+      state: 'connecting',
+      reason: expect.stringMatching(/^Sign in to connect/),
+    });
     expect(server.joins).toEqual([]);
     expect((await errorOf(service.chainStatus())).name).toBe('AccessDeniedError'); // signed out
     await signInAs(service, SARAH); // with the server's key of Sarah, under the demo password

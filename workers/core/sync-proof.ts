@@ -34,7 +34,12 @@ export async function proofProblem(proof: DeviceProof, enrolment: KeyEnrolment |
   if (!publicKey) return `the user "${proof.userId.slice(0, 60)}" is not enrolled in this ledger`;
   try {
     const bytes = proofBytes(proof.challenge, proof.genesis, proof.deviceId, proof.userId);
-    const holds = await crypto.subtle.verify(SIGNATURE_ALGORITHM, await importPublicKey(publicKey), fromBase64(proof.signature), bytes);
+    const holds = await crypto.subtle.verify(
+      SIGNATURE_ALGORITHM,
+      await importPublicKey(publicKey),
+      fromBase64(proof.signature),
+      bytes,
+    );
     return holds ? null : `the signature does not hold for the enrolled key of ${proof.userId}`;
   } catch {
     return 'the signature is malformed';

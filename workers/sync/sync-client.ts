@@ -50,7 +50,6 @@ export interface SyncClient {
   close(): Promise<void>;
 }
 
-
 // Nobody is signed in, so this device cannot prove who it is: it connects once someone signs in.
 export class SyncNeedsSignIn extends Error {
   override name = 'SyncNeedsSignIn';
@@ -59,12 +58,10 @@ export class SyncNeedsSignIn extends Error {
   }
 }
 
-
 function isLedgerInfo(value: unknown): value is LedgerInfo {
   const info = value as Partial<LedgerInfo> | null;
   return typeof info === 'object' && info !== null && typeof info.protocol === 'number';
 }
-
 
 function decodeKeys(value: unknown): SyncedKeys | undefined {
   const keys = value as Partial<SyncedKeys> | undefined;
@@ -168,4 +165,3 @@ async function deviceDoc(repo: RepoLike, options: SyncOptions, genesis: Block): 
   }
   return repo.create<DeviceDoc>(newDeviceDoc(options.deviceId, options.deviceName, genesis, iso(options.now())));
 }
-

@@ -12,7 +12,10 @@ export class SyncRefused extends Error {
 }
 
 // A refusal (4xx) is final until the user changes something; a server error (5xx) is tried again.
-export async function readJson(answer: { ok: boolean; status: number; json(): Promise<unknown> }, what: string): Promise<unknown> {
+export async function readJson(
+  answer: { ok: boolean; status: number; json(): Promise<unknown> },
+  what: string,
+): Promise<unknown> {
   if (answer.ok) return answer.json();
   const words = `The sync server answered ${answer.status} to ${what}.`;
   throw answer.status < 500 ? new SyncRefused(words) : new Error(words);

@@ -215,7 +215,10 @@ export function mirror(
   // only when it opens what it names. null when stored, else why not.
   async function released(request: ReleaseRequest | SummaryReleaseRequest, unopened: string): Promise<string | null> {
     const url = `${origin}/api/release`;
-    const answer = (await readJson(await options.transport.fetch(url, post(request, session)), 'POST /api/release')) as ReleaseAnswer;
+    const answer = (await readJson(
+      await options.transport.fetch(url, post(request, session)),
+      'POST /api/release',
+    )) as ReleaseAnswer;
     if (!answer?.ok) return answer?.reason || 'The sync server did not release the key.';
     const stored = keys ? await keys.acceptWraps([answer.wrap]) : 0;
     return stored > 0 ? null : unopened;
@@ -236,7 +239,8 @@ export function mirror(
       const doc = ledger.doc();
       const pending = pendingBlocks(store.blocks(), doc, new Set(refusedHere.keys()));
       const limit = doc?.devices[options.deviceId]?.limit;
-      const notice = clock ?? (typeof limit === 'string' ? `The sync server refuses new data from this device: ${limit}.` : undefined);
+      const notice =
+        clock ?? (typeof limit === 'string' ? `The sync server refuses new data from this device: ${limit}.` : undefined);
       const base = {
         ...(notice ? { notice } : {}),
         pendingBlocks: pending,

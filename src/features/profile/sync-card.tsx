@@ -141,6 +141,11 @@ export function SyncCard() {
           </Button>
         )}
       </Form>
+      {status?.notice ? (
+        <Alert variant="warning" className="mt-3 mb-0" data-sync-notice>
+          {status.notice}
+        </Alert>
+      ) : null}
       {error || loadError ? (
         <Alert variant="danger" className="mt-3 mb-0" role="alert">
           {error || userMessage(loadError, 'The sync state could not be read.')}

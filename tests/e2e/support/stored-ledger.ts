@@ -120,3 +120,24 @@ export function orphans(ledger: StoredLedger): string[] {
   for (const id of ledger.contentIds) if (!live.has(id)) problems.push(`bytes ${id} belong to no stored document`);
   return problems;
 }
+
+// The users' keys this browser stores, as they travel: public keys and private keys wrapped under their passwords.
+export async function readStoredUserKeys(page: Page): Promise<Record<string, unknown>> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('medledger');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    try {
+      const keys = await new Promise<{ users?: Record<string, unknown> } | undefined>((resolve, reject) => {
+        const request = db.transaction('meta', 'readonly').objectStore('meta').get('keys');
+        request.onsuccess = () => resolve(request.result as { users?: Record<string, unknown> } | undefined);
+        request.onerror = () => reject(request.error);
+      });
+      return keys?.users ?? {};
+    } finally {
+      db.close();
+    }
+  });
+}

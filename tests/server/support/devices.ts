@@ -94,11 +94,13 @@ export async function connectDevice(
   });
   const base = `http://127.0.0.1:${port}`;
   const post = async (path: string, body: unknown, session?: string) =>
-    (await fetch(`${base}${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...(session ? { Authorization: `Bearer ${session}` } : {}) },
-      body: JSON.stringify(body),
-    })).json() as Promise<unknown>;
+    (
+      await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...(session ? { Authorization: `Bearer ${session}` } : {}) },
+        body: JSON.stringify(body),
+      })
+    ).json() as Promise<unknown>;
   let session = '';
   let ledgerUrl = '';
   let closed: Promise<void> | undefined;
@@ -110,7 +112,12 @@ export async function connectDevice(
       const { challenge } = (await post('/api/challenge', {})) as { challenge: string };
       const proof = await signProof(challenge, blocks[0].hash, deviceId, options.as.userId, options.as.signingKey);
       const seed = options.keys ? { genesis: blocks[0], keys: options.keys } : undefined;
-      const answer = (await post('/api/join', { protocol: SYNC_PROTOCOL_VERSION, name, proof, ...(seed ? { seed } : {}) })) as JoinAnswer;
+      const answer = (await post('/api/join', {
+        protocol: SYNC_PROTOCOL_VERSION,
+        name,
+        proof,
+        ...(seed ? { seed } : {}),
+      })) as JoinAnswer;
       if (!answer.ok) return answer;
       if (!session) {
         const connected = new Promise<void>((done) => repo.networkSubsystem.once('peer', () => done()));
