@@ -141,6 +141,21 @@ describe('joining a sync server', () => {
     expect(store.held).toHaveLength(2);
   });
 
+  it('tells the device when the server refused a block it wrote as dated in the future, or refuses its data at a limit', async () => {
+    const server = fakeServer({ genesis: GENESIS });
+    const client = await connect(server, fakeStore([GENESIS]));
+    expect(client.status().notice).toBeUndefined();
+    const reason = "dated in the future: 2999-01-01T00:00:00.000Z is more than 5 minutes after this verifier's clock";
+    server
+      .ledgerHandle()
+      ?.change((d) => void (d.refused['c'.repeat(64)] = { reason, deviceId: 'device-1', at: FAKE_SERVER_TIME }));
+    expect(client.status().notice).toBe(
+      `The sync server refused a block written here, ${reason}. Check this device's date and time.`,
+    );
+    server.ledgerHandle()?.change((d) => void (d.devices['device-1'].limit = 'the storage folder is at its cap'));
+    expect(client.status().notice).toBe('The sync server refuses new data from this device: the storage folder is at its cap.');
+  });
+
   it("adopts the server's genesis and keys when this device holds only the untouched demo ledger, then its blocks once it proved who it is", async () => {
     const theirs = [OTHER_GENESIS, fakeBlock('d'.repeat(64), 1)];
     const keys = { algorithm: 'Ed25519' as const, users: { 'patient-1': { publicKey: 'server' } }, ledger: { publicKey: 'S' } };

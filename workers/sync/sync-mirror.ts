@@ -24,6 +24,18 @@ function sameBytes(a: unknown, b: Uint8Array): boolean {
   return a instanceof Uint8Array && a.byteLength === b.byteLength && a.every((byte, i) => byte === b[i]);
 }
 
+// What the server says is wrong with this device's data: a limit it reached, or a block it wrote dated in the future.
+function serverNotice(doc: LedgerDoc | undefined, deviceId: string): string | undefined {
+  const limit = doc?.devices[deviceId]?.limit;
+  if (typeof limit === 'string') return `The sync server refuses new data from this device: ${limit}.`;
+  const future = Object.values(doc?.refused ?? {}).find(
+    (refusal) => refusal.deviceId === deviceId && refusal.reason.startsWith('dated in the future'),
+  );
+  return future
+    ? `The sync server refused a block written here, ${future.reason}. Check this device's date and time.`
+    : undefined;
+}
+
 export function mirror(
   repo: RepoLike,
   device: DocHandleLike<DeviceDoc>,
@@ -238,9 +250,7 @@ export function mirror(
     status() {
       const doc = ledger.doc();
       const pending = pendingBlocks(store.blocks(), doc, new Set(refusedHere.keys()));
-      const limit = doc?.devices[options.deviceId]?.limit;
-      const notice =
-        clock ?? (typeof limit === 'string' ? `The sync server refuses new data from this device: ${limit}.` : undefined);
+      const notice = clock ?? serverNotice(doc, options.deviceId);
       const base = {
         ...(notice ? { notice } : {}),
         pendingBlocks: pending,
