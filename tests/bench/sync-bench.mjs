@@ -305,6 +305,7 @@ export async function runSyncBench() {
     configFile: false,
     logLevel: 'error',
     appType: 'custom',
+    optimizeDeps: { noDiscovery: true, entries: [] }, // Node modules only: nothing of the app to scan
     server: { middlewareMode: true, hmr: false },
   });
   const buildServer = await loader.ssrLoadModule('/tests/server/global-setup.ts');
