@@ -46,6 +46,8 @@ it('logs a storage error and refuses new data while saves fail, and keeps answer
   writeFileSync(join(server.dir, 'automerge'), 'not a folder');
   writer.handle.change((doc) => void (doc.name = 'writer, renamed'));
   await expect.poll(() => server.lines.some((line) => line.startsWith('[sync] storage error: could not save'))).toBe(true);
+  // what the device sends while saves fail is refused, with the reason
+  writer.handle.change((doc) => void (doc.name = 'writer, renamed again'));
   await expect.poll(() => server.lines.some((line) => line.includes('failed to save') && line.includes('dropped'))).toBe(true);
   expect(await server.info()).toMatchObject({ height: blocks.length });
 });
