@@ -29,12 +29,13 @@
 // vite.config.ts and node_modules/vite), else by this one's.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
+import { freePort } from './browser-bench.mjs';
+import { quietNetwork } from './screens-bench.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, 'tests/bench/results/act-build'); // git-ignored; dist/ is left to the e2e run
@@ -193,17 +194,6 @@ function installActObserver(want) {
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
-function freePort() {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
-}
-
 // The project that serves `dir` as `npm start` does: the nearest folder above it with a vite.config.ts and vite.
 function projectOf(dir) {
   for (let at = resolve(dir); at !== dirname(at); at = dirname(at)) {
@@ -312,21 +302,6 @@ function scriptBytesBefore(requests, timeOrigin, atMs, dir) {
     wire += sent > 0 ? sent : existsSync(`${file}.br`) ? statSync(`${file}.br`).size : gzipped;
   }
   return { files, wire, gzip };
-}
-
-// Resolves once none of the page's requests has been in flight for QUIET_MS (at most QUIET_CAP_MS).
-function quietNetwork(page) {
-  let inFlight = 0;
-  let last = Date.now();
-  const start = () => ((inFlight += 1), (last = Date.now()));
-  const end = () => ((inFlight = Math.max(0, inFlight - 1)), (last = Date.now()));
-  page.on('request', start);
-  page.on('requestfinished', end);
-  page.on('requestfailed', end);
-  return async () => {
-    const began = Date.now();
-    while ((inFlight > 0 || Date.now() - last < QUIET_MS) && Date.now() - began < QUIET_CAP_MS) await sleep(50);
-  };
 }
 
 // 1: the login page, cold, only observed.
@@ -523,7 +498,7 @@ async function measureDashboard(browser, served, role) {
     );
     if (path !== `/${role}/dashboard`) throw new Error(`the stored session led to ${path}, not the ${role} dashboard`);
     const bytes = scriptBytesBefore(await requestsOf(), timeOrigin, dataMs, served.dir);
-    await quiet(); // the person reads the dashboard a moment before moving on
+    await quiet(QUIET_MS, QUIET_CAP_MS); // the person reads the dashboard a moment before moving on
     const quietMs = await inPage(cdp, 'performance.now()');
     const links = (await inPage(cdp, MENU_LINKS)).filter((link) => link.path !== `/${role}/dashboard`);
     const first = {};

@@ -6,6 +6,7 @@
 // over a 10,000- and a 100,000-block chain, and the login screen's first-load JS + CSS.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -91,6 +92,18 @@ export async function previewApp(outDir = distDir) {
     preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
   });
   return { server, baseUrl: `http://127.0.0.1:${server.httpServer.address().port}` };
+}
+
+// A port nobody listens on now, for a server of the bench's own.
+export function freePort() {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
 }
 
 // The Chromium the benches drive: run.mjs finds or installs one and sets CHROMIUM_PATH.

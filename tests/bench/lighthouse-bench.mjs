@@ -4,14 +4,13 @@
 // the HTTP cache cleared and the service worker removed, so the dashboard loads cold as after a browser restart).
 // Lighthouse 12: Lighthouse 13 needs Node 22, and this project runs on Node 20.19+.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
-import { previewApp } from './browser-bench.mjs';
+import { freePort, previewApp } from './browser-bench.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, 'tests/bench/results/lighthouse-build'); // git-ignored; dist/ is left to the e2e run
@@ -24,17 +23,6 @@ export const LIGHTHOUSE_GOALS = { accessibility: 100, bestPractices: 100, seo: 1
 
 // The app marks its first screen with no spinner left (src/start/mount-app.tsx): a dashboard's first paint with data.
 const FIRST_SCREEN_MARK = 'medledger:first-screen';
-
-function freePort() {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
-}
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -60,9 +60,9 @@ async function visitTimed(page, path) {
   );
 }
 
-// Resolves once no request of the page has been in flight for `quietMs` (Playwright's networkidle fires once per
-// page load: a page that loaded before would not wait at all).
-function quietNetwork(page) {
+// Resolves once no request of the page has been in flight for `quietMs`, or after `capMs` (Playwright's networkidle
+// fires once per page load: a page that loaded before would not wait at all).
+export function quietNetwork(page) {
   let inFlight = 0;
   let last = Date.now();
   const start = () => ((inFlight += 1), (last = Date.now()));
@@ -70,8 +70,11 @@ function quietNetwork(page) {
   page.on('request', start);
   page.on('requestfinished', end);
   page.on('requestfailed', end);
-  return async (quietMs = 1000) => {
-    while (inFlight > 0 || Date.now() - last < quietMs) await new Promise((done) => setTimeout(done, 50));
+  return async (quietMs = 1000, capMs = Infinity) => {
+    const began = Date.now();
+    while ((inFlight > 0 || Date.now() - last < quietMs) && Date.now() - began < capMs) {
+      await new Promise((done) => setTimeout(done, 50));
+    }
   };
 }
 
