@@ -5,6 +5,12 @@ import { WebSocketClientAdapter } from '@automerge/automerge-repo-network-websoc
 
 class RefusedQuietly extends WebSocketClientAdapter {
   override onError = () => undefined;
+
+  // closing a socket still connecting makes it report an error after its listeners are gone: one that says nothing
+  override disconnect() {
+    this.socket?.addEventListener('error', () => undefined);
+    super.disconnect();
+  }
 }
 
 export interface RawClient {
