@@ -51,6 +51,8 @@ export async function startSyncServer({ host, port, dir, log }: SyncServerOption
   });
   // browsers send an Origin: only pages served from this machine may open the socket, and only with a proven session
   http.on('upgrade', (request, socket, head) => {
+    // a client that resets its connection is its own affair: an upgrade's socket has no error listener of its own
+    socket.on('error', () => socket.destroy());
     const origin = request.headers.origin;
     if ((origin && !isLoopbackOrigin(origin)) || !gate.verifyUpgrade(request)) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
