@@ -265,15 +265,7 @@ async function realBlockBesideJunk(support) {
   const junk = await support.devices.connectDevice(server.port, 'junk', blocks.slice(0, 1), { as: ledger.sarah });
   try {
     if (!(await laptop.join()).ok) throw new Error('the laptop did not seed the server');
-    const missing = 'f'.repeat(64);
-    const at = new Date().toISOString();
-    junk.handle.change((doc) => {
-      for (let i = 0; i < 20_000; i++) {
-        const hash = i.toString(16).padStart(64, '0');
-        const block = { id: String(i + 5), hash, previousHash: missing, heads: [missing], timestamp: at, data: {}, nonce: 0 };
-        doc.blocks[hash] = new TextEncoder().encode(JSON.stringify(block));
-      }
-    });
+    support.devices.writeBlocksThatWait(junk.handle, 20_000);
     if (!(await junk.join()).ok) throw new Error('the junk device did not join');
     const waiting = `20000 block(s) of device ${junk.deviceId} wait`;
     while (!server.lines.some((line) => line.includes(waiting))) await new Promise((done) => setTimeout(done, 20));

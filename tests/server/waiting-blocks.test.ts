@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { signProof } from '../../workers/core/sync-proof';
 import { SYNC_PROTOCOL_VERSION, type JoinAnswer } from '../../workers/core/sync-protocol';
 import { uploadOf } from '../support/ledger-fixtures';
-import { encodeBlocks } from './support/devices';
+import { encodeBlocks, writeBlocksThatWait } from './support/devices';
 import { seededServer } from './support/seeded';
 
 const WAITING_MS = 4_000; // the test server drops a waiting block after this
@@ -13,15 +13,7 @@ it('takes a real block within 2 s while 20,000 junk blocks wait, then drops and 
   const { server, ledger, blocks, laptop, device } = await seededServer(1, { SYNC_WAITING_MS: String(WAITING_MS) });
   await expect.poll(async () => (await server.info()).height).toBe(blocks.length);
   const junk = await device('junk', blocks.slice(0, 1));
-  const missing = 'f'.repeat(64);
-  const at = new Date().toISOString();
-  junk.handle.change((doc) => {
-    for (let i = 0; i < 20_000; i++) {
-      const hash = i.toString(16).padStart(64, '0');
-      const block = { id: String(i + 5), hash, previousHash: missing, heads: [missing], timestamp: at, data: {}, nonce: 0 };
-      doc.blocks[hash] = new TextEncoder().encode(JSON.stringify(block));
-    }
-  });
+  writeBlocksThatWait(junk.handle, 20_000);
   expect(await junk.join()).toMatchObject({ ok: true }); // joined after the change: its 5 MB go in one piece
   const shared = await junk.ledger();
   const waiting = `20000 block(s) of device ${junk.deviceId} wait for blocks they name`;

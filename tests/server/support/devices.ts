@@ -52,6 +52,19 @@ export function encodeBlocks(blocks: readonly Block[]): Record<string, Uint8Arra
   return Object.fromEntries(blocks.map((block) => [block.hash, encodeBlock(block)]));
 }
 
+// `count` well-formed blocks that name a head that never arrives: they can only wait, as a hostile device's would.
+export function writeBlocksThatWait(handle: DocHandle<DeviceDoc>, count: number): void {
+  const missing = 'f'.repeat(64);
+  const at = new Date().toISOString();
+  handle.change((doc) => {
+    for (let i = 0; i < count; i++) {
+      const hash = i.toString(16).padStart(64, '0');
+      const block = { id: String(i + 5), hash, previousHash: missing, heads: [missing], timestamp: at, data: {}, nonce: 0 };
+      doc.blocks[hash] = new TextEncoder().encode(JSON.stringify(block));
+    }
+  });
+}
+
 export interface TestDevice {
   deviceId: string;
   repo: Repo;
