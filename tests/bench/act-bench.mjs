@@ -344,7 +344,7 @@ const SIGN_IN_BUTTON = `() => [...document.querySelectorAll('button, [role="butt
 async function measureSignInAnswered(browser, served) {
   const context = await browser.newContext({ baseURL: served.baseUrl, viewport: VIEWPORT });
   try {
-    await context.addInitScript(installActObserver, ['signInUsable', 'signingIn']);
+    await context.addInitScript(installActObserver, ['signInUsable', 'signingIn', `stat:${DATA_STAT.patient}`]);
     const { page, cdp } = await emulatedPage(context);
     let documents = 0;
     page.on('framenavigated', (frame) => {
@@ -371,6 +371,10 @@ async function measureSignInAnswered(browser, served) {
     } catch {
       failure = documents > documentsBefore ? 'the page loaded again (the form was sent by the browser)' : 'no answer';
     }
+    // what the person waited for: the dashboard's data after signing in (the same stat as a returning patient's)
+    const signedIn = failure
+      ? null
+      : await waitInPage(cdp, `${MARKS}?.[${JSON.stringify(`stat:${DATA_STAT.patient}`)}]`, LOAD_TIMEOUT_MS, 20, 'signed in');
     const { clicks, longTasks, longFrames } = (await inPage(
       cdp,
       '({ clicks: window.__act?.clicks ?? [], longTasks: window.__act?.longTasks ?? [], longFrames: window.__act?.longFrames ?? [] })',
@@ -403,6 +407,8 @@ async function measureSignInAnswered(browser, served) {
       clickedOn: clicks.find((entry) => entry.type === 'click')?.on ?? null,
       answeredMs: answered,
       answerAfterClickMs: answered !== null && clickMs !== null ? answered - clickMs : null,
+      signedInMs: signedIn,
+      signedInAfterClickMs: signedIn !== null && clickMs !== null ? signedIn - clickMs : null,
       clickDispatchedAfterMs: dispatched !== null && clickMs !== null ? dispatched - clickMs : null,
       failure,
     };
@@ -522,7 +528,9 @@ async function measureDashboard(browser, served, role) {
   }
 }
 
-const MEASURES = ['signInUsable', 'signInAnswered', 'patient', 'doctor'];
+// BENCH_ACT_ONLY=signInUsable,signInAnswered (say) measures only those loads
+const ALL_MEASURES = ['signInUsable', 'signInAnswered', 'patient', 'doctor'];
+const MEASURES = process.env.BENCH_ACT_ONLY ? process.env.BENCH_ACT_ONLY.split(',') : ALL_MEASURES;
 async function measure(browser, served, which) {
   if (which === 'signInUsable') return measureSignInUsable(browser, served);
   if (which === 'signInAnswered') return measureSignInAnswered(browser, served);
@@ -550,7 +558,7 @@ export async function runActBench({ executablePath, chromiumArgs }) {
     builds.push({ name: given ? resolve(given) : 'this build', ...(await serveBuild(given ?? outDir)) });
     if (against) builds.push({ name: resolve(against), ...(await serveBuild(against)) });
     for (const served of builds) console.log(`[bench] ${served.name}: ${served.dir} served by ${served.project}'s vite preview`);
-    const rounds = builds.map(() => Object.fromEntries(MEASURES.map((which) => [which, []])));
+    const rounds = builds.map(() => Object.fromEntries(ALL_MEASURES.map((which) => [which, []])));
     for (let round = 1; round <= RUNS; round += 1) {
       const measures = round % 2 === 1 ? MEASURES : [...MEASURES].reverse();
       for (const which of measures) {
@@ -587,7 +595,7 @@ function brief(which, result) {
   if (which === 'signInAnswered') {
     return (
       `usable ${ms(result.usableMs)}, clicked ${ms(result.clickMs)} (its click event dispatched ${ms(result.clickDispatchedAfterMs)} ` +
-      `later), answered ${ms(result.answeredMs)}` +
+      `later), answered ${ms(result.answeredMs)}, dashboard data ${ms(result.signedInMs)}` +
       `${result.failure ? ` (${result.failure})` : ''}; ${result.longTasksAfterClick} long tasks between (${ms(result.longTaskMsAfterClick)}, ` +
       `longest ${ms(result.longestTaskAfterClick)}); scripts: ${result.scriptsAfterClick.join(', ') || 'none over 50 ms'}`
     );
@@ -642,6 +650,8 @@ function rows(build) {
       (v) => ms(v),
     ],
     ['Sign In answered, from navigation start', pick(r.signInAnswered, 'answeredMs')],
+    ['signed in: the dashboard data shows, from the click', pick(r.signInAnswered, 'signedInAfterClickMs'), (v) => ms(v)],
+    ['signed in: the dashboard data shows, from navigation start', pick(r.signInAnswered, 'signedInMs')],
     [
       'main-thread long tasks between the click and its answer, in all',
       pick(r.signInAnswered, 'longTaskMsAfterClick'),

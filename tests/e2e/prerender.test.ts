@@ -1,6 +1,8 @@
-// The login screen pre-rendered at build time (vite.config.ts, prerenderLogin): painted before any JavaScript runs,
-// disabled until React has hydrated it, hidden where the app will show another screen, and hydrated in place (the
-// same nodes, no mismatch).
+// The login screen pre-rendered at build time (vite.config.ts, prerenderLogin): painted before any JavaScript runs and
+// usable then (a Sign In pressed before the app runs is held, public/start-app.js), hidden where the app will show
+// another screen, and hydrated in place (the same nodes, no mismatch).
+import { DEMO_PASSWORD } from '../../workers/core/constants';
+import { DEMO_ACCOUNTS } from '../../workers/core/directory';
 import { describe, expect, test } from './support/fixtures';
 import { DESKTOP } from './support/page';
 import { settled, stat, text } from './support/read';
@@ -10,16 +12,51 @@ const hydrationProblems = (messages: string[]) =>
   messages.filter((message) => /pre-rendered|hydrat|#418|#423|did not match/i.test(message));
 
 describe('pre-rendered login screen', () => {
-  test('is on screen without JavaScript, its form disabled and busy until the app runs', async ({ browser, baseUrl }) => {
+  test('is on screen without JavaScript, its form posted if sent, never put in the address', async ({ browser, baseUrl }) => {
     const context = await browser.newContext({ baseURL: baseUrl, viewport: DESKTOP, javaScriptEnabled: false });
     try {
       const page = await context.newPage();
       await page.goto('/');
       expect(await page.locator('h1').textContent()).toBe('Sign in');
-      expect(await page.locator('#login-email').isVisible()).toBe(true);
-      expect(await page.getByRole('button', { name: 'Sign In' }).isDisabled()).toBe(true);
-      expect(await page.locator('#login-email').isDisabled()).toBe(true);
-      expect(await page.locator('form').getAttribute('aria-busy')).toBe('true');
+      expect(await page.locator('#login-email').isEditable()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Sign In' }).isEnabled()).toBe(true);
+      expect(await page.locator('form').getAttribute('method')).toBe('post');
+      expect(await page.getByRole('button', { name: 'Fill Demo Credentials' }).isDisabled()).toBe(true); // needs the app
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a Sign In pressed before the app runs says "Signing in...", and signs in once the app is here', async ({
+    browser,
+    baseUrl,
+  }) => {
+    const context = await browser.newContext({ baseURL: baseUrl, viewport: DESKTOP });
+    try {
+      // the app's entry waits until the form has been sent
+      let release = () => {};
+      const sent = new Promise<void>((done) => (release = done));
+      await context.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+        await sent;
+        await route.continue();
+      });
+      const page = await context.newPage();
+      await page.goto('/', { waitUntil: 'commit' });
+      await page.locator('label[for="role-patient"]').click();
+      await page.getByLabel('Email').fill(DEMO_ACCOUNTS.patient);
+      await page.getByLabel('Password').fill(DEMO_PASSWORD);
+      await page.evaluate(() => ((window as unknown as { before: boolean }).before = true)); // gone if the page loads again
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      const signingIn = page.getByRole('button', { name: 'Signing in...' });
+      await signingIn.waitFor();
+      expect(await signingIn.isDisabled()).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.classList.contains('app-running'))).toBe(false);
+      release();
+      await page.waitForURL('**/patient/dashboard');
+      await settled(() => text(stat(page, 'Total Records'))).toMatch(/^\d+$/);
+      // the browser never sent the form: the same document, no field in the address
+      expect(await page.evaluate(() => (window as unknown as { before?: boolean }).before)).toBe(true);
+      expect(new URL(page.url()).search).toBe('');
     } finally {
       await context.close();
     }
@@ -51,8 +88,7 @@ describe('pre-rendered login screen', () => {
     await page.evaluate(() => {
       (window as unknown as { firstButton: Element | null }).firstButton = document.querySelector('button[type=submit]');
     });
-    await page.locator('form[aria-busy="false"]').waitFor();
-    await settled(() => page.getByRole('button', { name: 'Sign In' }).isEnabled()).toBe(true);
+    await settled(() => page.getByRole('button', { name: 'Fill Demo Credentials' }).isEnabled()).toBe(true); // hydrated
     await settled(() =>
       page.evaluate(
         () =>
@@ -69,7 +105,7 @@ describe('pre-rendered login screen', () => {
     const messages: string[] = [];
     page.on('console', (message) => messages.push(message.text()));
     await page.goto('/');
-    await page.locator('form[aria-busy="false"]').waitFor();
+    await settled(() => page.getByRole('button', { name: 'Fill Demo Credentials' }).isEnabled()).toBe(true);
     // what src/ledger's session provider leaves when the worker signed the user out for the server's ledger
     await page.evaluate(() =>
       sessionStorage.setItem(
@@ -79,7 +115,7 @@ describe('pre-rendered login screen', () => {
     );
     await page.reload();
     await page.getByText("This device now holds the sync server's ledger").waitFor();
-    await page.locator('form[aria-busy="false"]').waitFor();
+    await settled(() => page.getByRole('button', { name: 'Fill Demo Credentials' }).isEnabled()).toBe(true);
     expect(hydrationProblems(messages)).toEqual([]);
     expect(recorded.unexpectedProblems()).toEqual([]);
   });

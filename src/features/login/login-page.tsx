@@ -1,13 +1,11 @@
-import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { Fragment, useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import ToggleButton from 'react-bootstrap/ToggleButton';
-import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
 import { DEMO_PASSWORD } from '../../../workers/core/constants';
 import { DEMO_ACCOUNTS, USERS } from '../../../workers/core/directory';
 import { MESSAGES } from '../../../workers/core/errors';
-import type { Role } from '../../../workers/core/types';
+import { peekHeldSignIn, signInFieldsOf, takeHeldSignIn, type SignInFields } from '../../auth/held-sign-in';
 import { useSession } from '../../auth/use-session';
 import { Icon } from '../../components/icon';
 import { loginErrorMessage } from './login-error-message';
@@ -16,6 +14,7 @@ import { ResetLocalData } from './reset-local-data';
 import { useHydrated } from '../../components/use-hydrated';
 
 const noNotice = () => null; // the pre-rendered screen holds no word: it comes with the next render
+const SIGNING_IN = 'Signing in...';
 
 const FEATURES = [
   { icon: 'box', text: 'Every record sealed in a tamper-evident block' },
@@ -23,26 +22,45 @@ const FEATURES = [
   { icon: 'alert', text: 'Emergency access that leaves an audit trail' },
 ] as const;
 
+const ROLES = [
+  { role: 'patient', label: 'Patient', icon: 'user' },
+  { role: 'doctor', label: 'Doctor', icon: 'activity' },
+] as const;
+
+// The fields are the form's own (uncontrolled, read when it is sent): the pre-rendered copy of this screen
+// (src/start/prerender-login.tsx) takes typing before React has hydrated it, and hydration keeps what was typed.
 export function LoginPage() {
   const { signIn } = useSession();
-  const [role, setRole] = useState<Role>('patient');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [held] = useState(peekHeldSignIn); // a Sign In pressed before the app ran (src/auth/held-sign-in.ts)
+  const [busy, setBusy] = useState(held !== null);
   const [error, setError] = useState<string | null>(null);
   const errorRef = useRef<HTMLDivElement>(null);
   const left = useSyncExternalStore(subscribeSignInNotice, peekSignInNotice, noNotice); // why the user was signed out
   const [resetNotice, setResetNotice] = useState<string | null>(null);
   const notice = resetNotice ?? left;
 
-  // the build's copy of this screen (src/start/prerender-login.tsx) is disabled until React has hydrated it
+  // Fill Demo Credentials needs the app: the pre-rendered copy shows it disabled until React has hydrated it
   const live = useHydrated();
 
   useEffect(() => {
     if (error) errorRef.current?.focus();
   }, [error]);
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  // busy is set by the caller: a held sign-in renders busy from the start. Once signed in, the guard of / sends the
+  // user to their dashboard; the word said until now is done.
+  const signInWith = ({ email, password, role }: SignInFields) =>
+    signIn(email, password, role).then(clearSignInNotice, (caught: unknown) => {
+      setError(loginErrorMessage(caught));
+      setBusy(false);
+    });
+
+  useEffect(() => {
+    if (held && takeHeldSignIn()) void signInWith(held);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, for the sign-in held before the app ran
+  }, [held]);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
     // required + type=email: the browser names the problem on the field
@@ -50,21 +68,18 @@ export function LoginPage() {
       event.currentTarget.reportValidity();
       return;
     }
+    const fields = signInFieldsOf(event.currentTarget);
     setBusy(true);
     setError(null);
-    try {
-      await signIn(email.trim(), password, role);
-      clearSignInNotice(); // said until now
-      // the guard of / now sends the user to their dashboard
-    } catch (caught) {
-      setError(loginErrorMessage(caught));
-      setBusy(false);
-    }
+    void signInWith(fields);
   };
 
   const fillDemo = () => {
-    setEmail(DEMO_ACCOUNTS[role]);
-    setPassword(DEMO_PASSWORD);
+    const form = formRef.current;
+    if (!form) return;
+    const fill = (name: string, value: string) => ((form.elements.namedItem(name) as HTMLInputElement).value = value);
+    fill('email', DEMO_ACCOUNTS[signInFieldsOf(form).role]);
+    fill('password', DEMO_PASSWORD);
     setError(null);
   };
 
@@ -93,25 +108,31 @@ export function LoginPage() {
           <h1 className="h3 mb-1">Sign in</h1>
           <p className="text-body-secondary mb-4">Choose your account type to continue.</p>
 
-          <Form onSubmit={(event) => void submit(event)} aria-label="Sign in" aria-busy={!live}>
-            <fieldset disabled={!live}>
+          {/* posted, never put in the address, by a browser without JavaScript; the app and public/start-app.js send nothing */}
+          <Form ref={formRef} method="post" onSubmit={submit} aria-label="Sign in" aria-busy={busy}>
+            <fieldset disabled={busy}>
               <fieldset className="mb-3">
                 <legend className="form-label fs-6">Account type</legend>
-                {/* the radio inside takes focus: tabIndex -1 keeps each label from being a second tab stop */}
-                <ToggleButtonGroup
-                  type="radio"
-                  name="role"
-                  value={role}
-                  onChange={(value: Role) => setRole(value)}
-                  className="w-100 role-toggle"
-                >
-                  <ToggleButton id="role-patient" value="patient" variant="outline-primary" tabIndex={-1}>
-                    <Icon name="user" size={16} /> Patient
-                  </ToggleButton>
-                  <ToggleButton id="role-doctor" value="doctor" variant="outline-primary" tabIndex={-1}>
-                    <Icon name="activity" size={16} /> Doctor
-                  </ToggleButton>
-                </ToggleButtonGroup>
+                {/* Bootstrap's toggle is native radios: it works before the app runs. The radio takes focus: tabIndex
+                    -1 keeps each label from being a second tab stop */}
+                <div role="group" className="w-100 role-toggle btn-group">
+                  {ROLES.map(({ role, label, icon }) => (
+                    <Fragment key={role}>
+                      <input
+                        className="btn-check"
+                        type="radio"
+                        autoComplete="off"
+                        id={`role-${role}`}
+                        name="role"
+                        value={role}
+                        defaultChecked={role === (held?.role ?? 'patient')}
+                      />
+                      <label tabIndex={-1} htmlFor={`role-${role}`} className="btn btn-outline-primary">
+                        <Icon name={icon} size={16} /> {label}
+                      </label>
+                    </Fragment>
+                  ))}
+                </div>
               </fieldset>
 
               <Form.Group className="mb-3" controlId="login-email">
@@ -119,9 +140,9 @@ export function LoginPage() {
                 <Form.Control
                   type="email"
                   required
+                  name="email"
                   autoComplete="username"
-                  value={email}
-                  onChange={(event) => setEmail(event.target.value)}
+                  defaultValue={held?.email}
                   placeholder="name@example.com"
                 />
               </Form.Group>
@@ -131,9 +152,9 @@ export function LoginPage() {
                 <Form.Control
                   type="password"
                   required
+                  name="password"
                   autoComplete="current-password"
-                  value={password}
-                  onChange={(event) => setPassword(event.target.value)}
+                  defaultValue={held?.password}
                 />
               </Form.Group>
 
@@ -162,10 +183,11 @@ export function LoginPage() {
               ) : null}
 
               <div className="d-grid gap-2">
-                <Button type="submit" variant="primary" size="lg" disabled={busy}>
-                  {busy ? 'Signing in...' : 'Sign In'}
+                {/* public/start-app.js shows the busy label on a Sign In pressed before the app ran */}
+                <Button type="submit" variant="primary" size="lg" data-busy-label={SIGNING_IN}>
+                  {busy ? SIGNING_IN : 'Sign In'}
                 </Button>
-                <Button type="button" variant="outline-secondary" onClick={fillDemo} disabled={busy}>
+                <Button type="button" variant="outline-secondary" onClick={fillDemo} disabled={!live}>
                   Fill Demo Credentials
                 </Button>
               </div>
