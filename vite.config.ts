@@ -180,6 +180,10 @@ export default defineConfig({
     preloadTheApp,
     contentSecurityPolicyHeader,
   ],
+  css: {
+    // Bootstrap 5.3's Sass (src/app/bootstrap.scss) still uses @import and the global functions Dart Sass deprecates
+    preprocessorOptions: { scss: { quietDeps: true, silenceDeprecations: ['import', 'global-builtin', 'color-functions'] } },
+  },
   worker: {
     format: 'es',
     plugins: () => [comlink()],
