@@ -1,4 +1,4 @@
-import 'bootstrap/dist/css/bootstrap.min.css';
+import '../app/bootstrap.scss';
 import '../app/theme.css';
 import './prerender.css';
 import { APP_LAYOUT, APP_ROUTES } from '../app/routes';
@@ -12,10 +12,11 @@ import { openWorkerLedger } from '../ledger/ledger-worker';
 // and the rest of the HTML: it starts the work that takes longest, then waits for #root to render into.
 performance.mark('medledger:entry');
 
-// A returning user's dashboard waits for the stored ledger: the worker starts before the app's code has arrived, and
-// loads and verifies the ledger meanwhile. A visitor's worker starts with the app (src/ledger/ledger-provider.tsx).
+// The worker starts before the app's code has arrived: a returning user's dashboard waits for the stored ledger,
+// which it loads and verifies meanwhile, and a visitor's sign-in for the ledger it opens (or makes, on a first visit)
+// while they type.
+openWorkerLedger();
 const userId = readStoredUserId();
-if (userId) openWorkerLedger();
 
 // The first screen's code loads beside the app's, so the first render shows it at once: for a returning user the
 // layout and the screen asked for (or their dashboard); a visitor's login comes with the app (./start-app.tsx). The
