@@ -1,7 +1,7 @@
 // Looks for secrets (record text, file names, keys) in what the sync server stored (docs/decisions/nothing-medical-in-clear.md):
 // every file's raw bytes, and every Automerge document in it loaded, its current values and every value its history
 // ever set, with the byte fields the server's documents hold (blocks, wraps, keys: UTF-8 JSON) decoded.
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import * as Automerge from '@automerge/automerge';
 
@@ -144,7 +144,10 @@ export function scanServerStorage(dir: string, secrets: readonly string[]): Stor
   };
 
   const files = filesUnder(dir);
-  for (const file of files) scanBytes(readFileSync(file), relative(dir, file));
+  for (const file of files) {
+    if (!existsSync(file)) continue; // compacted away by Automerge-repo since it was listed: its bytes are in a newer file
+    scanBytes(readFileSync(file), relative(dir, file));
+  }
 
   let documents = 0;
   for (const [document, chunks] of documentChunks(files)) {
