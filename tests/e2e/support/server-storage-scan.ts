@@ -1,7 +1,7 @@
 // Looks for secrets (record text, file names, keys) in what the sync server stored (docs/decisions/nothing-medical-in-clear.md):
 // every file's raw bytes, and every Automerge document in it loaded, its current values and every value its history
 // ever set, with the byte fields the server's documents hold (blocks, wraps, keys: UTF-8 JSON) decoded.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import * as Automerge from '@automerge/automerge';
 
@@ -65,11 +65,25 @@ function needlesOf(secret: string): Needle[] {
   return needles;
 }
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    return entry.isDirectory() ? filesUnder(path) : [path];
-  });
+// Every file's bytes, read once: Automerge-repo compacts a document's chunks while the server runs, so a file listed
+// may be gone when it is read (its bytes are in a newer file, also listed or written after the listing).
+function filesUnder(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  const visit = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else {
+        try {
+          files.set(path, readFileSync(path));
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        }
+      }
+    }
+  };
+  visit(dir);
+  return files;
 }
 
 function isByteArray(value: unknown): value is Uint8Array | number[] {
@@ -82,9 +96,9 @@ function isByteArray(value: unknown): value is Uint8Array | number[] {
 }
 
 // The document chunks of the storage folder, grouped by document: nodefs keeps `<id[0..2]>/<id[2..]>/<type>/<hash>`.
-function documentChunks(files: readonly string[]): Map<string, string[]> {
+function documentChunks(files: ReadonlyMap<string, Buffer>): Map<string, string[]> {
   const documents = new Map<string, string[]>();
-  for (const file of files) {
+  for (const file of files.keys()) {
     if (!CHUNK_TYPES.has(basename(dirname(file)))) continue;
     const document = dirname(dirname(file));
     documents.set(document, [...(documents.get(document) ?? []), file]);
@@ -93,12 +107,12 @@ function documentChunks(files: readonly string[]): Map<string, string[]> {
 }
 
 // The document its chunks hold, or null when they are not an Automerge document's.
-function loadDocument(chunks: readonly string[]): Automerge.Doc<unknown> | null {
+function loadDocument(files: ReadonlyMap<string, Buffer>, chunks: readonly string[]): Automerge.Doc<unknown> | null {
   const ordered = [...chunks].sort(
     (a, b) => Number(basename(dirname(b)) === 'snapshot') - Number(basename(dirname(a)) === 'snapshot'),
   );
   try {
-    return Automerge.loadIncremental(Automerge.init<unknown>(), Buffer.concat(ordered.map((file) => readFileSync(file))));
+    return Automerge.loadIncremental(Automerge.init<unknown>(), Buffer.concat(ordered.map((file) => files.get(file) as Buffer)));
   } catch {
     return null;
   }
@@ -144,14 +158,11 @@ export function scanServerStorage(dir: string, secrets: readonly string[]): Stor
   };
 
   const files = filesUnder(dir);
-  for (const file of files) {
-    if (!existsSync(file)) continue; // compacted away by Automerge-repo since it was listed: its bytes are in a newer file
-    scanBytes(readFileSync(file), relative(dir, file));
-  }
+  for (const [file, bytes] of files) scanBytes(bytes, relative(dir, file));
 
   let documents = 0;
   for (const [document, chunks] of documentChunks(files)) {
-    const doc = loadDocument(chunks);
+    const doc = loadDocument(files, chunks);
     if (!doc) continue;
     documents++;
     const name = `document ${relative(dir, document)}`;
@@ -160,5 +171,5 @@ export function scanServerStorage(dir: string, secrets: readonly string[]): Stor
     for (const change of Automerge.getAllChanges(doc))
       for (const op of Automerge.decodeChange(change).ops) if (op.value !== undefined) scanValue(op.value, `${name} history`);
   }
-  return { files: files.length, documents, found: [...found.values()] };
+  return { files: files.size, documents, found: [...found.values()] };
 }
