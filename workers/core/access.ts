@@ -129,17 +129,24 @@ export function accessScope(level: AccessLevel): AccessScope {
 
 // The records a view under a grant or a share of `level` sends at `state`: the patient's medical records, newest first.
 export function sentRecords(state: LedgerState, patientId: string, level: AccessLevel): RecordEntry[] {
-  return [...(state.records.get(patientId) ?? [])]
-    .reverse()
-    .filter((entry) => entry.record.type !== 'emergency_access')
-    .slice(0, accessScope(level).records);
+  const medical = state.medicalRecords.get(patientId) ?? [];
+  return medical.slice(medical.length - sentCount(state, patientId, level)).reverse();
+}
+
+// How many records such a view sends, without listing them (the chain's rules check a full read by its count).
+export function sentCount(state: LedgerState, patientId: string, level: AccessLevel): number {
+  return Math.min(state.medicalRecords.get(patientId)?.length ?? 0, accessScope(level).records);
 }
 
 // What such a view read, as recorded on the chain and shown to the patient: a count, never a title (titles are
 // sealed, docs/decisions/nothing-medical-in-clear.md); the patient's screen names the records it can open.
 export function readText(level: AccessLevel, sent: readonly RecordEntry[]): string {
-  if (sent.length === 0) return 'profile and health overview (no records)';
-  const count = sent.length === 1 ? '1 record' : `${sent.length} records`;
+  return readCountText(level, sent.length);
+}
+
+export function readCountText(level: AccessLevel, sent: number): string {
+  if (sent === 0) return 'profile and health overview (no records)';
+  const count = sent === 1 ? '1 record' : `${sent} records`;
   return level === 'full'
     ? `profile, health overview and the complete history (${count})`
     : `profile, health overview and ${count}`;

@@ -1,6 +1,6 @@
 // The chain's rules: whether a block may follow the blocks before it, given the state they fold to
 // (semantic verification). The first block that breaks one is named with it, like a block whose hash does not match.
-import { accessScope, careConsentOf, isShareActive, readText, sentRecords, titledReadText } from './access';
+import { accessScope, careConsentOf, isShareActive, readCountText, sentCount, sentRecords, titledReadText } from './access';
 import {
   ACCEPTED_EXTENSIONS,
   EMERGENCY_DURATIONS,
@@ -180,11 +180,12 @@ function readProblem(
   if (read.documentId === undefined) {
     // the fixed text of chains written before reads named what was sent, the titled text written before titles were
     // sealed, or exactly the count this state sent
-    const sent = sentRecords(state, access.patientId, access.accessLevel);
+    // a full read's titled text is its count text, so only a basic read (5 records at most) lists what it sent
     const legal =
       read.read === scope.legacyRead ||
-      read.read === titledReadText(access.accessLevel, sent) ||
-      read.read === readText(access.accessLevel, sent);
+      read.read === readCountText(access.accessLevel, sentCount(state, access.patientId, access.accessLevel)) ||
+      (access.accessLevel === 'basic' &&
+        read.read === titledReadText(access.accessLevel, sentRecords(state, access.patientId, access.accessLevel)));
     return legal ? null : 'a read names more than its level covers';
   }
   if (!scope.documents) return 'a document read lies outside basic access';
@@ -264,8 +265,8 @@ function consentProblem(state: LedgerState, record: CareConsentRecord): string |
 // A re-sealing: the patient's own upload written in clear, named by id and block, sealed once, with its text under
 // an epoch the patient may name and exactly its live files' names under their document keys.
 function resealProblem(state: LedgerState, record: ResealedRecord): string | null {
-  const entry = (state.records.get(record.patientId) ?? []).find((candidate) => candidate.record.id === record.supersedes);
-  const upload = entry?.record;
+  const entry = state.uploads.get(record.supersedes);
+  const upload = entry?.record.patientId === record.patientId ? entry.record : undefined;
   if (!entry || !upload || (upload.type !== 'prescription' && upload.type !== 'test_report'))
     return "a re-sealing names no upload of the patient's";
   if (upload.sealed) return 'a re-sealing names an upload that was sealed when written';

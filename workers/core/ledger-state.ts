@@ -56,6 +56,8 @@ export interface LedgerState {
   placed: Set<string>; // hashes of the blocks so far: a block's heads must be among them
   notApplied: Map<string, NotApplied>; // by block hash
   records: Map<string, RecordEntry[]>; // per patient, oldest first: uploads, the genesis and grant starts
+  medicalRecords: Map<string, RecordEntry[]>; // per patient, oldest first: uploads and the genesis (what a read sends)
+  uploads: Map<string, RecordEntry>; // uploads and the genesis by record id: what a re-sealing names
   documents: Map<string, DocumentInfo & { blockIndex: number }>;
   grants: Map<string, GrantState>;
   patientGrants: Map<string, string[]>; // grant ids per patient, oldest first

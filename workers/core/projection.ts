@@ -23,6 +23,8 @@ export function emptyState(): LedgerState {
     placed: new Set(),
     notApplied: new Map(),
     records: new Map(),
+    medicalRecords: new Map(),
+    uploads: new Map(),
     documents: new Map(),
     grants: new Map(),
     patientGrants: new Map(),
@@ -78,6 +80,8 @@ export function apply(state: LedgerState, block: Block, index: number): LedgerSt
     case 'test_report':
       if (index === 0) state.enrolment = record.enrolment ?? null;
       push(state.records, record.patientId, entry);
+      push(state.medicalRecords, record.patientId, entry);
+      state.uploads.set(record.id, entry);
       if (record.sealed) announceEpoch(state, record.patientId, record.sealed.key, entry);
       for (const file of record.files) {
         state.documents.set(file.documentId, {

@@ -14,6 +14,8 @@ export function copyState(state: LedgerState): LedgerState {
     placed: new Set(state.placed),
     notApplied: new Map(state.notApplied),
     records: copyLists(state.records),
+    medicalRecords: copyLists(state.medicalRecords),
+    uploads: new Map(state.uploads),
     documents: new Map(state.documents),
     grants: new Map([...state.grants].map(([id, known]) => [id, { ...known, reads: known.reads.slice() }])),
     patientGrants: copyLists(state.patientGrants),
