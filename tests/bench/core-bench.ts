@@ -7,8 +7,9 @@ import { blockTemplate, createGenesisBlock, mineBlock, verifyChain } from '../..
 import { DIFFICULTY } from '../../workers/core/constants';
 import { mineBlockAsync } from '../../workers/core/mining';
 import { createNonceSearch } from '../../workers/core/nonce-search';
-import { project, verifyLedger } from '../../workers/core/projection';
+import { apply, project, ruleProblem, verifyLedger, type LedgerState } from '../../workers/core/projection';
 import { sha256Words } from '../../workers/core/sha256';
+import { copyState } from '../../workers/core/state-copy';
 import type { Block, ChainRecord } from '../../workers/core/types';
 import { benchRecords, countKinds } from './bench-chain';
 
@@ -70,6 +71,24 @@ function hashRate(attempts: number, runs: number, attempt: (nonce: number) => nu
   }
   if (sink === 0.5) console.log(sink); // keeps the work observable to the JIT
   return median(rates);
+}
+
+// What the service does with a change, signing and storage aside (workers/ledger/writes.ts commitDraft): each
+// write starts from the state the one before published and leaves that state as it was.
+function writeTimes(published: LedgerState, tip: Block, next: readonly ChainRecord[]): number[] {
+  const times: number[] = [];
+  let previous = tip;
+  for (const record of next) {
+    const started = performance.now();
+    const state = copyState(published);
+    const block = mineBlock(previous, record, record.timestamp, DIFFICULTY);
+    const problem = ruleProblem(state, block, state.height);
+    if (problem) throw new Error(`bench write broke a rule: ${problem}`);
+    published = apply(state, block, state.height);
+    times.push(performance.now() - started);
+    previous = block;
+  }
+  return times;
 }
 
 function cpuMs(): number {
@@ -158,10 +177,11 @@ export async function runCoreBench(log: (line: string) => void = console.log): P
   // other work hits both alike; the fold alone (project) shows what the rules add.
   const longest = 100_000;
   const buildStarted = performance.now();
-  const records = benchRecords(longest);
+  const writes = 41; // blocks written one after another onto each length (a prefix of a legal chain is legal)
+  const records = benchRecords(longest + writes);
   const chain: Block[] = [createGenesisBlock(records[0], records[0].timestamp, DIFFICULTY)];
   for (let i = 1; i < longest; i++) chain.push(mineBlock(chain[i - 1], records[i], records[i].timestamp, DIFFICULTY));
-  const kinds = countKinds(records);
+  const kinds = countKinds(records.slice(0, longest));
   log(
     `  (built a ${longest.toLocaleString('en')}-block legal chain at difficulty ${DIFFICULTY} in ${(performance.now() - buildStarted).toFixed(0)} ms: ${kinds})`,
   );
@@ -219,6 +239,14 @@ export async function runCoreBench(log: (line: string) => void = console.log): P
       name: 'verifyLedger / verifyChain, CPU',
       value: median(times.ledger.cpu) / median(times.chain.cpu),
       unit: 'x',
+    });
+    const written = writeTimes(project(blocks), blocks[length - 1], records.slice(length, length + writes));
+    add({
+      section,
+      name: `write one more block (copy the projection, mine, rules, fold), median of ${writes}`,
+      value: median(written),
+      unit: 'ms',
+      note: `slowest ${Math.max(...written).toFixed(2)} ms${length === longest ? '; goal < 20 ms' : ''}`,
     });
   }
 

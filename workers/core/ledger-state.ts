@@ -1,6 +1,7 @@
 // The state every screen reads: what the fold of the verified chain (projection.ts) holds, and what the
 // chain's rules (chain-rules.ts) judge a new block against.
 import type { ReaderSealed } from './sealed-fields';
+import type { SharedMap } from './shared-map';
 import type { ChainRecord, DocumentInfo, EmergencyGrant, KeyEnrolment, Share } from './types';
 
 export interface RecordEntry {
@@ -47,23 +48,23 @@ export interface SummaryEpoch {
 }
 
 export interface LedgerState {
-  careConsent: Map<string, boolean>; // patient id -> the newest care-network consent on the chain
-  summaryEpochs: Map<string, SummaryEpoch[]>;
-  resealed: Map<string, number>; // id of an upload written in clear -> index of the block that re-sealed it // patient id -> their announced epochs, oldest first; none: their records are in clear
+  careConsent: SharedMap<string, boolean>; // patient id -> the newest care-network consent on the chain
+  summaryEpochs: SharedMap<string, SummaryEpoch[]>;
+  resealed: SharedMap<string, number>; // id of an upload written in clear -> index of the block that re-sealed it // patient id -> their announced epochs, oldest first; none: their records are in clear
   height: number;
   lastTimestamp: string; // of the last block in the order: a new block's time never goes back before it
   tips: string[]; // the heads of the blocks so far, sorted: a new block names them
-  placed: Set<string>; // hashes of the blocks so far: a block's heads must be among them
-  notApplied: Map<string, NotApplied>; // by block hash
-  records: Map<string, RecordEntry[]>; // per patient, oldest first: uploads, the genesis and grant starts
-  medicalRecords: Map<string, RecordEntry[]>; // per patient, oldest first: uploads and the genesis (what a read sends)
-  uploads: Map<string, RecordEntry>; // uploads and the genesis by record id: what a re-sealing names
-  documents: Map<string, DocumentInfo & { blockIndex: number }>;
-  grants: Map<string, GrantState>;
-  patientGrants: Map<string, string[]>; // grant ids per patient, oldest first
-  newestGrant: Map<string, string>; // 'patient|doctor' -> that pair's newest grant: the one that may still be open
-  shares: Map<string, ShareState>;
-  patientShares: Map<string, string[]>; // share ids per patient, oldest first
-  doctorShares: Map<string, string[]>; // share ids per doctor, oldest first
+  placed: SharedMap<string, number>; // hash -> index of the blocks so far: a block's heads must be among them
+  notApplied: SharedMap<string, NotApplied>; // by block hash
+  records: SharedMap<string, RecordEntry[]>; // per patient, oldest first: uploads, the genesis and grant starts
+  medicalRecords: SharedMap<string, RecordEntry[]>; // per patient, oldest first: uploads and the genesis (what a read sends)
+  uploads: SharedMap<string, RecordEntry>; // uploads and the genesis by record id: what a re-sealing names
+  documents: SharedMap<string, DocumentInfo & { blockIndex: number }>;
+  grants: SharedMap<string, GrantState>;
+  patientGrants: SharedMap<string, string[]>; // grant ids per patient, oldest first
+  newestGrant: SharedMap<string, string>; // 'patient|doctor' -> that pair's newest grant: the one that may still be open
+  shares: SharedMap<string, ShareState>;
+  patientShares: SharedMap<string, string[]>; // share ids per patient, oldest first
+  doctorShares: SharedMap<string, string[]>; // share ids per doctor, oldest first
   enrolment: KeyEnrolment | null; // the public keys the genesis enrolled: signatures are checked against them
 }

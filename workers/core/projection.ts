@@ -3,7 +3,8 @@
 import { checkBlock } from './chain';
 import { fixedRuleProblem, stateRuleProblem } from './chain-rules';
 import { parentsOf } from './dag';
-import type { LedgerState, RecordEntry } from './ledger-state';
+import type { GrantRead, LedgerState, RecordEntry } from './ledger-state';
+import { SharedMap } from './shared-map';
 import type { Block, EmergencyRecord, ShareRecord } from './types';
 
 // The state's types and the rules stay importable from here, where the fold's callers find them.
@@ -20,29 +21,39 @@ export function emptyState(): LedgerState {
     height: 0,
     lastTimestamp: '',
     tips: [],
-    placed: new Set(),
-    notApplied: new Map(),
-    records: new Map(),
-    medicalRecords: new Map(),
-    uploads: new Map(),
-    documents: new Map(),
-    grants: new Map(),
-    patientGrants: new Map(),
-    newestGrant: new Map(),
-    shares: new Map(),
-    patientShares: new Map(),
-    doctorShares: new Map(),
-    careConsent: new Map(),
-    summaryEpochs: new Map(),
-    resealed: new Map(),
+    placed: new SharedMap(),
+    notApplied: new SharedMap(),
+    records: new SharedMap(),
+    medicalRecords: new SharedMap(),
+    uploads: new SharedMap(),
+    documents: new SharedMap(),
+    grants: new SharedMap(),
+    patientGrants: new SharedMap(),
+    newestGrant: new SharedMap(),
+    shares: new SharedMap(),
+    patientShares: new SharedMap(),
+    doctorShares: new SharedMap(),
+    careConsent: new SharedMap(),
+    summaryEpochs: new SharedMap(),
+    resealed: new SharedMap(),
     enrolment: null,
   };
 }
 
-function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+// Appends to a list of the state: in place when this state made it, else to a copy (a snapshot's list stays as it was).
+function push<T>(map: SharedMap<string, T[]>, key: string, value: T): void {
   const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
+  if (list && map.owns(key)) list.push(value);
+  else map.set(key, list ? [...list, value] : [value]);
+}
+
+// The grant or share at `id` that this state may change in place: its own, or a copy of the snapshot's.
+function own<T extends { reads: GrantRead[] }>(map: SharedMap<string, T>, id: string): T | undefined {
+  const known = map.get(id);
+  if (!known || map.owns(id)) return known;
+  const copy = { ...known, reads: known.reads.slice() };
+  map.set(id, copy);
+  return copy;
 }
 
 // Puts a block in its place: height, time, heads. Every block of the order is placed, applied or not.
@@ -53,7 +64,7 @@ function place(state: LedgerState, block: Block, index: number): void {
   const tips = state.tips.filter((tip) => !parents.includes(tip));
   tips.push(block.hash);
   state.tips = tips.sort();
-  state.placed.add(block.hash);
+  state.placed.set(block.hash, index);
 }
 
 // Whether the block's author saw every block before it: its heads are exactly the tips so far.
@@ -108,7 +119,7 @@ export function apply(state: LedgerState, block: Block, index: number): LedgerSt
     }
     case 'access_acknowledged':
       for (const id of record.grantIds) {
-        const known = state.grants.get(id);
+        const known = own(state.grants, id);
         if (known) known.acknowledged = true;
       }
       break;
@@ -147,7 +158,7 @@ function applyShare(state: LedgerState, record: ShareRecord, entry: RecordEntry)
     });
     return;
   }
-  const known = state.shares.get(details.shareId);
+  const known = own(state.shares, details.shareId);
   if (!known) return;
   if (details.event === 'revoked') known.share = { ...known.share, revokedAt: record.timestamp };
   else
@@ -183,7 +194,7 @@ function applyEmergency(state: LedgerState, record: EmergencyRecord, entry: Reco
     });
     return;
   }
-  const known = state.grants.get(details.grantId);
+  const known = own(state.grants, details.grantId);
   if (!known) return;
   if (details.event === 'read') {
     known.reads.push({

@@ -16,6 +16,7 @@ import {
   type SealedClinicalRecord,
   type SummaryKey,
 } from '../core/sealed-fields';
+import { SharedMap } from '../core/shared-map';
 import type { ChainFile, ChainRecord, ClinicalRecord, ResealedRecord, User } from '../core/types';
 import type { Snapshot } from './snapshot';
 import type { LedgerStore } from './store';
@@ -194,7 +195,7 @@ export function createSealing(store: LedgerStore, session: SealingSession) {
         else toOpen.push(openUpload(s, record, tried)); // all at once: the browser decrypts on several threads
       }
     for (const opened of await Promise.all(toOpen)) openedById.set(opened.id, opened);
-    const grants = new Map(state.grants);
+    const grants = state.grants.copy();
     for (const [id, known] of state.grants) {
       if (!known.sealedReason) continue;
       const recordId = readerSealedRecordId(known.sealedReason);
@@ -204,7 +205,7 @@ export function createSealing(store: LedgerStore, session: SealingSession) {
         grant: { ...known.grant, reason: await openText(reader, known.sealedReason, binding, 'reason') },
       });
     }
-    const shares = new Map(state.shares);
+    const shares = state.shares.copy();
     for (const [id, known] of state.shares) {
       if (!known.sealedNote) continue;
       const binding = {
@@ -215,23 +216,25 @@ export function createSealing(store: LedgerStore, session: SealingSession) {
       shares.set(id, { ...known, share: { ...known.share, note: await openText(reader, known.sealedNote, binding, 'note') } });
     }
     if (openedById.size === 0) return { ...state, grants, shares };
-    const records = new Map(
-      [...state.records].map(([patientId, entries]) => [
-        patientId,
-        entries.map((entry) => {
-          const opened = openedById.get(entry.record.id);
-          return opened ? { ...entry, record: opened } : entry;
-        }),
-      ]),
-    );
-    const documents = new Map(state.documents);
+    const opened = (entry: RecordEntry): RecordEntry => {
+      const record = openedById.get(entry.record.id);
+      return record ? { ...entry, record } : entry;
+    };
+    const openedLists = (lists: SharedMap<string, RecordEntry[]>) =>
+      new SharedMap([...lists].map(([patientId, entries]) => [patientId, entries.map(opened)] as const));
+    const openedUploads = state.uploads.copy();
+    const documents = state.documents.copy();
     for (const record of openedById.values()) {
+      const upload = state.uploads.get(record.id);
+      if (upload) openedUploads.set(record.id, opened(upload));
       for (const file of record.files) {
         const document = documents.get(file.documentId);
         if (document) documents.set(file.documentId, { ...document, fileName: file.name, fileType: file.type });
       }
     }
-    return { ...state, records, documents, grants, shares };
+    const records = openedLists(state.records);
+    const medicalRecords = openedLists(state.medicalRecords);
+    return { ...state, records, medicalRecords, uploads: openedUploads, documents, grants, shares };
   }
 
   // The state the screens of `reader` read, built once per published snapshot and reader.
