@@ -1,7 +1,8 @@
 // A map the projection keeps its indexes in: its copy shares the entries with the original, so a write to a long
 // ledger copies only what changed lately while the snapshot it started from never changes (workers/ledger/store.ts).
 // Entries live in a base map, shared once copied and then never changed, and the changes made since; the changes
-// are folded into a new base of this map's own once they grow past the square root of the base (amortized cost).
+// are folded into a new base of this map's own once they grow past the square root of the base (amortized cost)
+// or when the map is iterated.
 // Iteration follows a Map's order: first insertion decides the place of a key.
 export class SharedMap<K, V> implements ReadonlyMap<K, V> {
   // private fields: a test's deep equality compares the entries, not how they are held
@@ -42,11 +43,23 @@ export class SharedMap<K, V> implements ReadonlyMap<K, V> {
     if (!this.#changes.has(key) && !this.#base.has(key)) this.#added++;
     this.#changes.set(key, value);
     if (this.#changes.size > 32 + Math.sqrt(this.#base.size)) {
-      this.#base = new Map([...this]);
+      this.#settled();
       this.#changes = null;
-      this.#added = 0;
     }
     return this;
+  }
+
+  // The changes folded into a new base of this map's own (one native copy), which iterates at a Map's speed: a
+  // snapshot's reads iterate it once that way, and later reads of it cost nothing more.
+  #settled(): Map<K, V> {
+    if (this.#changes?.size) {
+      const base = new Map(this.#base);
+      for (const [key, value] of this.#changes) base.set(key, value);
+      this.#base = base;
+      this.#changes = new Map();
+      this.#added = 0;
+    }
+    return this.#base;
   }
 
   // A map holding the same entries: from now on neither changes the base they share, nor a value the other made.
@@ -61,18 +74,16 @@ export class SharedMap<K, V> implements ReadonlyMap<K, V> {
     return copy;
   }
 
-  *entries(): MapIterator<[K, V]> {
-    const changes = this.#changes;
-    for (const [key, value] of this.#base) yield [key, changes?.has(key) ? (changes.get(key) as V) : value];
-    if (changes) for (const [key, value] of changes) if (!this.#base.has(key)) yield [key, value];
+  entries(): MapIterator<[K, V]> {
+    return this.#settled().entries();
   }
 
-  *keys(): MapIterator<K> {
-    for (const [key] of this.entries()) yield key;
+  keys(): MapIterator<K> {
+    return this.#settled().keys();
   }
 
-  *values(): MapIterator<V> {
-    for (const [, value] of this.entries()) yield value;
+  values(): MapIterator<V> {
+    return this.#settled().values();
   }
 
   [Symbol.iterator](): MapIterator<[K, V]> {

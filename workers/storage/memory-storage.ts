@@ -40,24 +40,19 @@ export function createMemoryStorage(): LedgerStorage {
       if (write.expectedRevision !== undefined && storedRevision(found) !== write.expectedRevision) {
         throw revisionConflict(write.expectedRevision, found);
       }
-      // Clone everything before touching the maps: a value that cannot be stored fails with nothing changed.
+      // Clone everything before touching the maps: a value that cannot be stored fails with nothing changed. Then
+      // the maps change in place (nothing after the clone throws): a write costs its own size, not the ledger's.
       const copy = structuredClone(write);
-      const next = {
-        blocks: new Map(copy.clear ? [] : blocks),
-        documents: new Map(copy.clear ? [] : documents),
-        contents: new Map(copy.clear ? [] : contents),
-        meta: new Map(copy.clear ? [] : meta),
-      };
-      for (const block of copy.blocks ?? []) next.blocks.set(Number(block.id), block);
-      for (const document of copy.documents ?? []) next.documents.set(document.id, document);
-      for (const { id, bytes } of copy.contents ?? []) next.contents.set(id, bytes);
+      if (copy.clear) [blocks, documents, contents, meta] = [new Map(), new Map(), new Map(), new Map()];
+      for (const block of copy.blocks ?? []) blocks.set(Number(block.id), block);
+      for (const document of copy.documents ?? []) documents.set(document.id, document);
+      for (const { id, bytes } of copy.contents ?? []) contents.set(id, bytes);
       for (const id of copy.deleteDocuments ?? []) {
-        next.documents.delete(id);
-        next.contents.delete(id);
+        documents.delete(id);
+        contents.delete(id);
       }
-      for (const [key, value] of Object.entries(copy.meta ?? {})) next.meta.set(key, value);
-      for (const key of copy.deleteMeta ?? []) next.meta.delete(key);
-      ({ blocks, documents, contents, meta } = next);
+      for (const [key, value] of Object.entries(copy.meta ?? {})) meta.set(key, value);
+      for (const key of copy.deleteMeta ?? []) meta.delete(key);
     },
   };
 }
