@@ -8,8 +8,8 @@
 // `-- --act` only the time until a person can act on a slow phone, issue 39's emulation (act-bench.mjs),
 // `-- --portability` only the export, backup and restore of a big ledger (portability-bench.mjs), `-- --sealing`
 // only what opening sealed records costs a read after each new block (sealing-bench.ts, in Node),
-// `-- --signatures` only the signed-blocks part (signature-bench.mjs), and `-- --sync` only two devices through
-// the real sync server (sync-bench.mjs).
+// `-- --signatures` only the signed-blocks part (signature-bench.mjs), `-- --sync` only two devices through
+// the real sync server (sync-bench.mjs), and `-- --smoke` the Node benches and the sync bench at tiny sizes (CI).
 // The TypeScript benches are loaded through Vite's module runner with js-sha256 aliased to its browser
 // source: under Node the package resolves to a node:crypto wrapper, which is not what the browser runs.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -39,6 +39,68 @@ const benchJson = new URL('./results/bench.json', import.meta.url);
 // The browser parts use the browser the tests use (tests/e2e/support/chromium.ts): found, or installed.
 const { module: chromium } = await runnerImport('/tests/e2e/support/chromium.ts', { root, logLevel: 'error' });
 if (only !== 'core') process.env.CHROMIUM_PATH = chromium.ensureChromium((line) => console.log(`[bench] ${line}`));
+
+// The core bench with js-sha256 aliased to its browser source (see above).
+async function loadCoreBench() {
+  const { module } = await runnerImport('/tests/bench/core-bench.ts', {
+    root,
+    logLevel: 'error',
+    resolve: {
+      alias: [
+        {
+          find: /^js-sha256$/,
+          replacement: fileURLToPath(new URL('../../node_modules/js-sha256/src/index.mjs', import.meta.url)),
+        },
+      ],
+    },
+  });
+  return module;
+}
+
+function assertBrowserHashPath(report) {
+  if (report.sha256Path !== 'pure-js')
+    throw new Error('js-sha256 resolved to its node:crypto wrapper: the bench would not measure the browser path');
+}
+
+// The sealing bench through a runner kept open: the service imports modules on first use (the IPFS importer),
+// which runnerImport's closed runner cannot.
+async function loadSealingBench() {
+  const server = await createServer({
+    root,
+    configFile: false,
+    logLevel: 'error',
+    server: { middlewareMode: true, hmr: false, ws: false },
+    appType: 'custom',
+  });
+  return createServerModuleRunner(server.environments.ssr, { hmr: false }).import('/tests/bench/sealing-bench.ts');
+}
+
+// `--smoke`: every Node bench and the sync bench at sizes that take seconds, writing no results: `npm test` runs
+// it after the build, so a bench that crashes fails CI. The figures mean nothing at these sizes.
+if (process.argv.includes('--smoke')) {
+  const step = async (name, run) => {
+    const started = performance.now();
+    await run();
+    console.log(`[smoke] ${name}: ran to its end in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  };
+  await step('core', async () => {
+    const core = await loadCoreBench();
+    assertBrowserHashPath(await core.runCoreBench(() => {}, core.CORE_SMOKE));
+  });
+  await step('sealing', async () => {
+    const sealing = await loadSealingBench();
+    await sealing.runSealingBench([20], () => {});
+  });
+  await step('sync', async () => {
+    process.env.SYNC_UPLOADS ||= '2';
+    process.env.SYNC_CATCH_UP ||= '20';
+    process.env.SYNC_JUNK ||= '200';
+    process.env.SYNC_BIG_FILE_MB ||= '1';
+    const { runSyncBench } = await import('./sync-bench.mjs');
+    await runSyncBench();
+  });
+  process.exit(0);
+}
 
 if (process.argv.includes('--trace')) {
   const { formatDashboardTrace, runDashboardTrace } = await import('./dashboard-trace.mjs');
@@ -106,15 +168,7 @@ if (process.argv.includes('--sandbox')) {
 }
 
 if (process.argv.includes('--sealing')) {
-  // a runner kept open: the service imports modules on first use (the IPFS importer), which runnerImport's closed runner cannot
-  const server = await createServer({
-    root,
-    configFile: false,
-    logLevel: 'error',
-    server: { middlewareMode: true, hmr: false },
-    appType: 'custom',
-  });
-  const sealing = await createServerModuleRunner(server.environments.ssr, { hmr: false }).import('/tests/bench/sealing-bench.ts');
+  const sealing = await loadSealingBench();
   const sizes = (process.env.BENCH_SEALED_RECORDS || '1000,10000').split(',').map(Number);
   console.log('Opening sealed records: a patient ledger of sealed uploads through the real service (Node)...');
   const run = await sealing.runSealingBench(sizes, (line) => console.log(line));
@@ -126,23 +180,11 @@ if (process.argv.includes('--sealing')) {
 
 let report = null;
 if (only === 'both' || only === 'core') {
-  const { module: core } = await runnerImport('/tests/bench/core-bench.ts', {
-    root,
-    logLevel: 'error',
-    resolve: {
-      alias: [
-        {
-          find: /^js-sha256$/,
-          replacement: fileURLToPath(new URL('../../node_modules/js-sha256/src/index.mjs', import.meta.url)),
-        },
-      ],
-    },
-  });
+  const core = await loadCoreBench();
 
   console.log('Ledger core benchmark (Node, pure-JS SHA-256 as in the browser)...');
   report = await core.runCoreBench((line) => console.log(line));
-  if (report.sha256Path !== 'pure-js')
-    throw new Error('js-sha256 resolved to its node:crypto wrapper: the bench would not measure the browser path');
+  assertBrowserHashPath(report);
   console.log('\n' + core.formatCoreTable(report) + '\n');
   await writeFile(new URL('./results/core.json', import.meta.url), JSON.stringify(report, null, 2) + '\n');
   console.log('Written: tests/bench/results/core.json');

@@ -23,6 +23,8 @@ import { previewApp } from './browser-bench.mjs';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const UPLOADS = Number(process.env.SYNC_UPLOADS || 50);
 const CATCH_UP_SIZES = (process.env.SYNC_CATCH_UP || '1000,10000').split(',').map(Number);
+const JUNK = Number(process.env.SYNC_JUNK || 20_000); // blocks of another device that wait beside a real one
+const BIG_FILE_MB = Number(process.env.SYNC_BIG_FILE_MB || 10); // the file whose bytes travel
 const PASSWORD = 'demo123';
 const SARAH = 'sarah.johnson@medledger.demo';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
@@ -196,7 +198,7 @@ async function uploadsToVisible(browser, baseUrl, server) {
   // a 10 MB file: its encrypted bytes reach the phone's IndexedDB
   const before = await storedContents(phone.page);
   const arrived = contentsBeyond(phone.page, before);
-  const bigFile = { name: 'scan-10mb.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(10 * 1024 * 1024, 0x25) };
+  const bigFile = { name: 'scan-10mb.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(BIG_FILE_MB * 1024 * 1024, 0x25) };
   const bigAnswered = await upload(laptop.page, 'Sync bench 10 MB scan', bigFile);
   const bigStored = await arrived;
 
@@ -265,9 +267,9 @@ async function realBlockBesideJunk(support) {
   const junk = await support.devices.connectDevice(server.port, 'junk', blocks.slice(0, 1), { as: ledger.sarah });
   try {
     if (!(await laptop.join()).ok) throw new Error('the laptop did not seed the server');
-    support.devices.writeBlocksThatWait(junk.handle, 20_000);
+    support.devices.writeBlocksThatWait(junk.handle, JUNK);
     if (!(await junk.join()).ok) throw new Error('the junk device did not join');
-    const waiting = `20000 block(s) of device ${junk.deviceId} wait`;
+    const waiting = `${JUNK} block(s) of device ${junk.deviceId} wait`;
     while (!server.lines.some((line) => line.includes(waiting))) await new Promise((done) => setTimeout(done, 20));
     await ledger.service.upload(uploadOfBench());
     const all = await ledger.blocks();
@@ -277,7 +279,7 @@ async function realBlockBesideJunk(support) {
     const sent = Date.now();
     laptop.handle.change((doc) => Object.assign(doc.blocks, fresh));
     while ((await server.info()).height < all.length) await new Promise((done) => setTimeout(done, 5));
-    return { junk: 20_000, acceptedMs: Date.now() - sent };
+    return { junk: JUNK, acceptedMs: Date.now() - sent };
   } finally {
     await laptop.close();
     await junk.close();
@@ -330,7 +332,7 @@ export async function runSyncBench() {
       );
       catchUps.push(caught);
     }
-    console.log('[sync] a real block while 20,000 junk blocks wait...');
+    console.log(`[sync] a real block while ${JUNK.toLocaleString('en-US')} junk blocks wait...`);
     const beside = await realBlockBesideJunk(support);
     return { when: new Date().toISOString(), cpus: cpus().length, loadAverage: loadavg()[0], visible, catchUps, beside };
   } finally {
