@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plugin } from 'vite';
+import { withSyncConnectSources } from './server/sync-origins.ts';
 
 // The policy of index.html's meta tag, also sent as a header by `vite preview` (npm start and the browser tests):
 // workers take their policy only from a header, and frame-ancestors works only there.
@@ -11,7 +12,7 @@ function contentSecurityPolicy(): string {
     readFileSync(join(import.meta.dirname, 'index.html'), 'utf8'),
   );
   if (!meta) throw new Error('index.html has no Content-Security-Policy meta tag');
-  return `${meta[1]}; frame-ancestors 'none'`;
+  return `${withSyncConnectSources(meta[1], process.env)}; frame-ancestors 'none'`;
 }
 
 // Where a policy header takes effect: a page, a frame, and a worker's own script (the build names those

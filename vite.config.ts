@@ -5,6 +5,7 @@ import { comlink } from 'vite-plugin-comlink';
 import { VitePWA } from 'vite-plugin-pwa';
 import { contentSecurityPolicyHeader } from './serve-build.ts';
 import { SESSION_KEY } from './src/auth/session-key.ts';
+import { pageHostsOf, withSyncConnectSources } from './server/sync-origins.ts';
 
 const root = import.meta.dirname;
 
@@ -22,6 +23,16 @@ const sessionKeyInHtml: Plugin = {
     if (!html.includes('%SESSION_KEY%')) throw new Error('index.html names no %SESSION_KEY% for public/start-app.js');
     return html.replace('%SESSION_KEY%', SESSION_KEY);
   },
+};
+
+// The app's connect-src reaches the sync server where SYNC_HOST and SYNC_ORIGINS say it is (server/sync-origins.ts).
+const syncSourcesInCsp: Plugin = {
+  name: 'sync-sources-in-csp',
+  apply: 'build',
+  transformIndexHtml: (html) =>
+    html.replace(/(http-equiv="Content-Security-Policy"\s+content=")([^"]+)"/, (_tag, start: string, policy: string) => {
+      return `${start}${withSyncConnectSources(policy, process.env)}"`;
+    }),
 };
 
 // runnerImport resolves packages for Node ('node' first, so react-bootstrap's deps give CommonJS), which the runner
@@ -175,6 +186,7 @@ export default defineConfig({
     devWithoutCsp,
     findModuleSets,
     sessionKeyInHtml,
+    syncSourcesInCsp,
     prerenderLogin,
     offlineApp,
     preloadTheApp,
@@ -237,6 +249,7 @@ export default defineConfig({
   },
   preview: {
     host: '127.0.0.1',
+    allowedHosts: pageHostsOf(process.env.SYNC_ORIGINS), // the host a reverse proxy passes on (README, "A phone")
     cors: false, // the app loads only its own origin's files: no Access-Control header on each of them
     headers: { 'X-Content-Type-Options': 'nosniff' }, // and the policy, where it applies (contentSecurityPolicyHeader)
   },

@@ -1,17 +1,13 @@
-// The server's small JSON API, answering pages served from loopback only. Open to anyone: GET /api/ledger (which ledger),
+// The server's small JSON API, answering pages served from this machine or from SYNC_ORIGINS only. Open to anyone: GET /api/ledger (which ledger),
 // GET /api/adopt (what a fresh device signs in with), POST /api/challenge and POST /api/join (the proof). Everything
 // else needs the session a proof opened, as `Authorization: Bearer <session>`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LedgerKeeper } from './ledger-keeper';
 import type { PeerGate } from './peer-gate';
+import { isAllowedOrigin, refusedOriginReason } from './sync-origins';
 import { deviceUrlOf, joinRequestOf, releaseRequestOf } from './wire-checks';
 
 const MAX_BODY_BYTES = 64 * 1024; // a join request is a few hundred bytes
-
-// The app runs on this machine (npm start, npm run dev): any port of a loopback host.
-export function isLoopbackOrigin(origin: string): boolean {
-  return /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/.test(origin);
-}
 
 function send(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
@@ -64,12 +60,16 @@ function bearer(request: IncomingMessage): string {
   return header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
 }
 
-export function createApiHandler(keeper: LedgerKeeper, gate: PeerGate, log: (line: string) => void) {
+export function createApiHandler(keeper: LedgerKeeper, gate: PeerGate, origins: readonly string[], log: (line: string) => void) {
   return (request: IncomingMessage, response: ServerResponse): void => {
     const origin = request.headers.origin;
     if (origin !== undefined) {
       // a page of another site must not join this machine's server to its ledger
-      if (!isLoopbackOrigin(origin)) return send(response, 403, { error: 'origin not allowed' });
+      if (!isAllowedOrigin(origin, origins)) {
+        const reason = refusedOriginReason(origin);
+        log(reason);
+        return send(response, 403, { error: reason });
+      }
       response.setHeader('Access-Control-Allow-Origin', origin);
       response.setHeader('Vary', 'Origin');
     }

@@ -9,11 +9,12 @@ import { WebSocketServer } from 'ws';
 import { MAX_SYNC_MESSAGE_BYTES } from '../workers/core/sync-protocol';
 import { loadCareNetworkKey } from './care-network-key';
 import { guardedStorage } from './guarded-storage';
-import { createApiHandler, isLoopbackOrigin } from './http-api';
+import { createApiHandler } from './http-api';
 import { createLedgerKeeper, type LedgerKeeper } from './ledger-keeper';
 import { LIMITS } from './limits';
 import { createPeerGate } from './peer-gate';
 import { readState, writeState } from './state-file';
+import { isAllowedOrigin, refusedOriginReason } from './sync-origins';
 import { openVerifiedStore } from './verified-store';
 
 export interface SyncServerOptions {
@@ -21,6 +22,7 @@ export interface SyncServerOptions {
   port: number; // 0: any free port
   dir: string; // storage folder
   log: (line: string) => void;
+  origins?: readonly string[]; // page origins beyond this machine's that may use it (SYNC_ORIGINS, sync-origins.ts)
 }
 
 export interface RunningSyncServer {
@@ -28,7 +30,7 @@ export interface RunningSyncServer {
   close(): Promise<void>;
 }
 
-export async function startSyncServer({ host, port, dir, log }: SyncServerOptions): Promise<RunningSyncServer> {
+export async function startSyncServer({ host, port, dir, log, origins = [] }: SyncServerOptions): Promise<RunningSyncServer> {
   mkdirSync(dir, { recursive: true });
   // read first: a damaged file is named before anything listens
   const careKey = await loadCareNetworkKey(join(dir, 'care-network-key.json'));
@@ -49,12 +51,14 @@ export async function startSyncServer({ host, port, dir, log }: SyncServerOption
     tookData: (deviceId, bytes) => keeper?.tookData(deviceId, bytes),
     log,
   });
-  // browsers send an Origin: only pages served from this machine may open the socket, and only with a proven session
+  // browsers send an Origin: only pages served from this machine or SYNC_ORIGINS may open the socket, with a proven session
   http.on('upgrade', (request, socket, head) => {
     // a client that resets its connection is its own affair: an upgrade's socket has no error listener of its own
     socket.on('error', () => socket.destroy());
     const origin = request.headers.origin;
-    if ((origin && !isLoopbackOrigin(origin)) || !gate.verifyUpgrade(request)) {
+    const originRefused = origin !== undefined && !isAllowedOrigin(origin, origins);
+    if (originRefused) log(refusedOriginReason(origin));
+    if (originRefused || !gate.verifyUpgrade(request)) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
@@ -75,7 +79,7 @@ export async function startSyncServer({ host, port, dir, log }: SyncServerOption
   repo.networkSubsystem.on('peer', ({ peerId }) => log(`peer connected ${peerId} (device ${gate.deviceOfPeer(peerId) ?? '?'})`));
   repo.networkSubsystem.on('peer-disconnected', ({ peerId }) => log(`peer disconnected ${peerId}`));
   keeper = await createLedgerKeeper({ repo, state, stateFile, store, gate, careKey, storageFull: storage.full, log });
-  http.on('request', createApiHandler(keeper, gate, log));
+  http.on('request', createApiHandler(keeper, gate, origins, log));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(port, host, resolve);
