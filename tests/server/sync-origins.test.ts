@@ -17,7 +17,10 @@ afterAll(async () => {
 
 it('answers a page from an origin in SYNC_ORIGINS and refuses one outside it with the reason, logged', async () => {
   const base = `http://127.0.0.1:${server.port}`;
-  expect(server.lines).toContain(`[sync] pages allowed: this machine's, ${PHONE_PAGE}, https://medledger.example`);
+  // logged after the listening line the start waits for: it may come through the child's stdout a moment later
+  await expect
+    .poll(() => server.lines)
+    .toContain(`[sync] pages allowed: this machine's, ${PHONE_PAGE}, https://medledger.example`);
 
   const named = await fetch(`${base}/api/ledger`, { headers: { Origin: PHONE_PAGE } });
   expect(named.status).toBe(200);
