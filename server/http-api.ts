@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LedgerKeeper } from './ledger-keeper';
 import type { PeerGate } from './peer-gate';
-import { isAllowedOrigin, refusedOriginReason } from './sync-origins';
+import { originRefusal } from './sync-origins';
 import { deviceUrlOf, joinRequestOf, releaseRequestOf } from './wire-checks';
 
 const MAX_BODY_BYTES = 64 * 1024; // a join request is a few hundred bytes
@@ -65,10 +65,10 @@ export function createApiHandler(keeper: LedgerKeeper, gate: PeerGate, origins: 
     const origin = request.headers.origin;
     if (origin !== undefined) {
       // a page of another site must not join this machine's server to its ledger
-      if (!isAllowedOrigin(origin, origins)) {
-        const reason = refusedOriginReason(origin);
-        log(reason);
-        return send(response, 403, { error: reason });
+      const refusal = originRefusal(origin, origins);
+      if (refusal) {
+        log(refusal);
+        return send(response, 403, { error: refusal });
       }
       response.setHeader('Access-Control-Allow-Origin', origin);
       response.setHeader('Vary', 'Origin');

@@ -31,13 +31,11 @@ export function pageOriginsOf(value: string | undefined): string[] {
   return origins;
 }
 
-// What a page from an origin outside the settings is told, and what the server logs.
-export function refusedOriginReason(origin: string): string {
+// Why a page from `origin` may not use the server (told to it and logged), or null when it may: this machine's pages
+// and the origins SYNC_ORIGINS names.
+export function originRefusal(origin: string, allowed: readonly string[]): string | null {
+  if (isLoopbackOrigin(origin) || allowed.includes(origin)) return null;
   return `refused a page from ${origin}: only this machine's pages and SYNC_ORIGINS may use this server`;
-}
-
-export function isAllowedOrigin(origin: string, allowed: readonly string[]): boolean {
-  return isLoopbackOrigin(origin) || allowed.includes(origin);
 }
 
 // What the app's connect-src adds for the settings: the sync server on the hosts the pages come from (ws:// beside
@@ -51,7 +49,7 @@ export function syncConnectSources(env: { SYNC_HOST?: string; SYNC_ORIGINS?: str
     sources.add(`${socket}//${host}:*`).add(`${protocol}//${host}:*`);
   }
   const listen = env.SYNC_HOST;
-  if (listen && listen !== DEFAULT_SYNC_HOST && !isLoopbackOrigin(`http://${listen}`)) {
+  if (listen && !isLoopbackOrigin(`http://${listen}`)) {
     sources.add(`ws://${listen}:*`).add(`http://${listen}:*`);
   }
   return [...sources];

@@ -14,7 +14,7 @@ import { createLedgerKeeper, type LedgerKeeper } from './ledger-keeper';
 import { LIMITS } from './limits';
 import { createPeerGate } from './peer-gate';
 import { readState, writeState } from './state-file';
-import { isAllowedOrigin, refusedOriginReason } from './sync-origins';
+import { originRefusal } from './sync-origins';
 import { openVerifiedStore } from './verified-store';
 
 export interface SyncServerOptions {
@@ -56,9 +56,9 @@ export async function startSyncServer({ host, port, dir, log, origins = [] }: Sy
     // a client that resets its connection is its own affair: an upgrade's socket has no error listener of its own
     socket.on('error', () => socket.destroy());
     const origin = request.headers.origin;
-    const originRefused = origin !== undefined && !isAllowedOrigin(origin, origins);
-    if (originRefused) log(refusedOriginReason(origin));
-    if (originRefused || !gate.verifyUpgrade(request)) {
+    const refusal = origin === undefined ? null : originRefusal(origin, origins);
+    if (refusal) log(refusal);
+    if (refusal || !gate.verifyUpgrade(request)) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }

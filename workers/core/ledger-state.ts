@@ -49,8 +49,8 @@ export interface SummaryEpoch {
 
 export interface LedgerState {
   careConsent: SharedMap<string, boolean>; // patient id -> the newest care-network consent on the chain
-  summaryEpochs: SharedMap<string, SummaryEpoch[]>;
-  resealed: SharedMap<string, number>; // id of an upload written in clear -> index of the block that re-sealed it // patient id -> their announced epochs, oldest first; none: their records are in clear
+  summaryEpochs: SharedMap<string, SummaryEpoch[]>; // patient id -> their announced epochs, oldest first; none: their records are in clear
+  resealed: SharedMap<string, number>; // id of an upload written in clear -> index of the block that re-sealed it
   height: number;
   lastTimestamp: string; // of the last block in the order: a new block's time never goes back before it
   tips: string[]; // the heads of the blocks so far, sorted: a new block names them
