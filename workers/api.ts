@@ -57,6 +57,7 @@ export interface ChainStatus {
   futureTip?: string; // the newest block is dated far ahead of this device's clock: why writes wait
   signaturesChecked: number; // blocks from #0 whose signatures were checked and hold
   signaturesToCheck: number; // blocks that passed the hash, link and rule checks: their signatures are checked next
+  ownLedger?: true; // this browser holds a ledger of its own, not the demo ledger every browser holds (an earlier MedLedger made it)
 }
 
 // Whether a block's signature holds against its author's enrolled key, is not checked yet, or fails; the

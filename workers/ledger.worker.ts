@@ -2,6 +2,7 @@
 import { proxy, type Endpoint } from 'comlink';
 import { guardEndpoint, guardReturnedProxies, isServiceCall } from './comlink-guard';
 import { DIFFICULTY, GRANT_DELAY_MS, UPLOAD_DELAY_MS } from './core/constants';
+import { SHIPPED_DEMO_LEDGER } from './core/demo-ledger';
 import { PBKDF2_ITERATIONS } from './core/signatures';
 import type { LedgerBroadcast, LedgerDeps } from './ledger/deps';
 import { createLedgerService } from './service';
@@ -27,6 +28,7 @@ const workerDeps: LedgerDeps = {
   lock: locks ? async (fn) => await locks.request(WRITE_LOCK_NAME, fn) : undefined, // await: request() types the callback's promise as its value
   expiryTimer: true,
   keyIterations: PBKDF2_ITERATIONS,
+  demoLedger: SHIPPED_DEMO_LEDGER, // every fresh browser and every reset holds the same ledger
   // one checker per core; Node (where a test imports this module) has no Worker: signatures are checked here
   signatureChecker:
     typeof Worker === 'function' ? createSignaturePool(Math.max(1, Math.min(8, navigator.hardwareConcurrency || 2))) : undefined,

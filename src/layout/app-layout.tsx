@@ -4,6 +4,7 @@ import type { EmergencyGrant } from '../../workers/core/types';
 import { useSession } from '../auth/use-session';
 import { useLedger } from '../ledger/use-ledger';
 import { ChainBanner } from './chain-banner';
+import { OwnLedgerBanner } from './own-ledger-banner';
 import { focusHeadingWhenShown } from './focus-heading';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
@@ -76,6 +77,7 @@ export function AppLayout({ title }: { title?: string }) {
         <SideMenu user={session.user} show={menuOpen} onHide={() => setMenuOpen(false)} />
         <main id="main-content" className="app-main" tabIndex={-1} ref={mainRef}>
           <ChainBanner />
+          <OwnLedgerBanner />
           <Outlet />
         </main>
       </div>

@@ -1,5 +1,7 @@
 // The ledger service as the tests build it: memory storage, no simulated delays, the records difficulty.
-import { DIFFICULTY } from '../../workers/core/constants';
+import { DEMO_PASSWORD, DIFFICULTY } from '../../workers/core/constants';
+import { makeDemoLedger, type DemoLedger } from '../../workers/core/demo-ledger';
+import { USERS } from '../../workers/core/directory';
 import type { LedgerDeps } from '../../workers/ledger/deps';
 import { createLedgerService } from '../../workers/service';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
@@ -23,4 +25,24 @@ export function testDeps(overrides: Partial<LedgerDeps> = {}): LedgerDeps {
 
 export function createTestLedgerService(overrides: Partial<LedgerDeps> = {}) {
   return createLedgerService(testDeps(overrides));
+}
+
+let demoLedger: Promise<DemoLedger> | undefined;
+
+// One demo ledger for the whole test run, as the app ships one (workers/core/demo-ledger.json), with few PBKDF2 rounds.
+export function testDemoLedger(): Promise<DemoLedger> {
+  demoLedger ??= makeDemoLedger({
+    userIds: USERS.map((user) => user.id),
+    password: DEMO_PASSWORD,
+    iterations: TEST_KEY_ITERATIONS,
+    difficulty: DIFFICULTY,
+    id: 'test-demo-genesis',
+    timestamp: '2026-01-01T00:00:00.000Z',
+  });
+  return demoLedger;
+}
+
+// A fresh browser of the demo ledger: its own storage, the same genesis and keys as every other.
+export async function createDemoBrowser(overrides: Partial<LedgerDeps> = {}) {
+  return createLedgerService(testDeps({ demoLedger: await testDemoLedger(), ...overrides }));
 }

@@ -49,4 +49,18 @@ describe('My Profile', () => {
     });
     expect(screen.queryByRole('region', { name: 'Health Details' })).not.toBeInTheDocument();
   });
+
+  it('offers a doctor their own backup and its restore, and no backup of the whole browser', async () => {
+    renderApp('/doctor/profile', { signedInAs: 'doctor-1' });
+    const backup = await screen.findByRole('region', { name: 'Your backup' });
+    expect(within(backup).getByRole('button', { name: 'Download my backup' })).toBeEnabled();
+    expect(within(backup).getByRole('button', { name: 'Restore backup' })).toBeEnabled();
+    expect(within(backup).queryByRole('button', { name: 'Back up this whole browser' })).not.toBeInTheDocument();
+  });
+
+  it("leaves a patient's backup to Medical Records", async () => {
+    renderApp('/patient/profile', { signedInAs: 'patient-1' });
+    await screen.findByRole('region', { name: 'Account' });
+    expect(screen.queryByRole('region', { name: 'Your backup' })).not.toBeInTheDocument();
+  });
 });

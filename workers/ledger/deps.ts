@@ -2,6 +2,7 @@
 // the real ones (ledger.worker.ts); tests pass memory storage and zero delays (tests/support/test-ledger.ts).
 import type { ChangeKind } from '../api';
 import { ledgerError, type LedgerErrorName } from '../core/errors';
+import type { DemoLedger } from '../core/demo-ledger';
 import type { SignatureChecker } from '../core/signatures';
 import type { LedgerStorage } from '../storage/ledger-storage';
 import type { SyncTransport } from '../sync/sync-ports';
@@ -21,6 +22,9 @@ export interface LedgerDeps {
   uploadDelayMs: number;
   grantDelayMs: number;
   difficulty: number; // leading zero hex digits of the records chain
+  // the ledger every fresh browser and every reset starts from (workers/core/demo-ledger.json in the worker); without
+  // it a fresh ledger gets a genesis and keys of its own, as every browser did before (most unit tests)
+  demoLedger?: DemoLedger;
   keyIterations: number; // PBKDF2 iterations for new users' keys: PBKDF2_ITERATIONS in the worker, few in tests
   notifyOthers?: (message: LedgerBroadcast) => void;
   listenToOthers?: (listener: (message: LedgerBroadcast) => void) => void;

@@ -1,21 +1,12 @@
 // Changes that replace everything stored in one write: a reset starts a fresh chain, a restore puts a checked
 // backup's ledger in place (workers/ledger/portability.ts decides when either is allowed).
-import { createGenesisBlock } from '../core/chain';
-import { verifyLedger } from '../core/projection';
+import { openDemoLedger, signedGenesis, type DemoLedger } from '../core/demo-ledger';
 import type { SummaryKey } from '../core/sealed-fields';
 import type { Block } from '../core/types';
 import { DEMO_PASSWORD } from '../core/constants';
 import { USERS } from '../core/directory';
-import { genesisRecord, iso } from '../core/ledger-records';
-import {
-  SIGNATURE_ALGORITHM,
-  createStoredKeys,
-  enrolmentOf,
-  firstSignatureFailure,
-  signBlock,
-  type StoredKeys,
-  type WrappedUserKey,
-} from '../core/signatures';
+import { iso } from '../core/ledger-records';
+import { SIGNATURE_ALGORITHM, createStoredKeys, type StoredKeys, type WrappedUserKey } from '../core/signatures';
 import { isEncryptionPublicKey } from '../core/key-wraps';
 import {
   FORMAT_KEY,
@@ -89,37 +80,45 @@ export function newKeys(deps: LedgerDeps): Promise<StoredKeys> {
 }
 
 // A genesis that enrols `keys` and is signed by their ledger key, or null when it would not verify (keys edited at rest).
-async function genesisOf(deps: LedgerDeps, keys: StoredKeys): Promise<Block | null> {
-  const ledgerKey = keys.ledger.privateKey;
-  if (!ledgerKey) return null; // keys taken from a sync server cannot start a new ledger
-  try {
-    const timestamp = iso(deps.now());
-    const record = genesisRecord(deps.randomId(), timestamp, enrolmentOf(keys));
-    const genesis = await signBlock(createGenesisBlock(record, timestamp, deps.difficulty), ledgerKey);
-    const { firstInvalid, state } = verifyLedger([genesis], deps.difficulty);
-    if (firstInvalid || !state.enrolment) return null;
-    return (await firstSignatureFailure([genesis], state.enrolment, new Map())) ? null : genesis;
-  } catch {
-    return null;
-  }
+function genesisOf(deps: LedgerDeps, keys: StoredKeys): Promise<Block | null> {
+  return signedGenesis(keys, deps.randomId(), iso(deps.now()), deps.difficulty);
 }
 
-// A new chain: its genesis enrols the public keys and is signed by the ledger key. The keys (and the
-// session) are kept across a reset, so a signed-in user stays signed in and signs with the same key; keys a
-// genesis cannot enrol are replaced by new ones.
-export async function freshWrite(
-  deps: LedgerDeps,
-  expectedRevision: number,
-  stored: StoredKeys,
-  session: unknown,
-): Promise<StorageWrite> {
-  let keys = stored;
+// The shipped demo ledger's genesis and keys, opened once per worker.
+const openedDemoLedgers = new WeakMap<DemoLedger, ReturnType<typeof openDemoLedger>>();
+function demoLedgerOf(deps: LedgerDeps, demo: DemoLedger) {
+  let opened = openedDemoLedgers.get(demo);
+  if (!opened) openedDemoLedgers.set(demo, (opened = openDemoLedger(demo, deps.difficulty)));
+  return opened;
+}
+
+// The genesis and keys a fresh ledger starts from: the shipped demo ledger's when the deps carry it (every browser
+// the same); otherwise one of this browser's own, its stored keys kept (keys a genesis cannot enrol are replaced).
+async function freshStart(deps: LedgerDeps, storedKeys: unknown): Promise<{ genesis: Block; keys: StoredKeys }> {
+  if (deps.demoLedger) {
+    const demo = await demoLedgerOf(deps, deps.demoLedger);
+    if (!demo) throw new Error('The demo ledger shipped with MedLedger does not verify.');
+    return demo;
+  }
+  let keys = await keysToKeep(deps, storedKeys);
   let genesis = await genesisOf(deps, keys);
   if (!genesis) {
     keys = await newKeys(deps);
     genesis = await genesisOf(deps, keys);
     if (!genesis) throw new Error('A new genesis block did not verify.');
   }
+  return { genesis, keys };
+}
+
+// A new chain: the demo ledger's genesis and keys (or a genesis of this browser's own, as above). The session is
+// kept across a reset, so a signed-in user whose key the new genesis enrols stays signed in (session.ts checks it).
+export async function freshWrite(
+  deps: LedgerDeps,
+  expectedRevision: number,
+  storedKeys: unknown,
+  session: unknown,
+): Promise<StorageWrite> {
+  const { genesis, keys } = await freshStart(deps, storedKeys);
   return {
     expectedRevision,
     clear: true,
@@ -133,7 +132,7 @@ export async function freshWrite(
   };
 }
 
-export type Replacement = (expectedRevision: number, keys: StoredKeys, session: unknown) => Promise<StorageWrite>;
+export type Replacement = (expectedRevision: number, storedKeys: unknown, session: unknown) => Promise<StorageWrite>;
 
 // Writes `replacement` under the lock, starting over when another tab wrote first; `reload` then loads it all.
 export async function replaceAll(
@@ -147,10 +146,10 @@ export async function replaceAll(
   await lock(async () => {
     for (let tries = 1; ; tries++) {
       const expected = storedRevision(await storage.readMeta(REVISION_KEY));
-      const keys = await keysToKeep(deps, await storage.readMeta(KEYS_KEY));
+      const storedKeys = await storage.readMeta(KEYS_KEY);
       const session = await storage.readMeta(SESSION_KEY);
       try {
-        await storage.commit(await replacement(expected, keys, session));
+        await storage.commit(await replacement(expected, storedKeys, session));
         return reload();
       } catch (error) {
         if (!isConflict(error) || tries >= WRITE_ATTEMPTS) throw storageError(failure, error);

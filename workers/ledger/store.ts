@@ -2,6 +2,7 @@
 // each verified state as an immutable snapshot, keeps the check of signatures running behind it
 // (signature-scheduler.ts), and hands every change to the write pipeline (writes.ts) or a replacement (replace.ts).
 import type { ChainStatus, ChangeKind, SignatureState } from '../api';
+import { isOtherThanDemo } from '../core/demo-ledger';
 import { ledgerError } from '../core/errors';
 import { project, verifyLedger } from '../core/projection';
 import {
@@ -14,7 +15,7 @@ import {
 } from '../storage/ledger-storage';
 import { createRemoteIntake } from './remote-intake';
 import { fail, type LedgerDeps } from './deps';
-import { freshWrite, keysToKeep, newKeys, replaceAll, restoreWrite } from './replace';
+import { freshWrite, newKeys, replaceAll, restoreWrite } from './replace';
 import { FIRST_SIGNATURE_SLICE, checkSignatures, signatureCheck, until } from './signature-scheduler';
 import type { SummaryKey } from '../core/sealed-fields';
 import { SUMMARY_KEYS_KEY, chainOf, loadedLedger, verifiedLedger, type Snapshot } from './snapshot';
@@ -118,8 +119,8 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
       }
       if (!empty) return setSnapshot(await toSnapshot(stored, null));
       try {
-        const keys = await keysToKeep(deps, stored.meta[KEYS_KEY]);
-        await storage.commit(await freshWrite(deps, storedRevision(stored.meta[REVISION_KEY]), keys, stored.meta[SESSION_KEY]));
+        const revision = storedRevision(stored.meta[REVISION_KEY]);
+        await storage.commit(await freshWrite(deps, revision, stored.meta[KEYS_KEY], stored.meta[SESSION_KEY]));
       } catch (error) {
         if (!isConflict(error) || attempt >= WRITE_ATTEMPTS) throw error; // another tab made the genesis first
       }
@@ -246,6 +247,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
       ...(ahead ? { futureTip: ahead } : {}),
       signaturesChecked: Math.min(s.signatures.checked, s.verified.state.height),
       signaturesToCheck: s.verified.state.height,
+      ...(isOtherThanDemo(s.blocks[0], deps.demoLedger) ? { ownLedger: true as const } : {}),
     };
   }
 

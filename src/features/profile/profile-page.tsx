@@ -5,6 +5,7 @@ import { useSession } from '../../auth/use-session';
 import { birthDate, DetailList, healthOverviewFields, type DetailFields } from '../../components/detail-list';
 import { formatDate } from '../../components/format';
 import { SectionCard } from '../../components/section-card';
+import { BackupCard } from './backup-card';
 import { StorageCard } from './storage-card';
 import { SyncCard } from './sync-card';
 import { userName } from '../../components/user-name';
@@ -75,6 +76,11 @@ export function ProfilePage() {
         <Col lg={6}>
           <SyncCard />
         </Col>
+        {patient ? null : (
+          <Col lg={6}>
+            <BackupCard />
+          </Col>
+        )}
       </Row>
     </>
   );

@@ -4,10 +4,10 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { transfer } from 'comlink';
-import type { LedgerCounts, RestorePlan } from '../../../workers/api';
-import { formatDateTime } from '../../components/format';
-import { userMessage } from '../../ledger/error-message';
-import { useLedger } from '../../ledger/use-ledger';
+import type { LedgerCounts, RestorePlan } from '../../workers/api';
+import { formatDateTime } from './format';
+import { userMessage } from '../ledger/error-message';
+import { useLedger } from '../ledger/use-ledger';
 
 const RESTORE_FAILED = 'The backup could not be restored. Nothing was replaced. Please try again.';
 

@@ -1,8 +1,8 @@
 import { proxy } from 'comlink';
 import { useCallback, useRef, useState } from 'react';
-import type { ExportedFile, TransferProgress, TransferProgressListener } from '../../../workers/api';
-import { useLedger } from '../../ledger/use-ledger';
-import { useHoldUpdates } from '../../components/update-holds';
+import type { ExportedFile, TransferProgress, TransferProgressListener } from '../../workers/api';
+import { useLedger } from '../ledger/use-ledger';
+import { useHoldUpdates } from './update-holds';
 
 export interface RunningTransfer {
   jobId: string;

@@ -1,6 +1,6 @@
 import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
-import { formatBytes } from '../../components/format';
+import { formatBytes } from './format';
 import type { RunningTransfer } from './transfer-job';
 
 // The running export or backup: how far, in files and bytes, and Cancel.

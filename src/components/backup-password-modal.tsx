@@ -2,8 +2,8 @@ import { useId, useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import type { BackupScope } from '../../../workers/api';
-import { MIN_BACKUP_PASSWORD_LENGTH } from '../../../workers/core/constants';
+import type { BackupScope } from '../../workers/api';
+import { MIN_BACKUP_PASSWORD_LENGTH } from '../../workers/core/constants';
 
 interface BackupPasswordModalProps {
   scope: BackupScope;
