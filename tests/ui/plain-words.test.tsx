@@ -93,6 +93,7 @@ describe("a doctor's storage card", () => {
     await within(card).findByText('Used');
     expect(card).not.toHaveTextContent(/make a backup/i);
     expect(card).toHaveTextContent("Your patients' records live with your patients");
+    expect(card).toHaveTextContent("Your own account's backup is on this page, under Your backup.");
   });
 });
 

@@ -19,9 +19,9 @@ async function readStorage(): Promise<Reading> {
   }
 }
 
-// A doctor keeps no records of their own and has no backup on screen: what they can do instead.
+// A doctor keeps no records of their own: where their patients' are, and where their own account's backup is.
 const DOCTOR_BACKUP =
-  "Your patients' records live with your patients, who can each download a backup of them from their Medical Records screen. A backup of your own account is not offered on screen yet.";
+  "Your patients' records live with your patients, who can each download a backup of them from their Medical Records screen. Your own account's backup is on this page, under Your backup.";
 
 // The browser's storage for MedLedger: used, available, and whether the browser may evict it (docs/decisions/offline-app.md).
 export function StorageCard({ role = 'patient' }: { role?: Role }) {
