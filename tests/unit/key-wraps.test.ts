@@ -16,7 +16,8 @@ import {
 import type { LedgerStorage } from '../../workers/storage/ledger-storage';
 import { KEYS_KEY, SESSION_KEY } from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
-import { freshWrite } from '../../workers/ledger/replace';
+import { chainStartWrite } from '../../workers/ledger/replace';
+import { signedGenesis } from '../../workers/core/demo-ledger';
 import { createLedgerBackend } from '../../workers/service';
 import { CARTER, MICHAEL, SARAH, WILSON, signInAs, uploadOf } from '../support/ledger-fixtures';
 import { TEST_KEY_ITERATIONS, testDeps } from '../support/test-ledger';
@@ -81,9 +82,12 @@ describe('a wrapped document key', () => {
   });
 });
 
+// A ledger whose genesis enrols `stored` as they are (a reset would renew keys without encryption keys first).
 async function ledgerWith(stored: StoredKeys): Promise<LedgerStorage> {
   const storage = createMemoryStorage();
-  await storage.commit(await freshWrite(testDeps({ storage }), 0, stored, undefined));
+  const genesis = await signedGenesis(stored, 'genesis', '2026-01-01T00:00:00.000Z', testDeps().difficulty);
+  if (!genesis) throw new Error('the test genesis did not verify');
+  await storage.commit(chainStartWrite(0, { genesis, keys: stored }, undefined));
   return storage;
 }
 

@@ -118,7 +118,15 @@ export async function freshWrite(
   storedKeys: unknown,
   session: unknown,
 ): Promise<StorageWrite> {
-  const { genesis, keys } = await freshStart(deps, storedKeys);
+  return chainStartWrite(expectedRevision, await freshStart(deps, storedKeys), session);
+}
+
+// The write that replaces everything stored with a chain of `genesis` alone, signed in with `keys`.
+export function chainStartWrite(
+  expectedRevision: number,
+  { genesis, keys }: { genesis: Block; keys: StoredKeys },
+  session: unknown,
+): StorageWrite {
   return {
     expectedRevision,
     clear: true,
