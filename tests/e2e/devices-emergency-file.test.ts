@@ -3,9 +3,7 @@
 // device, once connected again, lists the grant and the read of that file.
 import { beforeAll } from 'vitest';
 import buildServer from '../server/global-setup';
-import type { Page } from 'playwright-core';
-import type { ServerProcess } from '../server/support/server-process';
-import { connect, disconnect, newDevice, serverWith, syncCard, waitForSyncState } from './support/devices';
+import { connect, disconnect, newDevice, serverWith, waitForSyncState } from './support/devices';
 import { describe, expect, test } from './support/fixtures';
 import { section, text } from './support/read';
 import { downloadFile, goTo, pdfFile, recordItem, uploadRecord } from './support/records';
@@ -15,31 +13,6 @@ const WILSON = 'james.wilson@medledger.demo';
 const REASON = 'Found unresponsive, needs the latest cardiology report';
 
 beforeAll(() => buildServer());
-
-// A fresh doctor's device takes the server's ledger and signs in again. Unlike connect() it does not wait for the
-// "now holds the sync server's ledger" notice on screen: since 464ea51 the app reaches sign-in before the card leaves
-// that notice, so it never shows (devices-share fails on it). Switch to connect() once that is fixed.
-async function takeServersLedger(page: Page, server: ServerProcess, name: string): Promise<void> {
-  await page.goto('/doctor/profile');
-  const card = syncCard(page);
-  await card.getByLabel('Server address').fill(`ws://127.0.0.1:${server.port}`);
-  await card.getByLabel("This device's name").fill(name);
-  // the connect has finished once the card leaves its notice for the login screen; signing in earlier reloads the page
-  // in the middle of it. The login screen may show and clear the notice at once, so the leaving itself is recorded.
-  await page.evaluate(() => {
-    const setItem = Storage.prototype.setItem;
-    Storage.prototype.setItem = function (key: string, value: string) {
-      if (key === 'medledger-sign-in-notice') document.documentElement.dataset.noticeLeft = 'true';
-      setItem.call(this, key, value);
-    };
-  });
-  await card.getByRole('button', { name: 'Connect' }).click();
-  await page.locator('html[data-notice-left="true"]').waitFor({ state: 'attached', timeout: 30_000 });
-  await page.getByRole('button', { name: 'Sign In' }).waitFor();
-  await login(page, 'doctor', WILSON);
-  await page.goto('/doctor/profile');
-  await waitForSyncState(page, 'in-step');
-}
 
 describe('emergency access to a file across devices', { timeout: 240_000 }, () => {
   test("a doctor with no share opens a patient's file under a full SOS grant while the patient's devices are offline", async ({
@@ -57,7 +30,7 @@ describe('emergency access to a file across devices', { timeout: 240_000 }, () =
 
     const wilson = (await newDevice(browser, baseUrl)).page;
     await login(wilson, 'doctor', WILSON);
-    await takeServersLedger(wilson, server, 'Wilson’s ER tablet');
+    await connect(wilson, server, 'doctor', 'Wilson’s ER tablet', WILSON); // the same demo ledger: he stays signed in
     await goTo(wilson, 'SOS Emergency', 'SOS Emergency Access');
     await wilson.getByRole('radio', { name: /Sarah Johnson/ }).check();
     await wilson.getByLabel('Reason for emergency access').fill(REASON);
