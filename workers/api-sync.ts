@@ -15,6 +15,7 @@ export interface SyncStatus {
   deviceName: string;
   since?: string; // ISO 8601: when it went offline
   pendingBlocks: number; // blocks still to travel, either way
+  pendingFiles: number; // files written here the server has not taken yet
   reason?: string; // why it was refused, or what a connecting device waits for
   notice?: string; // what the server or this device's clock says is wrong while connected (a clock off, a limit reached)
   devices: SyncDevice[]; // the devices the server knows, this one first

@@ -4,7 +4,9 @@ import { formatTime, formatNumber } from './format';
 
 export const DEFAULT_SYNC_SERVER = 'ws://127.0.0.1:3030'; // the server `npm start` runs (workers/core/sync-protocol.ts)
 
-export function syncWords(status: Pick<SyncStatus, 'state' | 'pendingBlocks' | 'since' | 'reason'>): string {
+const counted = (count: number, one: string) => `${formatNumber(count)} ${count === 1 ? one : `${one}s`}`;
+
+export function syncWords(status: Pick<SyncStatus, 'state' | 'pendingBlocks' | 'pendingFiles' | 'since' | 'reason'>): string {
   switch (status.state) {
     case 'off':
       return 'Not connected: this device works alone.';
@@ -13,7 +15,14 @@ export function syncWords(status: Pick<SyncStatus, 'state' | 'pendingBlocks' | '
     case 'in-step':
       return 'In step with the server';
     case 'syncing':
-      return `Syncing ${formatNumber(status.pendingBlocks)} ${status.pendingBlocks === 1 ? 'block' : 'blocks'}`;
+      return `Syncing ${
+        [
+          status.pendingBlocks > 0 ? counted(status.pendingBlocks, 'block') : '',
+          status.pendingFiles > 0 ? counted(status.pendingFiles, 'file') : '',
+        ]
+          .filter(Boolean)
+          .join(' and ') || 'with the server'
+      }`;
     case 'offline':
       return status.since ? `Offline since ${formatTime(status.since)} (will retry)` : 'Offline (will retry)';
     case 'refused':

@@ -236,6 +236,18 @@ describe('mirroring blocks and files', () => {
     expect(server.repos.doc<FileDoc>(entry.url)).toEqual({ kind: 'medledger-file', cid, bytes });
   });
 
+  it('is not in step while a file sent from here is not on the server: closing now would leave it only on this device', async () => {
+    const bytes = new TextEncoder().encode('encrypted scan');
+    const cid = await contentId(bytes);
+    const server = fakeServer({ genesis: GENESIS });
+    const client = await connect(server, fakeStore([GENESIS], { files: { 'doc-1': { cid, bytes } } }));
+    await expect.poll(() => deviceDoc(server, client).files['doc-1']?.cid).toBe(cid);
+    expect(client.status()).toMatchObject({ state: 'syncing', pendingBlocks: 0, pendingFiles: 1 });
+    const entry = deviceDoc(server, client).files['doc-1'];
+    server.ledgerHandle()?.change((d) => void (d.files['doc-1'] = entry));
+    await expect.poll(() => client.status()).toMatchObject({ state: 'in-step', pendingFiles: 0 });
+  });
+
   it('stores a file of the ledger whose bytes match its content id, and not one whose bytes do not', async () => {
     const bytes = new TextEncoder().encode('encrypted report');
     const cid = await contentId(bytes);
@@ -265,7 +277,7 @@ describe('mirroring blocks and files', () => {
     server.repos.setOnline(false);
     expect(client.status()).toMatchObject({ state: 'offline', since: '2026-11-26T10:42:00.000Z' });
     server.repos.setOnline(true);
-    expect(client.status().state).toBe('in-step');
+    await expect.poll(() => client.status().state).toBe('in-step');
   });
 });
 

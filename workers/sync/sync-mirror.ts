@@ -16,7 +16,7 @@ import {
   type ReleaseAnswer,
 } from '../core/sync-protocol';
 import type { SyncClient, SyncOptions } from './sync-client';
-import { blocksToPush, blocksToTake, deviceRows, filesToTake, pendingBlocks } from './sync-plan';
+import { blocksToPush, blocksToTake, deviceRows, filesToTake, pendingBlocks, pendingFiles } from './sync-plan';
 import type { DocHandleLike, RepoLike } from './sync-ports';
 import { iso, post, readJson } from './sync-http';
 
@@ -56,6 +56,7 @@ export function mirror(
   let again = false;
   let takingFiles: Promise<void> | null = null; // the files being taken, beside the passes
   let filesAgain = false;
+  let compared = false; // a first pass compared this device with the server: in step is not known before it
 
   // one pass at a time; changes during a pass ask for one more
   function schedule(): void {
@@ -68,6 +69,7 @@ export function mirror(
       try {
         await pull();
         await push();
+        compared = true;
       } catch (error) {
         console.warn('MedLedger: a sync pass failed', error);
       }
@@ -250,15 +252,17 @@ export function mirror(
     status() {
       const doc = ledger.doc();
       const pending = pendingBlocks(store.blocks(), doc, new Set(refusedHere.keys()));
+      const files = pendingFiles(sentHere, doc, options.deviceId);
       const notice = clock ?? serverNotice(doc, options.deviceId);
       const base = {
         ...(notice ? { notice } : {}),
         pendingBlocks: pending,
+        pendingFiles: files,
         devices: deviceRows(doc, options.deviceId),
         ...(doc ? { serverHeight: Object.keys(doc.blocks).length } : {}),
       };
       if (!online) return { ...base, state: 'offline', since: iso(offlineSince ?? now()) };
-      if (pending > 0) return { ...base, state: 'syncing' };
+      if (pending > 0 || files > 0 || !compared) return { ...base, state: 'syncing' };
       const tip = store.blocks().at(-1)?.hash;
       return { ...base, state: 'in-step', ...(doc && tip ? { serverTip: tip } : {}) };
     },

@@ -87,6 +87,17 @@ export function pendingBlocks(
   return pending;
 }
 
+// Files this connection sent that the server has not taken (nor refused) yet: until it has, they live only here.
+export function pendingFiles(
+  sent: ReadonlySet<string>,
+  ledger: Pick<LedgerDoc, 'files' | 'refused'> | undefined,
+  deviceId: string,
+): number {
+  let pending = 0;
+  for (const id of sent) if (!Object.hasOwn(ledger?.files ?? {}, id) && ledger?.refused[id]?.deviceId !== deviceId) pending++;
+  return pending;
+}
+
 export interface DeviceRow {
   name: string;
   tip: string;

@@ -123,7 +123,13 @@ export function createSync(
   }
 
   function status(): SyncStatus {
-    const base = { serverUrl: settings?.serverUrl ?? '', deviceName: settings?.deviceName ?? '', pendingBlocks: 0, devices: [] };
+    const base = {
+      serverUrl: settings?.serverUrl ?? '',
+      deviceName: settings?.deviceName ?? '',
+      pendingBlocks: 0,
+      pendingFiles: 0,
+      devices: [],
+    };
     switch (link.state) {
       case 'connected':
         return { ...base, ...link.client.status() };
