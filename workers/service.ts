@@ -144,6 +144,14 @@ export function createLedgerBackend(deps: LedgerDeps): {
       const key = user ? session.signingKey(user.id) : undefined;
       return user && key ? signProof(challenge, genesis, deviceId, user.id, key) : null;
     },
+    async (user, password) => {
+      try {
+        await session.api.signIn(user.email, password, user.role);
+        return true;
+      } catch {
+        return false;
+      }
+    },
     async () => {
       await session.api.signOut();
       // the screens follow: the device took the server's ledger, whose keys the user must sign in with

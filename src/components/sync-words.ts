@@ -6,7 +6,9 @@ export const DEFAULT_SYNC_SERVER = 'ws://127.0.0.1:3030'; // the server `npm sta
 
 const counted = (count: number, one: string) => `${formatNumber(count)} ${count === 1 ? one : `${one}s`}`;
 
-export function syncWords(status: Pick<SyncStatus, 'state' | 'pendingBlocks' | 'pendingFiles' | 'since' | 'reason'>): string {
+export function syncWords(
+  status: Pick<SyncStatus, 'state' | 'pendingBlocks' | 'pendingFiles' | 'since' | 'reason' | 'otherLedger'>,
+): string {
   switch (status.state) {
     case 'off':
       return 'Not connected: this device works alone.';
@@ -26,6 +28,7 @@ export function syncWords(status: Pick<SyncStatus, 'state' | 'pendingBlocks' | '
     case 'offline':
       return status.since ? `Offline since ${formatTime(status.since)} (will retry)` : 'Offline (will retry)';
     case 'refused':
+      if (status.otherLedger && status.reason) return status.reason; // a choice offered, not a refusal
       return `Refused: ${status.reason ?? 'the server did not say why.'}`;
   }
 }

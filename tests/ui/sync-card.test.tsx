@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { CARTER, SARAH, signInAs, uploadOf } from '../support/ledger-fixtures';
 import { fakeServer } from '../support/fake-sync';
 import { openLedger, renderApp } from './render-app';
+import { DEMO_PASSWORD } from '../../workers/core/constants';
+import type { SyncedKeys } from '../../workers/core/sync-protocol';
+import { createMemoryStorage } from '../../workers/storage/memory-storage';
 
 // The card once it shows the state: Connect is enabled only then.
 async function card() {
@@ -57,9 +60,40 @@ describe('Devices and sync on My Profile', () => {
     const section = await card();
     await user.click(await within(section).findByRole('button', { name: 'Connect' }));
     expect(await within(section).findByText(/^Refused/)).toHaveTextContent(
-      /^Refused: This device holds other records \(ledger [0-9a-f]{8}\) than the server \(ledger [0-9a-f]{8}\)\. Back up and export FHIR first, then reset it to join\.$/,
+      /^Refused: This device holds other records \(ledger [0-9a-f]{8}\) than the server \(ledger [0-9a-f]{8}\)\. Nothing was changed\. To connect without losing anything, back up this whole browser \(Medical Records\) and keep the file, then reset the demo data\.$/,
     );
     expect(within(section).getByRole('button', { name: 'Connect' })).toBeEnabled(); // another address may be tried
+  });
+
+  it("asks for the password before this untouched browser takes a server's other ledger, and keeps the user signed in", async () => {
+    const otherStorage = createMemoryStorage();
+    const other = openLedger({ storage: otherStorage });
+    await signInAs(other.service, SARAH);
+    const theirs = await other.service.block(0);
+    const stored = (await otherStorage.readMeta('keys')) as SyncedKeys;
+    const keys: SyncedKeys = { algorithm: stored.algorithm, users: stored.users, ledger: { publicKey: stored.ledger.publicKey } };
+    const server = fakeServer({ genesis: theirs, keys });
+    const ledger = openLedger({ syncTransport: server.transport });
+    await signInAs(ledger.service, SARAH);
+    const own = (await ledger.service.block(0)).hash;
+    const { user } = renderApp('/patient/profile', { ledger, signedInAs: SARAH.id });
+    const section = await card();
+    await user.click(within(section).getByRole('button', { name: 'Connect' }));
+    expect(await within(section).findByText(/^This sync server holds another ledger/)).toHaveAttribute('role', 'status');
+    expect((await ledger.service.block(0)).hash).toBe(own); // nothing changed yet
+    await user.type(within(section).getByLabelText('Your password'), 'not the password');
+    await user.click(within(section).getByRole('button', { name: 'Take the server’s ledger and connect' }));
+    expect(
+      await within(section).findByText('That password does not open your key on the sync server’s ledger. Nothing was changed.'),
+    ).toBeInTheDocument();
+    expect((await ledger.service.block(0)).hash).toBe(own);
+    const password = within(section).getByLabelText('Your password');
+    await user.clear(password);
+    await user.type(password, DEMO_PASSWORD);
+    await user.click(within(section).getByRole('button', { name: 'Take the server’s ledger and connect' }));
+    expect(await within(section).findByText('In step with the server', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument(); // still signed in
+    expect((await ledger.service.block(0)).hash).toBe(theirs.hash);
   });
 
   it('names what is wrong with an address that is not a sync server address', async () => {

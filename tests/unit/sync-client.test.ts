@@ -1,9 +1,17 @@
 // The device side of one ledger across devices (workers/sync/): what a device decides when it connects, what it
 // sends and what it takes, against a sync server faked in memory (tests/support/fake-sync.ts).
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { contentId } from '../../workers/core/documents';
 import { SYNC_PROTOCOL_VERSION, decodeBlock, encodeBlock, type DeviceDoc, type FileDoc } from '../../workers/core/sync-protocol';
-import { SyncRefused, startSync, type SyncClient, type SyncOptions } from '../../workers/sync/sync-client';
+import {
+  OFFERS_LEDGER,
+  SyncOffersLedger,
+  SyncRefused,
+  startSync,
+  type LedgerTaking,
+  type SyncClient,
+  type SyncOptions,
+} from '../../workers/sync/sync-client';
 import { blocksToPush, blocksToTake, httpOrigin, joinPlan, pendingBlocks } from '../../workers/sync/sync-plan';
 import { FAKE_SERVER_TIME, fakeBlock, fakeProve, fakeServer, fakeStore } from '../support/fake-sync';
 
@@ -26,7 +34,7 @@ async function connect(
   server: ReturnType<typeof fakeServer>,
   store: ReturnType<typeof fakeStore>,
   deviceUrl?: string,
-  options: { prove?: SyncOptions['prove']; now?: number } = {},
+  options: { prove?: SyncOptions['prove']; now?: number; takeLedger?: LedgerTaking } = {},
 ) {
   const client = await startSync({
     serverUrl: SERVER,
@@ -38,6 +46,7 @@ async function connect(
     transport: server.transport,
     now: () => options.now ?? Date.UTC(2026, 10, 26, 10, 42),
     changed: () => undefined,
+    ...(options.takeLedger ? { takeLedger: options.takeLedger } : {}),
   });
   clients.push(client);
   return client;
@@ -57,7 +66,7 @@ describe('joining a sync server', () => {
     expect(plan).toEqual({
       action: 'refuse',
       reason:
-        'This device holds other records (ledger aaaaaaaa) than the server (ledger bbbbbbbb). Back up and export FHIR first, then reset it to join.',
+        'This device holds other records (ledger aaaaaaaa) than the server (ledger bbbbbbbb). Nothing was changed. To connect without losing anything, back up this whole browser (Medical Records) and keep the file, then reset the demo data.',
     });
   });
 
@@ -136,7 +145,7 @@ describe('joining a sync server', () => {
     const store = fakeStore([GENESIS, fakeBlock('c'.repeat(64), 1)]);
     const refusal = connect(server, store);
     await expect(refusal).rejects.toThrow(SyncRefused);
-    await expect(refusal).rejects.toThrow(/Back up and export FHIR first, then reset it to join\./);
+    await expect(refusal).rejects.toThrow(/Nothing was changed\. To connect without losing anything, back up this whole browser/);
     expect(server.openRepo).not.toHaveBeenCalled();
     expect(store.held).toHaveLength(2);
   });
@@ -156,13 +165,25 @@ describe('joining a sync server', () => {
     expect(client.status().notice).toBe('The sync server refuses new data from this device: the storage folder is at its cap.');
   });
 
-  it("adopts the server's genesis and keys when this device holds only the untouched demo ledger, then its blocks once it proved who it is", async () => {
+  it('takes another ledger only once the user agreed with a password that opens their key on it, and nothing before', async () => {
     const theirs = [OTHER_GENESIS, fakeBlock('d'.repeat(64), 1)];
     const keys = { algorithm: 'Ed25519' as const, users: { 'patient-1': { publicKey: 'server' } }, ledger: { publicKey: 'S' } };
     const server = fakeServer({ blocks: theirs, keys });
     const store = fakeStore([GENESIS], { untouched: true });
-    const client = await connect(server, store);
+    await expect(connect(server, store)).rejects.toThrow(new SyncOffersLedger(OFFERS_LEDGER));
+    const wrong = { opens: vi.fn(async () => 'That password does not open your key.'), signIn: vi.fn(async () => undefined) };
+    await expect(connect(server, store, undefined, { takeLedger: wrong })).rejects.toThrow(
+      'That password does not open your key.',
+    );
+    expect(store.adopt).not.toHaveBeenCalled();
+    expect(server.joins).toEqual([]);
+    expect(wrong.signIn).not.toHaveBeenCalled();
+
+    const agreed = { opens: vi.fn(async () => null), signIn: vi.fn(async () => undefined) };
+    const client = await connect(server, store, undefined, { takeLedger: agreed });
+    expect(agreed.opens).toHaveBeenCalledWith(keys);
     expect(store.adopt).toHaveBeenCalledWith(OTHER_GENESIS.hash, [OTHER_GENESIS], keys);
+    expect(agreed.signIn).toHaveBeenCalledTimes(1); // the user stays signed in, under the keys just taken
     expect(server.joins[0].proof.genesis).toBe(OTHER_GENESIS.hash);
     expect(deviceDoc(server, client).genesis).toBe(OTHER_GENESIS.hash);
     await expect.poll(() => store.held.map((block) => block.hash)).toEqual(theirs.map((block) => block.hash));

@@ -4,10 +4,21 @@ import { describe, expect, it, vi } from 'vitest';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { CARTER, SARAH, errorOf, signInAs, uploadOf } from '../support/ledger-fixtures';
 import { fakeServer } from '../support/fake-sync';
-import { createTestLedgerService } from '../support/test-ledger';
+import { createDemoBrowser, createTestLedgerService } from '../support/test-ledger';
+import { DEMO_PASSWORD } from '../../workers/core/constants';
 import type { SyncTransport } from '../../workers/sync/sync-ports';
 
 const REQUEST = { serverUrl: 'ws://127.0.0.1:3030', deviceName: 'Sarah’s phone' };
+
+// The keys a server of that browser's ledger carries: public keys, and private ones wrapped under each password.
+async function syncedKeysOf(storage: ReturnType<typeof createMemoryStorage>) {
+  const stored = (await storage.readMeta('keys')) as {
+    algorithm: 'Ed25519';
+    users: Record<string, unknown>;
+    ledger: { publicKey: string };
+  };
+  return { algorithm: stored.algorithm, users: stored.users, ledger: { publicKey: stored.ledger.publicKey } };
+}
 
 async function signedIn(transport: SyncTransport, storage = createMemoryStorage()) {
   const service = createTestLedgerService({ storage, syncTransport: transport, now: () => Date.UTC(2026, 10, 26, 10, 42) });
@@ -19,7 +30,14 @@ describe('sync through the service', () => {
   it('calls no server while sync is off', async () => {
     const server = fakeServer();
     const service = await signedIn(server.transport);
-    expect(await service.syncStatus()).toEqual({ state: 'off', serverUrl: '', deviceName: '', pendingBlocks: 0, pendingFiles: 0, devices: [] });
+    expect(await service.syncStatus()).toEqual({
+      state: 'off',
+      serverUrl: '',
+      deviceName: '',
+      pendingBlocks: 0,
+      pendingFiles: 0,
+      devices: [],
+    });
     await service.chainStatus();
     expect(server.fetch).not.toHaveBeenCalled();
     expect(server.openRepo).not.toHaveBeenCalled();
@@ -79,29 +97,24 @@ describe('sync through the service', () => {
     expect(server.openRepo).not.toHaveBeenCalled();
   });
 
-  it("takes the server's ledger and keys in place of the untouched demo ledger, and signs the user out", async () => {
+  it('asks for the password before it takes another ledger, changes nothing without it, and keeps the user signed in', async () => {
     const otherStorage = createMemoryStorage();
     const other = await signedIn(fakeServer().transport, otherStorage);
     const genesis = await other.block(0);
-    const stored = (await otherStorage.readMeta('keys')) as {
-      algorithm: 'Ed25519';
-      users: Record<string, unknown>;
-      ledger: { publicKey: string };
-    };
-    const keys = { algorithm: stored.algorithm, users: stored.users, ledger: { publicKey: stored.ledger.publicKey } };
-    const server = fakeServer({ genesis, keys });
+    const server = fakeServer({ genesis, keys: await syncedKeysOf(otherStorage) });
     const service = await signedIn(server.transport);
-    const connection = await service.connectSync(REQUEST);
-    // nobody of the server's ledger is signed in yet: it waits to prove who it is, and has joined nothing
-    expect(connection).toMatchObject({
-      adopted: true,
-      state: 'connecting',
-      reason: expect.stringMatching(/^Sign in to connect/),
+    const own = (await service.block(0)).hash;
+    expect(await service.connectSync(REQUEST)).toMatchObject({ state: 'refused', otherLedger: true, adopted: false });
+    expect(await service.connectSync({ ...REQUEST, password: 'not the password' })).toMatchObject({
+      state: 'refused',
+      otherLedger: true,
+      reason: 'That password does not open your key on the sync server’s ledger. Nothing was changed.',
     });
+    expect((await service.block(0)).hash).toBe(own); // nothing changed, and Sarah is still signed in
     expect(server.joins).toEqual([]);
-    expect((await errorOf(service.chainStatus())).name).toBe('AccessDeniedError'); // signed out
-    await signInAs(service, SARAH); // with the server's key of Sarah, under the demo password
-    expect((await service.block(0)).hash).toBe(genesis.hash);
+
+    expect(await service.connectSync({ ...REQUEST, password: DEMO_PASSWORD })).toMatchObject({ adopted: true });
+    expect((await service.block(0)).hash).toBe(genesis.hash); // signed in throughout, now with the server's key of Sarah
     await expect.poll(async () => (await service.syncStatus()).state).toBe('in-step');
     expect(server.joins[0].proof).toMatchObject({ genesis: genesis.hash, userId: SARAH.id });
   });
@@ -110,14 +123,8 @@ describe('sync through the service', () => {
     const otherStorage = createMemoryStorage();
     const other = await signedIn(fakeServer().transport, otherStorage);
     await other.upload(uploadOf('Written on the server'));
-    const stored = (await otherStorage.readMeta('keys')) as {
-      algorithm: 'Ed25519';
-      users: Record<string, unknown>;
-      ledger: { publicKey: string };
-    };
-    const keys = { algorithm: stored.algorithm, users: stored.users, ledger: { publicKey: stored.ledger.publicKey } };
     const blocks = (await otherStorage.load()).blocks;
-    const server = fakeServer({ blocks, keys });
+    const server = fakeServer({ blocks, keys: await syncedKeysOf(otherStorage) });
     const storage = createMemoryStorage();
     // the page is reloaded before the join is answered: this tab's connect never ends
     const unanswered: SyncTransport = {
@@ -125,8 +132,8 @@ describe('sync through the service', () => {
       fetch: (url, init) => (url.endsWith('/api/join') ? new Promise(() => undefined) : server.transport.fetch(url, init)),
     };
     const first = await signedIn(unanswered, storage);
-    void first.connectSync(REQUEST);
-    await expect.poll(async () => (await errorOf(first.chainStatus())).name).toBe('AccessDeniedError'); // signed out
+    void first.connectSync({ ...REQUEST, password: DEMO_PASSWORD });
+    await expect.poll(async () => (await storage.load()).blocks[0]?.hash).toBe(blocks[0].hash); // taken
 
     const reloaded = createTestLedgerService({ storage, syncTransport: server.transport });
     await signInAs(reloaded, SARAH);
@@ -174,8 +181,10 @@ describe('sync through the service', () => {
     await phone.connectSync(REQUEST);
     const clinic = createTestLedgerService({ syncTransport: server.transport });
     await signInAs(clinic, CARTER);
-    expect(await clinic.connectSync({ ...REQUEST, deviceName: 'Clinic PC' })).toMatchObject({ adopted: true });
-    await signInAs(clinic, CARTER); // with the server's key of Dr. Carter
+    // the clinic's browser holds a ledger of its own: Dr. Carter takes the server's with his password, signed in throughout
+    expect(await clinic.connectSync({ ...REQUEST, deviceName: 'Clinic PC', password: DEMO_PASSWORD })).toMatchObject({
+      adopted: true,
+    });
     const { record } = await phone.upload(uploadOf('Blood panel'));
     await expect.poll(async () => (await clinic.listRecords(SARAH.id)).map((shown) => shown.title)).toContain('Blood panel');
     const phoneTip = (await phone.chainStatus()).height;
@@ -189,16 +198,21 @@ describe('sync through the service', () => {
     expect(server.ledger()?.files[record.documentIds[0]]).toBeDefined(); // its encrypted bytes went with it
   });
 
-  it("comes back in step after a reset: the reset device takes the server's ledger again", async () => {
+  it('comes back in step after a reset: the reset device holds the one demo ledger again, and joins it', async () => {
     const server = fakeServer({ relay: true });
-    const service = await signedIn(server.transport);
+    const service = await createDemoBrowser({ syncTransport: server.transport, now: () => Date.UTC(2026, 10, 26, 10, 42) });
+    await signInAs(service, SARAH);
     await service.connectSync(REQUEST);
+    await service.upload(uploadOf('Kept by the server'));
+    await expect.poll(async () => (await service.syncStatus()).state).toBe('in-step');
     const genesis = (await service.block(0)).hash;
     await service.resetDemoData();
-    await expect.poll(async () => (await errorOf(service.chainStatus())).name).toBe('AccessDeniedError'); // signed out by the adoption
     await signInAs(service, SARAH);
     expect((await service.block(0)).hash).toBe(genesis);
+    await expect
+      .poll(async () => (await service.listRecords(SARAH.id)).map((record) => record.title))
+      .toContain('Kept by the server'); // taken back from the server
     await expect.poll(async () => (await service.syncStatus()).state).toBe('in-step');
-    expect(server.joins.map((join) => join.proof.genesis)).toEqual([genesis, genesis]);
+    expect(new Set(server.joins.map((join) => join.proof.genesis))).toEqual(new Set([genesis]));
   });
 });

@@ -26,7 +26,7 @@ async function checkedGenesis(hash: string, blocks: unknown[], keys: SyncedKeys,
 export function storePort(
   deps: LedgerDeps,
   store: LedgerStore,
-  signOut: () => Promise<void>,
+  ledgerTaken: () => Promise<void>, // after the server's ledger replaced everything stored here
   fileProgress: SyncStore['fileProgress'] = () => undefined,
 ): SyncStore {
   const port: SyncStore = {
@@ -55,7 +55,7 @@ export function storePort(
       // to a device that holds it
       const adopted = { blocks: [genesis], documents: [], contents: [], keys: keys as unknown as StoredKeys };
       await store.restore({ ...adopted, summaryKeys: [] }); // an untouched ledger's: it sealed nothing
-      await signOut(); // the session's key was unlocked from the demo keys the server's replaced
+      await ledgerTaken();
       const rest = blocks.filter((block) => block !== genesis);
       if (rest.length > 0) await port.mergeRemote(rest);
     },

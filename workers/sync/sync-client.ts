@@ -35,6 +35,13 @@ export interface SyncOptions {
   transport: SyncTransport;
   now: () => number;
   changed: () => void; // the status changed: the screens hear of it
+  takeLedger?: LedgerTaking; // given only once the user agreed, with their password, to take another ledger
+}
+
+// How the signed-in user takes the server's ledger in place of this device's untouched demo one, and stays signed in.
+export interface LedgerTaking {
+  opens(keys: SyncedKeys): Promise<string | null>; // null when the password opens the user's key on it, else why not
+  signIn(): Promise<void>; // with the same password, under the keys just taken
 }
 
 export interface SyncClient {
@@ -49,6 +56,15 @@ export interface SyncClient {
   releaseSummary(request: SummaryReleaseRequest): Promise<string | null>;
   close(): Promise<void>;
 }
+
+// The server holds another ledger this untouched device could take: nothing changes until the user agrees on the
+// Devices card with their password (why: the message).
+export class SyncOffersLedger extends Error {
+  override name = 'SyncOffersLedger';
+}
+
+export const OFFERS_LEDGER =
+  'This sync server holds another ledger than this browser, with its own records and keys. To connect, this browser gives up its demo records (nothing you added is in them) and takes the server’s. Enter your password: it opens your key on the server’s ledger, and you stay signed in.';
 
 // Nobody is signed in, so this device cannot prove who it is: it connects once someone signs in.
 export class SyncNeedsSignIn extends Error {
@@ -96,7 +112,10 @@ export async function startSync(options: SyncOptions): Promise<SyncClient> {
   if (!isLedgerInfo(info)) throw new SyncRefused('The address answers, but not as a MedLedger sync server.');
   const plan = joinPlan({ genesis: store.blocks()[0]?.hash ?? '', untouched: store.untouched() }, info);
   if (plan.action === 'refuse') throw new SyncRefused(plan.reason);
-  if (plan.action === 'adopt') await adopt(transport, origin, store, info);
+  if (plan.action === 'adopt') {
+    if (!options.takeLedger) throw new SyncOffersLedger(OFFERS_LEDGER);
+    await adopt(transport, origin, store, info, options.takeLedger);
+  }
   const genesis = store.blocks()[0];
   const { challenge } = (await readJson(await transport.fetch(`${origin}/api/challenge`, post({})), 'POST /api/challenge')) as {
     challenge: string;
@@ -141,16 +160,25 @@ export async function startSync(options: SyncOptions): Promise<SyncClient> {
 
 // The server's ledger replaces this device's untouched demo ledger: its genesis and the users' wrapped keys; the
 // rest of its blocks come once a user of it signs in here and this device proves who it is.
-async function adopt(transport: SyncTransport, origin: string, store: SyncStore, info: LedgerInfo): Promise<void> {
+async function adopt(
+  transport: SyncTransport,
+  origin: string,
+  store: SyncStore,
+  info: LedgerInfo,
+  taking: LedgerTaking,
+): Promise<void> {
   const answer = (await readJson(await transport.fetch(`${origin}/api/adopt`), 'GET /api/adopt')) as Partial<AdoptAnswer>;
   const keys = decodeKeys(answer?.keys);
   if (!info.genesis || !keys || (answer.genesis as Partial<Block> | undefined)?.hash !== info.genesis)
     throw new SyncRefused("The server's ledger is incomplete: try again.");
+  const closed = await taking.opens(keys); // before anything changes here
+  if (closed) throw new SyncOffersLedger(closed);
   try {
     await store.adopt(info.genesis, [answer.genesis], keys);
   } catch (error) {
     throw new SyncRefused(error instanceof Error ? error.message : "The server's ledger could not be taken.");
   }
+  await taking.signIn();
 }
 
 // This device's document: the one of an earlier connection to this ledger, or a new one.

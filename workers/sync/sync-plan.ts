@@ -37,7 +37,7 @@ export function joinPlan(local: LocalLedger, server: LedgerInfo): JoinPlan {
   if (local.untouched) return { action: 'adopt' };
   return {
     action: 'refuse',
-    reason: `This device holds other records (ledger ${short(local.genesis)}) than the server (ledger ${short(server.genesis)}). Back up and export FHIR first, then reset it to join.`,
+    reason: `This device holds other records (ledger ${short(local.genesis)}) than the server (ledger ${short(server.genesis)}). Nothing was changed. To connect without losing anything, back up this whole browser (Medical Records) and keep the file, then reset the demo data.`,
   };
 }
 

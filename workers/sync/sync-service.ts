@@ -5,13 +5,16 @@ import type { LedgerService, SyncStatus } from '../api';
 import { fail, type LedgerDeps } from '../ledger/deps';
 import type { LedgerStore } from '../ledger/store';
 import type { User } from '../core/types';
-import type { SyncClient, SyncOptions } from './sync-client';
+import { unlockUserKeys, type WrappedUserKey } from '../core/signatures';
+import type { LedgerTaking, SyncClient, SyncOptions } from './sync-client';
 import type { SyncKeys, SyncStore, SyncTransport } from './sync-ports';
 import { storePort } from './store-port';
 
 export const SYNC_KEY = 'sync'; // storage meta: the link's settings, so a reload reconnects by itself
 const RETRY_MS = 5_000; // a server that does not answer is asked again this often
 const MAX_NAME = 60;
+const NOT_ON_LEDGER = 'Your account is not on the sync server’s ledger, so this browser cannot take it. Nothing was changed.';
+const WRONG_PASSWORD = 'That password does not open your key on the sync server’s ledger. Nothing was changed.';
 
 interface SyncSettings {
   on: boolean;
@@ -24,7 +27,7 @@ interface SyncSettings {
 type Link =
   | { state: 'off' }
   | { state: 'connecting'; reason?: string } // reason: it waits for a sign-in to prove who it is
-  | { state: 'refused'; reason: string }
+  | { state: 'refused'; reason: string; otherLedger?: true } // otherLedger: the user may take the server's ledger
   | { state: 'offline'; since: number } // the server did not answer: asked again
   | { state: 'connected'; client: SyncClient };
 
@@ -43,6 +46,7 @@ export function createSync(
   store: LedgerStore,
   enter: () => Promise<User>,
   prove: SyncOptions['prove'], // signs the server's challenge with the signed-in user's key; null when nobody is
+  signIn: (user: User, password: string) => Promise<boolean>, // false: that password does not open their key here
   signOut: () => Promise<void>,
   changed: () => void,
   keys?: SyncKeys,
@@ -51,16 +55,16 @@ export function createSync(
   let settings: SyncSettings | null = null;
   let link: Link = { state: 'off' };
   let attempt = 0; // a newer Connect or a Disconnect makes an older attempt's answer moot
-  let adoptedNow = false; // the last Connect took the server's ledger before anyone of it signed in here
+  let adoptedNow = false; // the last Connect took the server's ledger
+  let taking: LedgerTaking | undefined; // the user agreed, with their password, to take the server's ledger
   let retry: ReturnType<typeof setTimeout> | undefined;
-  // taking the server's ledger replaces everything stored, this link's settings too: they are written again before
-  // the screens go to sign-in, so a reload while the rest of the ledger is still being taken connects again
+  // taking the server's ledger replaces everything stored, this link's settings too: they are written again, so a
+  // reload while the rest of the ledger is still being taken connects again
   const port = storePort(
     deps,
     store,
     async () => {
       if (settings) await save(settings).catch(() => undefined);
-      await signOut();
     },
     fileProgress,
   );
@@ -90,7 +94,7 @@ export function createSync(
     if (!current) return;
     try {
       await store.ready();
-      const { startSync, SyncRefused, SyncNeedsSignIn } = await import('./sync-client');
+      const { startSync, SyncRefused, SyncNeedsSignIn, SyncOffersLedger } = await import('./sync-client');
       const transport = deps.syncTransport ?? (await realTransport());
       try {
         const client = await startSync({
@@ -101,6 +105,7 @@ export function createSync(
           transport,
           now: deps.now,
           changed: () => mine === attempt && changed(),
+          ...(taking ? { takeLedger: taking } : {}),
         });
         if (mine !== attempt) return void (await client.close());
         setLink({ state: 'connected', client });
@@ -108,6 +113,7 @@ export function createSync(
       } catch (error) {
         if (mine !== attempt) return;
         if (error instanceof SyncRefused) return setLink({ state: 'refused', reason: error.message });
+        if (error instanceof SyncOffersLedger) return setLink({ state: 'refused', reason: error.message, otherLedger: true });
         if (error instanceof SyncNeedsSignIn) {
           adoptedNow ||= error.adopted;
           return setLink({ state: 'connecting', reason: error.message });
@@ -136,7 +142,7 @@ export function createSync(
       case 'offline':
         return { ...base, state: 'offline', since: new Date(link.since).toISOString() };
       case 'refused':
-        return { ...base, state: 'refused', reason: link.reason };
+        return { ...base, state: 'refused', reason: link.reason, ...(link.otherLedger ? { otherLedger: true } : {}) };
       case 'connecting':
         return { ...base, state: 'connecting', ...(link.reason ? { reason: link.reason } : {}) };
       default:
@@ -144,9 +150,23 @@ export function createSync(
     }
   }
 
+  function ledgerTaking(user: User, password: string): LedgerTaking {
+    return {
+      async opens(keys) {
+        const wrapped = keys.users[user.id];
+        if (!wrapped) return NOT_ON_LEDGER;
+        const unlocked = await unlockUserKeys(wrapped as WrappedUserKey, password).catch(() => null);
+        return unlocked ? null : WRONG_PASSWORD;
+      },
+      async signIn() {
+        if (!(await signIn(user, password))) await signOut(); // the screens then say why and ask for a sign-in
+      },
+    };
+  }
+
   const api: Pick<LedgerService, 'connectSync' | 'disconnectSync' | 'syncStatus'> = {
     async connectSync(request) {
-      await enter();
+      const user = await enter();
       const serverUrl = typeof request?.serverUrl === 'string' ? request.serverUrl.trim() : '';
       const deviceName = typeof request?.deviceName === 'string' ? request.deviceName.trim() : '';
       if (!/^wss?:\/\/[^\s/]+/.test(serverUrl))
@@ -164,7 +184,13 @@ export function createSync(
       });
       setLink({ state: 'connecting' });
       adoptedNow = false;
-      await connect(attempt);
+      const password = typeof request?.password === 'string' ? request.password : undefined;
+      taking = password === undefined ? undefined : ledgerTaking(user, password);
+      try {
+        await connect(attempt);
+      } finally {
+        taking = undefined; // the password serves this one attempt only
+      }
       return { ...status(), adopted: adoptedNow || (link.state === 'connected' && link.client.adopted) };
     },
 

@@ -68,6 +68,7 @@ export function SyncCard() {
   const [deviceName, setDeviceName] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const [password, setPassword] = useState('');
 
   const state = status?.state ?? 'off';
   const linked = state !== 'off' && state !== 'refused';
@@ -86,15 +87,16 @@ export function SyncCard() {
     }
   };
 
+  // another ledger on the server is taken only with the user's password, asked for here before anything changes
+  const offersLedger = state === 'refused' && status?.otherLedger === true;
+
   const connect = (event: FormEvent) => {
     event.preventDefault();
-    // a device that takes the server's ledger is signed out by the worker as it takes it (the session provider shows
-    // the login screen and says why); the call returns only after the rest of the ledger is merged, by when the user
-    // may have signed in again, so nothing here signs out
-    void run(
-      async () => void (await service.connectSync({ serverUrl: shownServer, deviceName: shownName })),
-      'The device could not connect.',
-    );
+    const taking = offersLedger ? { password } : {};
+    void run(async () => {
+      await service.connectSync({ serverUrl: shownServer, deviceName: shownName, ...taking });
+      setPassword('');
+    }, 'The device could not connect.');
   };
 
   return (
@@ -127,6 +129,19 @@ export function SyncCard() {
         <p id={`${id}-state`} role="status" className={`fw-semibold ${STATE_VARIANT[state]}`} data-sync-state={state}>
           {status ? syncWords(status) : 'Checking the link...'}
         </p>
+        {offersLedger ? (
+          <Form.Group controlId={`${id}-password`} className="mb-3">
+            <Form.Label>Your password</Form.Label>
+            <Form.Control
+              type="password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              disabled={busy}
+              autoComplete="current-password"
+              required
+            />
+          </Form.Group>
+        ) : null}
         {linked ? (
           <Button
             variant="outline-dark"
@@ -137,7 +152,7 @@ export function SyncCard() {
           </Button>
         ) : (
           <Button type="submit" variant="primary" disabled={busy || !status}>
-            {busy ? 'Connecting...' : 'Connect'}
+            {busy ? 'Connecting...' : offersLedger ? 'Take the server’s ledger and connect' : 'Connect'}
           </Button>
         )}
       </Form>
