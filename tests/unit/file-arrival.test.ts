@@ -12,6 +12,7 @@ import { startSync, type SyncClient } from '../../workers/sync/sync-client';
 import type { RepoLike, SyncTransport } from '../../workers/sync/sync-ports';
 import { fakeBlock, fakeProve, fakeServer, fakeStore } from '../support/fake-sync';
 import { CARTER, SARAH, fileInput, signInAs, uploadOf } from '../support/ledger-fixtures';
+import { DEMO_PASSWORD } from '../../workers/core/constants';
 import { createTestLedgerService } from '../support/test-ledger';
 
 const MiB = FILE_CHUNK_BYTES;
@@ -288,8 +289,8 @@ describe("a record's file arriving on another device, through the service", () =
     const gate = chunkGate(server.transport, server);
     const clinic = createTestLedgerService({ syncTransport: gate.transport });
     await signInAs(clinic, CARTER);
-    await clinic.connectSync({ serverUrl: SERVER, deviceName: 'Clinic PC' });
-    await signInAs(clinic, CARTER); // with the server's key of Dr. Carter
+    // the clinic's browser holds a ledger of its own: Dr. Carter takes the server's with his password, signed in throughout
+    await clinic.connectSync({ serverUrl: SERVER, deviceName: 'Clinic PC', password: DEMO_PASSWORD });
     const changes: LedgerChange[] = [];
     await clinic.onChange(Object.assign((change: LedgerChange) => void changes.push(change), {}) as never);
 
