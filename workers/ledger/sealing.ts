@@ -49,6 +49,8 @@ export function createSealing(store: LedgerStore, session: SealingSession) {
   const uploads = new Map<string, OpenedUpload>(); // record id -> what was opened of it: records never change
   const texts = new Map<string, string>(); // `${reader}|${record id}` -> a reason or note opened for that reader
   const readableOf = new WeakMap<Snapshot, Map<string, Promise<LedgerState>>>();
+  // a projection's entry -> its opened copy: every build lists every record, and most were opened alike before
+  const openedEntries = new WeakMap<RecordEntry, RecordEntry>();
 
   // `records` (uploads of `patientId`) with their text sealed under the patient's current summary key, or under a new
   // one when none this device holds is current (the first upload sealed under it announces it); the new key is
@@ -138,8 +140,12 @@ export function createSealing(store: LedgerStore, session: SealingSession) {
   // What an upload is opened with here: a change (a key came, a file was deleted) opens it again.
   function keysFor(s: Snapshot, record: ClinicalRecord): string {
     const documents = s.verified.state.documents;
-    const held = record.files.filter((file) => s.keys.has(file.documentId)).length;
-    const deleted = record.files.filter((file) => documents.get(file.documentId)?.deletedAt).length;
+    let held = 0;
+    let deleted = 0;
+    for (const file of record.files) {
+      if (s.keys.has(file.documentId)) held++;
+      if (documents.get(file.documentId)?.deletedAt) deleted++;
+    }
     return `${record.sealed && s.summaryKeys.has(record.sealed.key) ? 1 : 0}|${held}|${deleted}`;
   }
 
@@ -218,12 +224,18 @@ export function createSealing(store: LedgerStore, session: SealingSession) {
     if (openedById.size === 0) return { ...state, grants, shares };
     const opened = (entry: RecordEntry): RecordEntry => {
       const record = openedById.get(entry.record.id);
-      return record ? { ...entry, record } : entry;
+      if (!record) return entry;
+      const known = openedEntries.get(entry);
+      if (known?.record === record) return known;
+      const made = { ...entry, record };
+      openedEntries.set(entry, made);
+      return made;
     };
     const openedLists = (lists: SharedMap<string, RecordEntry[]>) =>
       new SharedMap([...lists].map(([patientId, entries]) => [patientId, entries.map(opened)] as const));
-    const openedUploads = state.uploads.copy();
-    const documents = state.documents.copy();
+    // maps of their own, changed in place: most of their entries change, which a shared copy would fold in again and again
+    const openedUploads = new SharedMap(state.uploads);
+    const documents = new SharedMap(state.documents);
     for (const record of openedById.values()) {
       const upload = state.uploads.get(record.id);
       if (upload) openedUploads.set(record.id, opened(upload));
