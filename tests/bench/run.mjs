@@ -9,7 +9,8 @@
 // `-- --portability` only the export, backup and restore of a big ledger (portability-bench.mjs), `-- --sealing`
 // only what opening sealed records costs a read after each new block (sealing-bench.ts, in Node),
 // `-- --signatures` only the signed-blocks part (signature-bench.mjs), `-- --sync` only two devices through
-// the real sync server (sync-bench.mjs), and `-- --smoke` the Node benches and the sync bench at tiny sizes (CI).
+// the real sync server (sync-bench.mjs), and `-- --smoke` the Node benches, the live sandbox and the sync bench at
+// tiny sizes (CI).
 // The TypeScript benches are loaded through Vite's module runner with js-sha256 aliased to its browser
 // source: under Node the package resolves to a node:crypto wrapper, which is not what the browser runs.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -75,7 +76,7 @@ async function loadSealingBench() {
   return createServerModuleRunner(server.environments.ssr, { hmr: false }).import('/tests/bench/sealing-bench.ts');
 }
 
-// `--smoke`: every Node bench and the sync bench at sizes that take seconds, writing no results: `npm test` runs
+// `--smoke`: every Node bench, the browser part's live sandbox and the sync bench at sizes that take seconds, writing no results: `npm test` runs
 // it after the build, so a bench that crashes fails CI. The figures mean nothing at these sizes.
 if (process.argv.includes('--smoke')) {
   const step = async (name, run) => {
@@ -90,6 +91,10 @@ if (process.argv.includes('--smoke')) {
   await step('sealing', async () => {
     const sealing = await loadSealingBench();
     await sealing.runSealingBench([20], () => {});
+  });
+  // the browser part's live sandbox over the build `npm test` just made: the one browser bench that takes seconds
+  await step('sandbox', async () => {
+    await runSandboxBench({ skipAppBuild: true });
   });
   await step('sync', async () => {
     process.env.SYNC_UPLOADS ||= '2';

@@ -293,8 +293,8 @@ export function fixedRuleProblem(state: LedgerState, block: Block): string | nul
   if (shape) return shape;
   const record = block.data;
   if (record.timestamp !== block.timestamp) return 'the record time differs from the block time';
-  const at = Date.parse(block.timestamp);
-  if (state.lastTimestamp !== '' && at < Date.parse(state.lastTimestamp))
+  // both are times as iso() writes them (record-format.ts), whose text sorts as their time does
+  if (state.lastTimestamp !== '' && block.timestamp < state.lastTimestamp)
     return 'the timestamp goes back before the previous block';
   const author = authorOf(record);
   return block.author === author

@@ -61,9 +61,13 @@ function place(state: LedgerState, block: Block, index: number): void {
   state.height = index + 1;
   state.lastTimestamp = block.timestamp;
   const parents = parentsOf(block);
-  const tips = state.tips.filter((tip) => !parents.includes(tip));
-  tips.push(block.hash);
-  state.tips = tips.sort();
+  // a block that follows the one tip alone (most blocks) becomes the one tip: no list to filter and sort
+  if (parents.length === 1 && state.tips.length === 1 && state.tips[0] === parents[0]) state.tips = [block.hash];
+  else {
+    const tips = state.tips.filter((tip) => !parents.includes(tip));
+    tips.push(block.hash);
+    state.tips = tips.sort();
+  }
   state.placed.set(block.hash, index);
 }
 

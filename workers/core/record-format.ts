@@ -119,12 +119,20 @@ const SHAPES: Record<ChainRecord['type'], Shape> = {
   },
 };
 
+// Each shape's checks listed once: every block's record is checked against one or more shapes.
+const shapeEntries = new WeakMap<Shape, [string, (value: unknown) => boolean][]>();
+function entriesOf(shape: Shape): [string, (value: unknown) => boolean][] {
+  let entries = shapeEntries.get(shape);
+  if (!entries) shapeEntries.set(shape, (entries = Object.entries(shape)));
+  return entries;
+}
+
 // Exactly the shape's keys (optional ones may be absent), each passing its check.
 function shapeProblem(value: unknown, shape: Shape): string | null {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'is not an object';
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) if (!Object.hasOwn(shape, key)) return `has an unknown field "${key}"`;
-  for (const [key, check] of Object.entries(shape)) {
+  for (const [key, check] of entriesOf(shape)) {
     if (!check(record[key])) return record[key] === undefined ? `has no "${key}"` : `has a malformed "${key}"`;
   }
   return null;

@@ -4,6 +4,7 @@
 // randomness from WebCrypto.
 import { isGrantActive, isShareActive } from './access';
 import { base64ToBytes, bytesToBase64 } from './base64';
+import { hkdfSha256 } from './hkdf';
 import { bytesToHex, hexToBytes } from './ids';
 import { isKeyWrap, summaryEpochId, unwrapKey, wrapKey, type KeyWrap, type Recipient } from './key-wraps';
 import type { LedgerState } from './ledger-state';
@@ -107,15 +108,15 @@ function partKey(keyHex: string, keyName: string, usage: 'encrypt' | 'decrypt'):
   return key;
 }
 
+// HKDF-SHA256 with an empty salt, as WebCrypto's deriveKey would, computed here (hkdf.ts): a first read derives a key
+// for every file it opens, and WebCrypto's import and derivation cost two asynchronous jobs each.
 async function derivePartKey(keyHex: string, purpose: string, usage: 'encrypt' | 'decrypt'): Promise<CryptoKey> {
-  const material = await crypto.subtle.importKey('raw', hexToBytes(keyHex), 'HKDF', false, ['deriveKey']);
-  return crypto.subtle.deriveKey(
-    { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: encoder.encode(`medledger-sealed|${purpose}`) },
-    material,
-    { name: 'AES-GCM', length: 256 },
-    false,
-    [usage],
-  );
+  const derived = hkdfSha256(hexToBytes(keyHex), encoder.encode(`medledger-sealed|${purpose}`));
+  try {
+    return await crypto.subtle.importKey('raw', derived, { name: 'AES-GCM' }, false, [usage]);
+  } finally {
+    derived.fill(0);
+  }
 }
 
 // JSON of a list, so no field's text can pass for a separator between two others.

@@ -2,7 +2,7 @@
 // (docs/decisions/nothing-medical-in-clear.md): the chain keeps only clear fields, the screens read what this device
 // may open. Keys never cross the worker boundary.
 import { iso } from '../core/ledger-records';
-import type { LedgerState, RecordEntry } from '../core/ledger-state';
+import type { GrantState, LedgerState, RecordEntry, ShareState } from '../core/ledger-state';
 import {
   createSummaryKey,
   openClinicalRecord,
@@ -31,6 +31,21 @@ export interface SealingSession {
   encryptionKey: (userId: string) => CryptoKey | undefined;
 }
 
+// The same summary keys held (a write publishes its own copy of them): a new one may open any older upload.
+function sameSummaryKeys(a: ReadonlyMap<string, SummaryKey>, b: ReadonlyMap<string, SummaryKey>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const [epochId, summary] of a) if (b.get(epochId)?.key !== summary.key) return false;
+  return true;
+}
+
+// One build of the screens' projection for a reader: the snapshot it read, what it made, the texts it could not open.
+interface Built {
+  source: Snapshot;
+  result: LedgerState;
+  unopened: Set<string>; // 'grant|<id>' or 'share|<id>' whose sealed text was not opened: tried again by the next build
+}
+
 interface OpenedUpload {
   record: ClinicalRecord;
   tried: string; // which keys were held when it was tried: tried again when that changes
@@ -49,6 +64,10 @@ export function createSealing(store: LedgerStore, session: SealingSession) {
   const uploads = new Map<string, OpenedUpload>(); // record id -> what was opened of it: records never change
   const texts = new Map<string, string>(); // `${reader}|${record id}` -> a reason or note opened for that reader
   const readableOf = new WeakMap<Snapshot, Map<string, Promise<LedgerState>>>();
+  // a projection's entry -> its opened copy: every build lists every record, and most were opened alike before
+  const openedEntries = new WeakMap<RecordEntry, RecordEntry>();
+  const recordOfDocument = new Map<string, string>(); // document id -> the upload naming it: a fact of the chain
+  const lastBuilt = new Map<string, Built>(); // reader id -> their newest build
 
   // `records` (uploads of `patientId`) with their text sealed under the patient's current summary key, or under a new
   // one when none this device holds is current (the first upload sealed under it announces it); the new key is
@@ -138,8 +157,12 @@ export function createSealing(store: LedgerStore, session: SealingSession) {
   // What an upload is opened with here: a change (a key came, a file was deleted) opens it again.
   function keysFor(s: Snapshot, record: ClinicalRecord): string {
     const documents = s.verified.state.documents;
-    const held = record.files.filter((file) => s.keys.has(file.documentId)).length;
-    const deleted = record.files.filter((file) => documents.get(file.documentId)?.deletedAt).length;
+    let held = 0;
+    let deleted = 0;
+    for (const file of record.files) {
+      if (s.keys.has(file.documentId)) held++;
+      if (documents.get(file.documentId)?.deletedAt) deleted++;
+    }
     return `${record.sealed && s.summaryKeys.has(record.sealed.key) ? 1 : 0}|${held}|${deleted}`;
   }
 
@@ -182,48 +205,97 @@ export function createSealing(store: LedgerStore, session: SealingSession) {
 
   // The verified projection with what `reader` may open on this device opened: upload titles, descriptions and file
   // names, and the reasons and notes sealed to them. Rules and writes never read it: they work on clear fields.
-  async function build(s: Snapshot, reader: User | null): Promise<LedgerState> {
-    const state = s.verified.state;
+  // A grant or share with its sealed text opened for `reader`, and whether it opened (else it is tried again next build).
+  async function openedGrant(reader: User | null, known: GrantState): Promise<{ value: GrantState; opened: boolean }> {
+    if (!known.sealedReason) return { value: known, opened: true };
+    const binding = {
+      recordId: readerSealedRecordId(known.sealedReason),
+      patientId: known.grant.patientId,
+      type: 'emergency_access',
+    };
+    const reason = await openText(reader, known.sealedReason, binding, 'reason');
+    return {
+      value: { ...known, grant: { ...known.grant, reason } },
+      opened: texts.has(`${reader?.id ?? ''}|${binding.recordId}`),
+    };
+  }
+
+  async function openedShare(reader: User | null, known: ShareState): Promise<{ value: ShareState; opened: boolean }> {
+    if (!known.sealedNote) return { value: known, opened: true };
+    const binding = { recordId: readerSealedRecordId(known.sealedNote), patientId: known.share.patientId, type: 'access_shared' };
+    const note = await openText(reader, known.sealedNote, binding, 'note');
+    return { value: { ...known, share: { ...known.share, note } }, opened: texts.has(`${reader?.id ?? ''}|${binding.recordId}`) };
+  }
+
+  // The uploads of `ids` opened with the keys `s` holds: each opened once per set of keys it was tried with.
+  async function openAll(s: Snapshot, records: Iterable<ChainRecord>): Promise<Map<string, ClinicalRecord>> {
     const openedById = new Map<string, ClinicalRecord>();
     const toOpen: Promise<ClinicalRecord>[] = [];
-    for (const entries of state.records.values())
-      for (const { record } of entries) {
-        if (!('files' in record) || !record.sealed) continue;
-        const tried = keysFor(s, record);
-        const known = uploads.get(record.id);
-        if (known?.tried === tried) openedById.set(record.id, known.record);
-        else toOpen.push(openUpload(s, record, tried)); // all at once: the browser decrypts on several threads
-      }
+    for (const record of records) {
+      if (!('files' in record)) continue;
+      for (const file of record.files) recordOfDocument.set(file.documentId, record.id);
+      if (!record.sealed) continue;
+      const tried = keysFor(s, record);
+      const known = uploads.get(record.id);
+      if (known?.tried === tried) openedById.set(record.id, known.record);
+      else toOpen.push(openUpload(s, record, tried)); // all at once: the browser decrypts on several threads
+    }
     for (const opened of await Promise.all(toOpen)) openedById.set(opened.id, opened);
+    return openedById;
+  }
+
+  const openedWith =
+    (openedById: ReadonlyMap<string, ClinicalRecord>) =>
+    (entry: RecordEntry): RecordEntry => {
+      const record = openedById.get(entry.record.id);
+      if (!record) return entry;
+      const known = openedEntries.get(entry);
+      if (known?.record === record) return known;
+      const made = { ...entry, record };
+      openedEntries.set(entry, made);
+      return made;
+    };
+
+  // A document as the screens read it: its name and type from its opened upload, when that upload is sealed.
+  function openedDocument(state: LedgerState, openedById: ReadonlyMap<string, ClinicalRecord>, documentId: string) {
+    const document = state.documents.get(documentId);
+    const file = openedById.get(recordOfDocument.get(documentId) ?? '')?.files.find((each) => each.documentId === documentId);
+    return document && file ? { ...document, fileName: file.name, fileType: file.type } : document;
+  }
+
+  // The verified projection with what `reader` may open on this device opened: upload titles, descriptions and file
+  // names, and the reasons and notes sealed to them. Rules and writes never read it: they work on clear fields.
+  async function fullBuild(s: Snapshot, reader: User | null): Promise<Built> {
+    const state = s.verified.state;
+    const openedById = await openAll(
+      s,
+      (function* () {
+        for (const entries of state.records.values()) for (const { record } of entries) yield record;
+      })(),
+    );
+    const unopened = new Set<string>();
     const grants = state.grants.copy();
     for (const [id, known] of state.grants) {
       if (!known.sealedReason) continue;
-      const recordId = readerSealedRecordId(known.sealedReason);
-      const binding = { recordId, patientId: known.grant.patientId, type: 'emergency_access' };
-      grants.set(id, {
-        ...known,
-        grant: { ...known.grant, reason: await openText(reader, known.sealedReason, binding, 'reason') },
-      });
+      const { value, opened } = await openedGrant(reader, known);
+      grants.set(id, value);
+      if (!opened) unopened.add(`grant|${id}`);
     }
     const shares = state.shares.copy();
     for (const [id, known] of state.shares) {
       if (!known.sealedNote) continue;
-      const binding = {
-        recordId: readerSealedRecordId(known.sealedNote),
-        patientId: known.share.patientId,
-        type: 'access_shared',
-      };
-      shares.set(id, { ...known, share: { ...known.share, note: await openText(reader, known.sealedNote, binding, 'note') } });
+      const { value, opened } = await openedShare(reader, known);
+      shares.set(id, value);
+      if (!opened) unopened.add(`share|${id}`);
     }
-    if (openedById.size === 0) return { ...state, grants, shares };
-    const opened = (entry: RecordEntry): RecordEntry => {
-      const record = openedById.get(entry.record.id);
-      return record ? { ...entry, record } : entry;
-    };
+    const built = { source: s, unopened };
+    if (openedById.size === 0) return { ...built, result: { ...state, grants, shares } };
+    const opened = openedWith(openedById);
     const openedLists = (lists: SharedMap<string, RecordEntry[]>) =>
       new SharedMap([...lists].map(([patientId, entries]) => [patientId, entries.map(opened)] as const));
-    const openedUploads = state.uploads.copy();
-    const documents = state.documents.copy();
+    // maps of their own, changed in place: most of their entries change, which a shared copy would fold in again and again
+    const openedUploads = new SharedMap(state.uploads);
+    const documents = new SharedMap(state.documents);
     for (const record of openedById.values()) {
       const upload = state.uploads.get(record.id);
       if (upload) openedUploads.set(record.id, opened(upload));
@@ -234,7 +306,135 @@ export function createSealing(store: LedgerStore, session: SealingSession) {
     }
     const records = openedLists(state.records);
     const medicalRecords = openedLists(state.medicalRecords);
-    return { ...state, records, medicalRecords, uploads: openedUploads, documents, grants, shares };
+    return { ...built, result: { ...state, records, medicalRecords, uploads: openedUploads, documents, grants, shares } };
+  }
+
+  // Whether `s` only appended blocks to what `last` was built from, with the same summary keys: its lists are the old
+  // ones with entries added (the fold copies a list and appends to it), so only what changed is opened again.
+  function appendsTo(last: Built, s: Snapshot): boolean {
+    const before = last.source;
+    if (s.invalid || before.invalid || !sameSummaryKeys(s.summaryKeys, before.summaryKeys)) return false;
+    const [old, now] = [before.verified.state, s.verified.state];
+    if (now.height < old.height || s.blocks.length !== now.height || before.blocks.length !== old.height) return false;
+    for (const [lists, newLists] of [
+      [old.records, now.records],
+      [old.medicalRecords, now.medicalRecords],
+    ] as const)
+      for (const [patientId, list] of lists) {
+        const newer = newLists.get(patientId);
+        if (!newer || newer.length < list.length || newer[0] !== list[0] || newer[list.length - 1] !== list[list.length - 1])
+          return false;
+      }
+    return true;
+  }
+
+  // The build of `s` from the build of a snapshot it appends to: the new blocks' uploads, grants and shares, the
+  // uploads whose file keys came or went or whose files were deleted, and the texts not opened yet, opened anew.
+  async function extend(last: Built, s: Snapshot, reader: User | null): Promise<Built> {
+    const before = last.source;
+    const [old, state] = [before.verified.state, s.verified.state];
+    const previous = last.result;
+    const changedDocuments = new Set<string>();
+    if (s.keys !== before.keys) {
+      for (const [id, key] of s.keys) if (before.keys.get(id) !== key) changedDocuments.add(id);
+      for (const id of before.keys.keys()) if (!s.keys.has(id)) changedDocuments.add(id);
+    }
+    const grantIds = new Set<string>();
+    const shareIds = new Set<string>();
+    const records: ClinicalRecord[] = []; // new uploads and the uploads opened again
+    for (const block of s.blocks.slice(old.height)) {
+      const record = block.data;
+      if ('files' in record) records.push(record);
+      if (record.type === 'document_deleted') changedDocuments.add(record.documentId);
+      if (record.type === 'emergency_access') grantIds.add(record.emergency.grantId);
+      if (record.type === 'access_acknowledged') for (const id of record.grantIds) grantIds.add(id);
+      if (record.type === 'access_shared') shareIds.add(record.share.shareId);
+    }
+    const reopened = new Set<string>(); // ids of uploads built before that are opened again
+    for (const documentId of changedDocuments) {
+      const recordId = recordOfDocument.get(documentId);
+      const upload = recordId === undefined ? undefined : state.uploads.get(recordId);
+      if (upload && 'files' in upload.record && old.uploads.has(upload.record.id)) {
+        reopened.add(upload.record.id);
+        records.push(upload.record);
+      }
+    }
+    const openedById = await openAll(s, records);
+    const opened = openedWith(openedById);
+
+    const openedLists = (
+      lists: SharedMap<string, RecordEntry[]>,
+      oldLists: SharedMap<string, RecordEntry[]>,
+      shown: SharedMap<string, RecordEntry[]>,
+    ) => {
+      const result = shown.copy();
+      for (const [patientId, list] of lists) {
+        const oldList = oldLists.get(patientId) ?? [];
+        const shownList = shown.get(patientId) ?? [];
+        if (list === oldList && reopened.size === 0) continue;
+        const added = list.slice(oldList.length).map(opened);
+        const kept =
+          reopened.size === 0
+            ? shownList
+            : shownList.map((entry, i) => (reopened.has(entry.record.id) ? opened(list[i]) : entry));
+        result.set(patientId, kept.concat(added));
+      }
+      return result;
+    };
+
+    const openedUploads = previous.uploads.copy();
+    const documents = previous.documents.copy();
+    for (const record of records) {
+      const upload = state.uploads.get(record.id);
+      if (upload) openedUploads.set(record.id, opened(upload));
+      for (const file of record.files) changedDocuments.add(file.documentId);
+    }
+    for (const documentId of changedDocuments) {
+      const document = openedDocument(state, openedById, documentId);
+      if (document) documents.set(documentId, document);
+    }
+
+    const unopened = new Set<string>();
+    for (const key of last.unopened) (key.startsWith('grant|') ? grantIds : shareIds).add(key.slice(6));
+    const grants = previous.grants.copy();
+    for (const id of grantIds) {
+      const known = state.grants.get(id);
+      if (!known) continue;
+      const { value, opened: done } = await openedGrant(reader, known);
+      grants.set(id, value);
+      if (!done) unopened.add(`grant|${id}`);
+    }
+    const shares = previous.shares.copy();
+    for (const id of shareIds) {
+      const known = state.shares.get(id);
+      if (!known) continue;
+      const { value, opened: done } = await openedShare(reader, known);
+      shares.set(id, value);
+      if (!done) unopened.add(`share|${id}`);
+    }
+    return {
+      source: s,
+      unopened,
+      result: {
+        ...state,
+        records: openedLists(state.records, old.records, previous.records),
+        medicalRecords: openedLists(state.medicalRecords, old.medicalRecords, previous.medicalRecords),
+        uploads: openedUploads,
+        documents,
+        grants,
+        shares,
+      },
+    };
+  }
+
+  // Every write publishes a snapshot and its answer reads it: built from the reader's last build when `s` appends to
+  // it (the cost of what changed), else from the whole projection.
+  async function build(s: Snapshot, reader: User | null): Promise<LedgerState> {
+    const id = reader?.id ?? '';
+    const last = lastBuilt.get(id);
+    const built = last && appendsTo(last, s) ? await extend(last, s, reader) : await fullBuild(s, reader);
+    if ((lastBuilt.get(id)?.source.verified.state.height ?? -1) <= s.verified.state.height) lastBuilt.set(id, built);
+    return built.result;
   }
 
   // The state the screens of `reader` read, built once per published snapshot and reader.
