@@ -32,7 +32,8 @@ export interface RecordView {
   fileUrl: string; // first file's document url: 'ipfs://<Qm…>' ('' when none)
   documentIds: string[]; // every stored file of this record ([] when the reader's access withholds files)
   fileCount: number; // files of the record, counted even when withheld
-  timestamp: string; // ISO 8601
+  timestamp: string; // ISO 8601: when it was added to this chain
+  documentDate?: string; // ISO 8601: an imported document's own date, from before it was added
   isEmergencyAccess?: boolean;
   emergencyAccessExpiry?: string; // ISO 8601
   emergency?: EmergencyDetails;
@@ -269,6 +270,7 @@ export type {
   ExportedFile,
   ImportOptions,
   ImportResult,
+  ImportedOverview,
   LedgerCounts,
   RestorePlan,
   TransferProgress,
