@@ -285,6 +285,13 @@ import type {
   BackupScope,
 } from './api-transfer';
 
+// A patient's care-network choice: on or off, and who recorded it when (null: not chosen yet, so off).
+export interface CareConsent {
+  on: boolean;
+  recorded: 'patient' | 'setup' | null; // 'setup': the demo ledger's setup chose it for this demo account
+  at?: string; // ISO 8601, when recorded
+}
+
 // What a change touched, so a screen refetches only what it shows. Every change adds blocks ('chain').
 export type ChangeKind =
   | 'chain' // blocks were added: height, tip, verification
@@ -353,7 +360,7 @@ export interface LedgerService {
   disconnectSync(): Promise<SyncStatus>;
   syncStatus(): Promise<SyncStatus>;
   // the signed-in patient's consent that the sync server's care network may open their files under an emergency grant
-  careNetworkConsent(): Promise<boolean>;
+  careNetworkConsent(): Promise<CareConsent>;
   setCareNetworkConsent(on: boolean): Promise<boolean>;
 
   // anchor: the records chain's tip, kept elsewhere by the user and compared later (only reads the chain)

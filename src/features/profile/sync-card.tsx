@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useCallback, useId, useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -13,7 +13,13 @@ import { useSession } from '../../auth/use-session';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 import { useSyncStatus } from '../../ledger/use-sync-status';
+import type { LedgerRemote } from '../../ledger/ledger-context';
+import { useLedgerQuery } from '../../ledger/use-ledger-query';
+import { CareConsentQuestion } from './care-consent-question';
 import { CareConsentSwitch } from './care-consent-switch';
+
+const ACCESS = ['access'] as const; // a consent block, from this device or another, changes who may read
+const noConsent = () => Promise.resolve(undefined); // a doctor has no care-network choice
 
 const STATE_VARIANT: Record<SyncStatus['state'], string> = {
   off: 'text-body-secondary',
@@ -68,6 +74,10 @@ export function SyncCard() {
   const [deviceName, setDeviceName] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const [asking, setAsking] = useState(false); // the first Connect of a patient who has not chosen asks first
+  const patient = user?.role === 'patient';
+  const loadConsent = useCallback((remote: LedgerRemote) => (patient ? remote.careNetworkConsent() : noConsent()), [patient]);
+  const { data: consent, error: consentError, reload: reloadConsent } = useLedgerQuery(loadConsent, ACCESS);
 
   const state = status?.state ?? 'off';
   const linked = state !== 'off' && state !== 'refused';
@@ -86,15 +96,23 @@ export function SyncCard() {
     }
   };
 
+  const connectNow = () => service.connectSync({ serverUrl: shownServer, deviceName: shownName });
+
+  const answer = (on: boolean) =>
+    void run(async () => {
+      await service.setCareNetworkConsent(on);
+      reloadConsent();
+      setAsking(false);
+      await connectNow();
+    }, 'The device could not connect.');
+
   const connect = (event: FormEvent) => {
     event.preventDefault();
+    if (patient && consent?.recorded === null) return setAsking(true);
     // a device that takes the server's ledger is signed out by the worker as it takes it (the session provider shows
     // the login screen and says why); the call returns only after the rest of the ledger is merged, by when the user
     // may have signed in again, so nothing here signs out
-    void run(
-      async () => void (await service.connectSync({ serverUrl: shownServer, deviceName: shownName })),
-      'The device could not connect.',
-    );
+    void run(async () => void (await connectNow()), 'The device could not connect.');
   };
 
   return (
@@ -127,6 +145,7 @@ export function SyncCard() {
         <p id={`${id}-state`} role="status" className={`fw-semibold ${STATE_VARIANT[state]}`} data-sync-state={state}>
           {status ? syncWords(status) : 'Checking the link...'}
         </p>
+        {asking && !linked ? <CareConsentQuestion busy={busy} onAnswer={answer} onCancel={() => setAsking(false)} /> : null}
         {linked ? (
           <Button
             variant="outline-dark"
@@ -135,8 +154,12 @@ export function SyncCard() {
           >
             {busy ? 'Disconnecting...' : 'Disconnect'}
           </Button>
-        ) : (
-          <Button type="submit" variant="primary" disabled={busy || !status}>
+        ) : asking ? null : (
+          <Button
+            type="submit"
+            variant="primary"
+            disabled={busy || !status || (patient && consent === undefined && !consentError)}
+          >
             {busy ? 'Connecting...' : 'Connect'}
           </Button>
         )}
@@ -151,7 +174,7 @@ export function SyncCard() {
           {error || userMessage(loadError, 'The sync state could not be read.')}
         </Alert>
       ) : null}
-      {user?.role === 'patient' ? <CareConsentSwitch /> : null}
+      {patient ? <CareConsentSwitch consent={consent} loadError={consentError} onChanged={reloadConsent} /> : null}
       {status && status.devices.length > 0 ? <DeviceTable devices={status.devices} /> : null}
     </SectionCard>
   );
