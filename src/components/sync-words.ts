@@ -1,17 +1,44 @@
-// The sync state in plain words, shared by My Profile's "Devices and sync" card and the explorer's Peers view.
+// The sync state in plain words: one status, worded the same on My Profile's "Devices and sync" card, the explorer's
+// Peers view, the side menu and the patient's dashboard.
 import type { SyncStatus } from '../../workers/api';
 import { formatTime, formatNumber } from './format';
 
 export const DEFAULT_SYNC_SERVER = 'ws://127.0.0.1:3030'; // the server `npm start` runs (workers/core/sync-protocol.ts)
 
-export function syncWords(status: Pick<SyncStatus, 'state' | 'pendingBlocks' | 'since' | 'reason'>): string {
+type StatusWords = Pick<SyncStatus, 'state' | 'pendingBlocks' | 'since' | 'reason' | 'devices'>;
+
+// "2 devices": the devices the server knows for this ledger, this one included.
+function deviceCount(status: Pick<SyncStatus, 'devices'>): string {
+  const count = Math.max(1, status.devices.length);
+  return `${formatNumber(count)} ${count === 1 ? 'device' : 'devices'}`;
+}
+
+// The short form, where space is small (the side menu, the dashboard's Network row).
+export function syncBrief(status: StatusWords): string {
+  switch (status.state) {
+    case 'off':
+      return 'Alone: this device only';
+    case 'connecting':
+      return 'Connecting to the server...';
+    case 'in-step':
+      return `In step: ${deviceCount(status)}`;
+    case 'syncing':
+      return `Syncing ${formatNumber(status.pendingBlocks)} ${status.pendingBlocks === 1 ? 'block' : 'blocks'}`;
+    case 'offline':
+      return status.since ? `Offline since ${formatTime(status.since)}` : 'Offline';
+    case 'refused':
+      return 'Refused by the server';
+  }
+}
+
+export function syncWords(status: StatusWords): string {
   switch (status.state) {
     case 'off':
       return 'Not connected: this device works alone.';
     case 'connecting':
       return status.reason ? `Connecting: ${status.reason}` : 'Connecting to the server...';
     case 'in-step':
-      return 'In step with the server';
+      return `In step with the server: ${deviceCount(status)}`;
     case 'syncing':
       return `Syncing ${formatNumber(status.pendingBlocks)} ${status.pendingBlocks === 1 ? 'block' : 'blocks'}`;
     case 'offline':
