@@ -3,7 +3,16 @@
 import type { Page } from 'playwright-core';
 import { beforeAll } from 'vitest';
 import buildServer from '../server/global-setup';
-import { connectedDevice, newDevice, serverWith, syncCard, syncState, waitForSyncState } from './support/devices';
+import {
+  connect,
+  connectedDevice,
+  newDevice,
+  serverForTest,
+  serverWith,
+  syncCard,
+  syncState,
+  waitForSyncState,
+} from './support/devices';
 import { describe, expect, test } from './support/fixtures';
 import { pdfFile, uploadRecord } from './support/records';
 import { login } from './support/session';
@@ -43,7 +52,8 @@ describe('the sync status', { timeout: 240_000 }, () => {
     });
     expect(await statusOnDashboard(page, 'off')).toBe('(Alone: this device only)');
 
-    const server = await serverWith(page, 'patient', 'Laptop');
+    const server = await serverForTest();
+    await connect(page, server, 'patient', 'Laptop'); // already signed in above
     await expect
       .poll(async () => statusOnProfile(page, 'in-step'), { timeout: 30_000 })
       .toEqual({ menu: 'In step: 1 device', card: 'In step with the server: 1 device' });
