@@ -79,7 +79,10 @@ const encryptionTable = (value: unknown) =>
   value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every(isEncryptionPublicKey);
 
 const booleanTable = (value: unknown) =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((on) => typeof on === 'boolean');
+  value !== null &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  Object.values(value).every((on) => typeof on === 'boolean');
 const ENROLMENT: Shape = {
   algorithm: oneOf('Ed25519'),
   ledger: publicKey,
