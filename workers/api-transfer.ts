@@ -23,9 +23,18 @@ export interface TransferProgress {
 
 export interface ImportResult {
   imported: { title: string; type: UploadRecordType; files: number; blockIndex: number }[];
-  skipped: { entry: number; resourceType: string; reason: string }[]; // never dropped silently: the screen lists them
+  skipped: { entry: number; resourceType: string; reason: string; title?: string }[]; // never dropped silently: the screen lists them
+  healthOverview?: ImportedOverview; // when the Bundle holds any of it
   needsConfirmation?: true; // nothing stored: the Bundle is about otherPatient, and the patient has not confirmed importing it
   otherPatient?: { name: string; birthDate?: string }; // with needsConfirmation: the Bundle's Patient (birthDate as FHIR gives it)
+}
+
+// The Health Overview a Bundle carries. The profile is the clinic's (the user directory): an import reads it, never changes it.
+export interface ImportedOverview {
+  allergies: string[];
+  bloodType?: string;
+  emergencyContact?: string; // one line: "Mark Johnson (spouse) +1 555 0142"
+  matchesProfile: boolean; // every value the file gives is the profile's
 }
 
 export interface ImportOptions {

@@ -32,7 +32,8 @@ export interface RecordView {
   fileUrl: string; // first file's document url: 'ipfs://<Qm…>' ('' when none)
   documentIds: string[]; // every stored file of this record ([] when the reader's access withholds files)
   fileCount: number; // files of the record, counted even when withheld
-  timestamp: string; // ISO 8601
+  timestamp: string; // ISO 8601: when it was added to this chain
+  documentDate?: string; // ISO 8601: an imported document's own date, from before it was added
   isEmergencyAccess?: boolean;
   emergencyAccessExpiry?: string; // ISO 8601
   emergency?: EmergencyDetails;
@@ -270,6 +271,7 @@ export type {
   ExportedFile,
   ImportOptions,
   ImportResult,
+  ImportedOverview,
   LedgerCounts,
   RestorePlan,
   TransferProgress,
@@ -283,6 +285,13 @@ import type {
   TransferProgress,
   BackupScope,
 } from './api-transfer';
+
+// A patient's care-network choice: on or off, and who recorded it when (null: not chosen yet, so off).
+export interface CareConsent {
+  on: boolean;
+  recorded: 'patient' | 'setup' | null; // 'setup': the demo ledger's setup chose it for this demo account
+  at?: string; // ISO 8601, when recorded
+}
 
 // What a change touched, so a screen refetches only what it shows. Every change adds blocks ('chain').
 export type ChangeKind =
@@ -352,7 +361,7 @@ export interface LedgerService {
   disconnectSync(): Promise<SyncStatus>;
   syncStatus(): Promise<SyncStatus>;
   // the signed-in patient's consent that the sync server's care network may open their files under an emergency grant
-  careNetworkConsent(): Promise<boolean>;
+  careNetworkConsent(): Promise<CareConsent>;
   setCareNetworkConsent(on: boolean): Promise<boolean>;
 
   // anchor: the records chain's tip, kept elsewhere by the user and compared later (only reads the chain)

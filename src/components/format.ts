@@ -21,6 +21,13 @@ export function formatDateTime(iso: string): string {
   return DATE_TIME.format(new Date(iso));
 }
 
+const UTC_DATE = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+
+// An imported document's own date: a date without a time (stored as midnight UTC) is shown as that day, anywhere.
+export function formatDocumentDate(iso: string): string {
+  return iso.endsWith('T00:00:00.000Z') ? UTC_DATE.format(new Date(iso)) : DATE_TIME.format(new Date(iso));
+}
+
 export function formatTime(iso: string): string {
   return TIME.format(new Date(iso));
 }

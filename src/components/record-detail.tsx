@@ -3,7 +3,7 @@ import type { DocumentView, RecordView } from '../../workers/api';
 import { useSession } from '../auth/use-session';
 import { ChainProof } from './chain-proof';
 import { DocumentList } from './document-list';
-import { formatDateTime } from './format';
+import { RecordDate } from './record-date';
 import { addedByText, careTeamText } from './record-author';
 import { recordAnchor } from './record-link';
 import { RecordTypeBadge } from './record-type-badge';
@@ -49,7 +49,7 @@ export const RecordDetail = memo(function RecordDetail({
         <RecordTypeBadge type={record.type} />
       </div>
       <div className="record-meta">
-        <time dateTime={record.timestamp}>{formatDateTime(record.timestamp)}</time>
+        <RecordDate record={record} />
         <span className="record-author">{addedByText(record, viewerId)}</span>
         {careTeam ? <span>{careTeam}</span> : null}
         <ChainProof blockIndex={record.blockIndex} hash={record.blockchainHash} />

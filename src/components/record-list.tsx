@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import type { RecordView } from '../../workers/api';
 import { useSession } from '../auth/use-session';
 import { ChainProof } from './chain-proof';
-import { formatDateTime } from './format';
+import { RecordDate } from './record-date';
 import { HashBadge } from './hash-badge';
 import { Icon } from './icon';
 import { addedByPatient, addedByText } from './record-author';
@@ -36,7 +36,7 @@ export function RecordList({ records, empty, showPatient = false }: RecordListPr
                 <RecordTypeBadge type={record.type} />
                 {showPatient && !addedByPatient(record) ? <span>{userName(record.patientId)}</span> : null}
                 <span className="record-author">{addedByText(record, viewerId)}</span>
-                <time dateTime={record.timestamp}>{formatDateTime(record.timestamp)}</time>
+                <RecordDate record={record} />
                 {files > 0 ? <span>{files === 1 ? '1 file' : `${files} files`}</span> : null}
               </div>
               {showPatient ? null : <ChainProof blockIndex={record.blockIndex} hash={record.blockchainHash} />}

@@ -1,17 +1,22 @@
 import { SignatureProgress } from '../components/signature-progress';
+import { syncBrief } from '../components/sync-words';
 import { useChainStatus } from '../ledger/use-chain-status';
+import { useSyncStatus } from '../ledger/use-sync-status';
 
 export function NetworkStatus() {
   const status = useChainStatus();
   const chain = status.data;
+  const sync = useSyncStatus().data;
 
   return (
     <section className="network-status" aria-label="Network status">
       <div className="network-status-head">
         <span className="pulse-dot" aria-hidden="true" />
         Network Active
-        {/* the ledger lives in this browser alone: no device or server shares it */}
-        <span className="network-status-scope">This device only</span>
+        {/* where the records live: this browser alone, or with the sync server and the ledger's other devices */}
+        <span className="network-status-scope" data-sync-state={sync?.state}>
+          {sync ? syncBrief(sync) : 'Checking the link...'}
+        </span>
       </div>
       {chain ? (
         <dl className="network-status-body">

@@ -143,8 +143,8 @@ describe('records that leave with the patient', { timeout: 180_000 }, () => {
       .setInputFiles({ name: 'st-mary.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(foreign)) });
     await dialog.getByRole('button', { name: 'Import' }).click();
     await dialog.getByText('Imported 1 record.').waitFor({ timeout: 15_000 });
-    await settled(() => dialog.getByRole('list', { name: 'Skipped entries' }).innerText()).toBe(
-      'Entry 2, Observation: not a kind of resource MedLedger stores as a record',
+    await settled(() => dialog.getByRole('list', { name: 'Not added as records' }).innerText()).toBe(
+      'Observation: MedLedger adds only documents and reports as records',
     );
     await checkScreen(page, 'import-result');
     await dialog.getByRole('button', { name: 'Close' }).first().click();

@@ -1,7 +1,7 @@
 // My Profile's "Devices and sync" card, fed the service over a MessageChannel with a sync server faked in memory.
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { CARTER, SARAH, signInAs, uploadOf } from '../support/ledger-fixtures';
+import { CARTER, MICHAEL, SARAH, signInAs, uploadOf } from '../support/ledger-fixtures';
 import { fakeServer } from '../support/fake-sync';
 import { openLedger, renderApp } from './render-app';
 import { DEMO_PASSWORD } from '../../workers/core/constants';
@@ -38,7 +38,7 @@ describe('Devices and sync on My Profile', () => {
     await user.clear(name);
     await user.type(name, 'Sarah’s phone');
     await user.click(within(section).getByRole('button', { name: 'Connect' }));
-    expect(await within(section).findByText('In step with the server')).toHaveAttribute('role', 'status');
+    expect(await within(section).findByText('In step with the server: 1 device')).toHaveAttribute('role', 'status');
     const row = within(section).getByRole('row', { name: /Sarah’s phone \(this device\)/ });
     expect(within(row).getByRole('cell', { name: '1' })).toBeInTheDocument();
     expect(within(row).getByLabelText(/^tip hash of Sarah’s phone [0-9a-f]{8}/)).toBeInTheDocument();
@@ -91,7 +91,9 @@ describe('Devices and sync on My Profile', () => {
     await user.clear(password);
     await user.type(password, DEMO_PASSWORD);
     await user.click(within(section).getByRole('button', { name: 'Take the server’s ledger and connect' }));
-    expect(await within(section).findByText('In step with the server', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(
+      await within(section).findByText(/^In step with the server: \d+ devices?$/, {}, { timeout: 10_000 }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument(); // still signed in
     expect((await ledger.service.block(0)).hash).toBe(theirs.hash);
   });
@@ -113,15 +115,46 @@ describe('Devices and sync on My Profile', () => {
     expect(server.fetch).not.toHaveBeenCalled();
   });
 
-  it("lets a patient turn off the care network's emergency access to her files", async () => {
+  it("lets a patient turn off the care network's emergency access to her files, the demo setup's choice shown as such", async () => {
     const ledger = openLedger({ syncTransport: fakeServer().transport });
     const { user } = renderApp('/patient/profile', { ledger, signedInAs: SARAH.id });
     const section = await card();
     const consent = await within(section).findByRole('switch', { name: 'Let the care network open my files in an emergency' });
-    await waitFor(() => expect(consent).toBeChecked()); // on by default for the demo accounts
+    await waitFor(() => expect(consent).toBeChecked()); // the demo setup recorded on for Sarah
+    expect(consent).toHaveAccessibleDescription(/^Set to on for this demo account when the demo was set up on /);
     await user.click(consent);
     await waitFor(() => expect(consent).not.toBeChecked());
-    expect(await ledger.service.careNetworkConsent()).toBe(false);
+    expect(consent).toHaveAccessibleDescription(/^Your choice, recorded on /);
+    expect(await ledger.service.careNetworkConsent()).toMatchObject({ on: false, recorded: 'patient' });
+  });
+
+  it('keeps emergency consent off for a patient who has not chosen, and asks on the first Connect what it means', async () => {
+    const server = fakeServer({ relay: true });
+    const ledger = openLedger({ syncTransport: server.transport });
+    const { user } = renderApp('/patient/profile', { ledger, signedInAs: MICHAEL.id });
+    const section = await card();
+    const consent = await within(section).findByRole('switch', { name: 'Let the care network open my files in an emergency' });
+    await waitFor(() => expect(consent).toBeEnabled());
+    expect(consent).not.toBeChecked();
+    expect(consent).toHaveAccessibleDescription(/^You have not chosen yet, so it is off\./);
+    await user.click(within(section).getByRole('button', { name: 'Connect' }));
+    const question = within(section).getByRole('group', {
+      name: 'Before you connect: may the care network open your files in an emergency?',
+    });
+    expect(question).toHaveAccessibleDescription(
+      /^If you allow it, a doctor with full emergency access to you can open your files/,
+    );
+    await waitFor(() => expect(within(question).getByRole('heading')).toHaveFocus());
+    expect(server.joins).toEqual([]); // nothing leaves the device before the answer
+    await user.click(within(question).getByRole('button', { name: "Don't allow and connect" }));
+    expect(await within(section).findByText('In step with the server: 1 device')).toBeInTheDocument();
+    expect(await ledger.service.careNetworkConsent()).toMatchObject({ on: false, recorded: 'patient' });
+    expect(consent).toHaveAccessibleDescription(/^Your choice, recorded on /);
+    await user.click(within(section).getByRole('button', { name: 'Disconnect' }));
+    await within(section).findByText('Not connected: this device works alone.');
+    await user.click(within(section).getByRole('button', { name: 'Connect' })); // chosen now: no question again
+    expect(await within(section).findByText('In step with the server: 1 device')).toBeInTheDocument();
+    expect(within(section).queryByRole('group')).toBeNull();
   });
 
   it('shows a doctor no emergency consent switch', async () => {

@@ -22,7 +22,7 @@ describe('Peers while connected', () => {
     expect(serverRow).toHaveTextContent('Same tip');
     const deviceRow = within(table).getByRole('row', { name: /Sarah’s laptop \(this device\)/ });
     expect(within(deviceRow).getByLabelText(/^tip hash of Sarah’s laptop/)).toHaveTextContent(tip.slice(0, 8));
-    expect(screen.getByText('In step with the server')).toHaveAttribute('role', 'status');
+    expect(screen.getByText('In step with the server: 1 device')).toHaveAttribute('role', 'status');
     expect(screen.queryByText('Copy to work on')).not.toBeInTheDocument();
   });
 

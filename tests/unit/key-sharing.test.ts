@@ -131,7 +131,7 @@ describe('document keys between devices', () => {
     const careKey = (await createCareNetworkKey()).publicKey;
     expect(addressees(await a.keySharing.wrapsToSend(), documentId)).not.toContain(CARE_NETWORK);
     a.keySharing.setCareNetworkKey(careKey);
-    expect(await a.service.careNetworkConsent()).toBe(true); // on by default for the demo accounts
+    expect(await a.service.careNetworkConsent()).toMatchObject({ on: true, recorded: 'setup' }); // the demo setup's choice for Sarah
     expect(addressees(await a.keySharing.wrapsToSend(), documentId)).toContain(CARE_NETWORK);
     const height = a.store.current().blocks.length;
     await a.service.setCareNetworkConsent(false);
@@ -142,14 +142,14 @@ describe('document keys between devices', () => {
     });
     await a.service.setCareNetworkConsent(false); // the choice in force: nothing more is signed
     expect(a.store.current().blocks.length).toBe(height + 1);
-    expect(await a.service.careNetworkConsent()).toBe(false);
+    expect(await a.service.careNetworkConsent()).toMatchObject({ on: false, recorded: 'patient' });
     expect(addressees(await a.keySharing.wrapsToSend(), documentId)).not.toContain(CARE_NETWORK);
 
     // her other device takes the block and follows it
     await b.store.mergeRemote(a.store.current().blocks);
     b.keySharing.setCareNetworkKey(careKey);
     await signInAs(b.service, SARAH);
-    expect(await b.service.careNetworkConsent()).toBe(false);
+    expect(await b.service.careNetworkConsent()).toMatchObject({ on: false, recorded: 'patient' });
     expect(addressees(await b.keySharing.wrapsToSend(), documentId)).not.toContain(CARE_NETWORK);
   });
 
@@ -229,7 +229,11 @@ describe('a release under an emergency grant', () => {
     expect(await release(full.id, 'another-document')).toMatch(/not a stored document/);
     expect(await release(full.id, documentId, { ...careWrap, to: WILSON.id })).toMatch(/care network's wrap/);
     const michaels = await a.service.requestEmergencyAccess({ patientId: MICHAEL.id, accessLevel: 'full', ...request });
+    expect(await release(michaels.id)).toMatch(/does not let the care network/); // Michael has not chosen: off
+    await signInAs(a.service, MICHAEL);
+    await a.service.setCareNetworkConsent(true);
     expect(await release(michaels.id)).toMatch(/not the granted patient/);
+    await signInAs(a.service, WILSON);
 
     clock.advance(31 * 60_000);
     expect(await release(full.id)).toMatch(/not active/);

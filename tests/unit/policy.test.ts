@@ -170,15 +170,17 @@ describe('relations the table names are checked by the modules', () => {
     expect((await service.chainStatus()).height).toBeGreaterThan(1); // nothing was dropped
   });
 
-  test("a patient's emergency consent is their own: Michael turning his off leaves Sarah's on", async () => {
+  test("a patient's emergency consent is their own and off until chosen: Michael choosing off leaves Sarah's on", async () => {
     const s = await scene();
     const service = createTestLedgerService({ storage: s.storage });
     await signInAs(service, MICHAEL);
-    expect(await service.careNetworkConsent()).toBe(true); // on by default for the demo accounts
+    expect(await service.careNetworkConsent()).toEqual({ on: false, recorded: null }); // he has not chosen
+    const height = (await service.chainStatus()).height;
     expect(await service.setCareNetworkConsent(false)).toBe(false);
-    expect(await service.careNetworkConsent()).toBe(false);
+    expect((await service.chainStatus()).height).toBe(height + 1); // his first choice is a block, even when it is off
+    expect(await service.careNetworkConsent()).toMatchObject({ on: false, recorded: 'patient' });
     await signInAs(service, SARAH);
-    expect(await service.careNetworkConsent()).toBe(true);
+    expect(await service.careNetworkConsent()).toMatchObject({ on: true, recorded: 'setup' });
     expect(await errorOf(service.setCareNetworkConsent('yes' as unknown as boolean))).toMatchObject({ name: 'ValidationError' });
   });
 

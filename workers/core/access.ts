@@ -1,16 +1,15 @@
 // Who may read or delete what (docs/decisions/access-rules.md, enforced-emergency-access.md).
 // Pure: the clock comes in as `now` (ms).
 import { EMERGENCY_BASIC_RECORDS, EMERGENCY_DURATIONS, SHARE_DURATIONS_DAYS } from './constants';
-import { PATIENTS } from './directory';
 import { MESSAGES, ledgerError } from './errors';
 import type { LedgerState, RecordEntry } from './ledger-state';
 import { checkText } from './text-input';
 import type { AccessLevel, ChainRecord, DocumentInfo, EmergencyGrant, Patient, Share, User } from './types';
 
-// Whether the patient lets the care network open their files in an emergency: the newest consent block, else on
-// for the demo accounts (the issue's default).
+// Whether the patient lets the care network open their files in an emergency: their newest recorded choice, else
+// off (a patient who has not chosen has not consented; docs/decisions/document-keys-travel-wrapped.md).
 export function careConsentOf(state: LedgerState, patientId: string): boolean {
-  return state.careConsent.get(patientId) ?? PATIENTS.some((patient) => patient.id === patientId);
+  return state.careConsent.get(patientId)?.on ?? false;
 }
 
 export function accessDenied(): Error {

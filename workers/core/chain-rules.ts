@@ -1,6 +1,6 @@
 // The chain's rules: whether a block may follow the blocks before it, given the state they fold to
 // (semantic verification). The first block that breaks one is named with it, like a block whose hash does not match.
-import { accessScope, careConsentOf, isShareActive, readCountText, sentCount, sentRecords, titledReadText } from './access';
+import { accessScope, isShareActive, readCountText, sentCount, sentRecords, titledReadText } from './access';
 import {
   ACCEPTED_EXTENSIONS,
   EMERGENCY_DURATIONS,
@@ -48,12 +48,15 @@ function clinicalProblem(state: LedgerState, record: ClinicalRecord, index: numb
     if (![...PATIENTS, ...DOCTORS].every((user) => Object.hasOwn(enrolled, user.id)))
       return 'the genesis block must enrol a key for every listed user';
     // a ledger made before keys travelled enrols no encryption keys; one that does enrols them for everyone
+    const consents = Object.keys(record.setupConsents ?? {});
+    if (!consents.every((id) => PATIENTS.some((patient) => patient.id === id))) return 'a setup consent names no listed patient';
     const encryption = record.enrolment?.encryption;
     return encryption === undefined || [...PATIENTS, ...DOCTORS].every((user) => Object.hasOwn(encryption, user.id))
       ? null
       : 'the genesis block must enrol an encryption key for every listed user';
   }
   if (record.type === 'diagnosis') return 'a diagnosis record may only open the chain';
+  if (record.setupConsents !== undefined) return 'only the genesis block records setup consents';
   const patient = PATIENTS.find((candidate) => candidate.id === record.patientId);
   if (!patient) return 'an upload names no listed patient';
   if (record.doctorId !== (patient.doctorId ?? '')) return "an upload names a doctor other than the patient's";
@@ -259,7 +262,8 @@ function acknowledgementProblem(state: LedgerState, record: AcknowledgementRecor
 function consentProblem(state: LedgerState, record: CareConsentRecord): string | null {
   if (!PATIENTS.some((patient) => patient.id === record.patientId)) return 'a consent names no listed patient';
   if (record.doctorId !== '') return 'a consent names a doctor';
-  return careConsentOf(state, record.patientId) === record.careNetwork ? 'a consent repeats the choice in force' : null;
+  // a first choice may be off, the default: it records that the patient was asked
+  return state.careConsent.get(record.patientId)?.on === record.careNetwork ? 'a consent repeats the choice in force' : null;
 }
 
 // A re-sealing: the patient's own upload written in clear, named by id and block, sealed once, with its text under

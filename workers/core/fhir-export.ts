@@ -1,6 +1,7 @@
 // The FHIR R4 resources of a patient's export (docs/decisions/fhir-portability.md): pure builders over the
 // projection of the chain. Loaded only when an export runs (workers/ledger/portability.ts imports it lazily).
 import type {
+  AllergyIntolerance,
   Attachment,
   AuditEvent,
   Bundle,
@@ -9,7 +10,9 @@ import type {
   Coding,
   DocumentReference,
   Identifier,
+  Observation,
   Patient as FhirPatient,
+  PatientContact,
   Practitioner,
   Provenance,
   Resource,
@@ -31,7 +34,46 @@ export const SYSTEMS = {
   dicom: 'http://dicom.nema.org/resources/ontology/DCM',
   participant: 'http://terminology.hl7.org/CodeSystem/provenance-participant-type',
   contactRole: 'http://terminology.hl7.org/CodeSystem/v2-0131',
+  roleCode: 'http://terminology.hl7.org/CodeSystem/v3-RoleCode',
+  allergyClinical: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical',
+  observationCategory: 'http://terminology.hl7.org/CodeSystem/observation-category',
 } as const;
+
+// The Health Overview's blood type, as laboratories code it (the import finds it by this code).
+export const BLOOD_TYPE_CODE: Coding = { system: SYSTEMS.loinc, code: '882-1', display: 'ABO and Rh group [Type] in Blood' };
+export const EMERGENCY_CONTACT_ROLE: Coding = { system: SYSTEMS.contactRole, code: 'C', display: 'Emergency Contact' };
+
+// HL7 v3 family roles of the relationships the directory uses; any other is kept as text.
+const FAMILY_ROLES: Record<string, Coding> = {
+  spouse: { system: SYSTEMS.roleCode, code: 'SPS', display: 'spouse' },
+  husband: { system: SYSTEMS.roleCode, code: 'HUSB', display: 'husband' },
+  wife: { system: SYSTEMS.roleCode, code: 'WIFE', display: 'wife' },
+  daughter: { system: SYSTEMS.roleCode, code: 'DAUC', display: 'daughter' },
+  son: { system: SYSTEMS.roleCode, code: 'SONC', display: 'son' },
+  mother: { system: SYSTEMS.roleCode, code: 'MTH', display: 'mother' },
+  father: { system: SYSTEMS.roleCode, code: 'FTH', display: 'father' },
+  sibling: { system: SYSTEMS.roleCode, code: 'SIB', display: 'sibling' },
+  friend: { system: SYSTEMS.roleCode, code: 'FRND', display: 'unrelated friend' },
+};
+
+export interface ContactParts {
+  name: string;
+  relationship?: string;
+  phone?: string;
+}
+
+// The directory keeps the contact as one line, "Mark Johnson (spouse) +1 555 0142"; FHIR wants its parts apart.
+export function contactParts(contact: string): ContactParts {
+  const match = /^(.+?)\s*\(([^)]+)\)\s*(\+?[\d][\d\s().-]*)?$/.exec(contact.trim());
+  if (!match) return { name: contact.trim() };
+  const [, name, relationship, phone] = match;
+  return { name, relationship, ...(phone ? { phone: phone.trim() } : {}) };
+}
+
+// The one line the screens show, from the parts (the import gives it back in the directory's own form).
+export function contactLine({ name, relationship, phone }: ContactParts): string {
+  return [name, relationship ? `(${relationship})` : '', phone ?? ''].filter(Boolean).join(' ');
+}
 
 // LOINC document types of the record types (the import reads them back, with the MedLedger code beside them).
 export const LOINC_OF_TYPE: Record<ClinicalRecordType, Coding> = {
@@ -104,17 +146,45 @@ export function patientResource(patient: Patient): FhirPatient {
     telecom: [{ system: 'email', value: patient.email }],
     gender: fhirGender(patient.gender),
     birthDate: patient.dateOfBirth,
-    ...(patient.emergencyContact
-      ? {
-          contact: [
-            {
-              relationship: [{ coding: [{ system: SYSTEMS.contactRole, code: 'C', display: 'Emergency Contact' }] }],
-              name: { text: patient.emergencyContact },
-            },
-          ],
-        }
-      : {}),
+    ...(patient.emergencyContact ? { contact: [emergencyContactOf(patient.emergencyContact)] } : {}),
     ...(patient.doctorId ? { generalPractitioner: [{ reference: `Practitioner/${patient.doctorId}` }] } : {}),
+  };
+}
+
+function emergencyContactOf(line: string): PatientContact {
+  const { name, relationship, phone } = contactParts(line);
+  const family = relationship ? FAMILY_ROLES[relationship.toLowerCase()] : undefined;
+  return {
+    relationship: [
+      { coding: [EMERGENCY_CONTACT_ROLE] },
+      ...(relationship ? [{ ...(family ? { coding: [family] } : {}), text: relationship }] : []),
+    ],
+    name: { text: name },
+    ...(phone ? { telecom: [{ system: 'phone', value: phone, use: 'mobile' }] } : {}),
+  };
+}
+
+// One AllergyIntolerance per allergy of the Health Overview, as the patient's profile names it.
+export function allergyIntolerances(patient: Patient): AllergyIntolerance[] {
+  return patient.allergies.map((allergy, i) => ({
+    resourceType: 'AllergyIntolerance',
+    id: `${patient.id}-allergy-${i + 1}`,
+    clinicalStatus: { coding: [{ system: SYSTEMS.allergyClinical, code: 'active', display: 'Active' }] },
+    code: { text: allergy },
+    patient: { reference: `Patient/${patient.id}` },
+  }));
+}
+
+// The blood type of the Health Overview, as an Observation coded with LOINC 882-1.
+export function bloodTypeObservation(patient: Patient): Observation {
+  return {
+    resourceType: 'Observation',
+    id: `${patient.id}-blood-type`,
+    status: 'final',
+    category: [{ coding: [{ system: SYSTEMS.observationCategory, code: 'laboratory', display: 'Laboratory' }] }],
+    code: { coding: [BLOOD_TYPE_CODE], text: 'Blood type' },
+    subject: { reference: `Patient/${patient.id}` },
+    valueCodeableConcept: { text: patient.bloodType },
   };
 }
 

@@ -3,16 +3,18 @@
 // also whom its Patient names, so records of someone else are imported only when the patient confirms.
 // Loaded only when an import runs (workers/ledger/portability.ts imports it lazily).
 import type {
+  AllergyIntolerance,
   Attachment,
   CodeableConcept,
   DiagnosticReport,
   DocumentReference,
+  Observation,
   Patient as FhirPatient,
 } from '@medplum/fhirtypes';
 import { ACCEPTED_EXTENSIONS } from './constants';
 import { base64ToBytes } from './base64';
 import { ledgerError } from './errors';
-import { LOINC_OF_TYPE, SYSTEMS } from './fhir-export';
+import { BLOOD_TYPE_CODE, EMERGENCY_CONTACT_ROLE, LOINC_OF_TYPE, SYSTEMS, contactLine } from './fhir-export';
 import { MIME_TYPES } from './file-types';
 import type { LedgerState } from './projection';
 import { fileExtension, mimeEssence } from './text-input';
@@ -36,14 +38,31 @@ export interface ImportCandidate {
 export interface SkippedEntry {
   entry: number; // 1-based place in the Bundle
   resourceType: string;
-  reason: string;
+  reason: string; // in a patient's words: why it was not added as a record
+  title?: string; // a document's or report's title
 }
+
+// Why an entry that is not a document is not added, in a patient's words.
+const NOT_A_RECORD: Record<string, string> = {
+  Patient: 'your profile here is kept by your clinic',
+  Practitioner: 'MedLedger keeps its own list of doctors',
+  Provenance: 'this chain keeps its own proof of where each record came from',
+  AuditEvent: 'this chain keeps its own emergency access history',
+};
+const OTHER_KIND = 'MedLedger adds only documents and reports as records';
 
 // Who a Patient resource of the Bundle says it is.
 export interface BundlePatient {
   medLedgerId?: string; // MedLedger's patient identifier, when the Bundle carries it
   names: string[]; // each HumanName as text ('Sarah Johnson'), whitespace collapsed
   birthDate?: string; // a FHIR date: YYYY, YYYY-MM or YYYY-MM-DD
+}
+
+// The Health Overview the Bundle holds: its AllergyIntolerances, the blood type Observation, the Patient's emergency contact.
+export interface BundleOverview {
+  allergies: string[];
+  bloodType?: string;
+  emergencyContact?: string; // in the directory's one-line form: "Mark Johnson (spouse) +1 555 0142"
 }
 
 export interface OtherPatient {
@@ -109,11 +128,11 @@ function documentReferenceCandidate(resource: DocumentReference, label: (title: 
     (identifier) => identifier?.system === SYSTEMS.recordId,
   )?.value;
   const block = typeof recordId === 'string' ? known.get(recordId) : undefined;
-  if (block !== undefined) return { skip: `already in your records (block ${block})` };
-  if (resource.status === 'entered-in-error') return { skip: 'marked entered-in-error' };
+  if (block !== undefined) return { title, skip: `already in your records (block #${block})` };
+  if (resource.status === 'entered-in-error') return { title, skip: 'the file says it was entered in error or deleted' };
   const attachments = (Array.isArray(resource.content) ? resource.content : []).map((content) => content?.attachment ?? {});
   const files = filesOf(attachments, named);
-  if (files.length === 0) return { skip: 'no attached data' };
+  if (files.length === 0) return { title, skip: 'the file describes it but does not hold the document itself' };
   const extension = resource.extension?.find((item) => item?.url === SYSTEMS.description)?.valueString;
   const candidate: ImportCandidate = {
     entry: named,
@@ -129,9 +148,10 @@ function documentReferenceCandidate(resource: DocumentReference, label: (title: 
 function diagnosticReportCandidate(resource: DiagnosticReport, label: (title: string) => string) {
   const title = text(resource.code?.text) || text(resource.code?.coding?.[0]?.display) || 'Imported report';
   const named = label(title);
-  if (resource.status === 'entered-in-error' || resource.status === 'cancelled') return { skip: `status ${resource.status}` };
+  if (resource.status === 'entered-in-error' || resource.status === 'cancelled')
+    return { title, skip: `the file says it was ${resource.status === 'cancelled' ? 'cancelled' : 'entered in error'}` };
   const files = filesOf(Array.isArray(resource.presentedForm) ? resource.presentedForm : [], named);
-  if (files.length === 0) return { skip: 'no presentedForm with data' };
+  if (files.length === 0) return { title, skip: 'the file describes it but does not hold the report itself' };
   const candidate: ImportCandidate = {
     entry: named,
     title,
@@ -182,6 +202,47 @@ function isPatient(candidate: BundlePatient, patient: Patient): boolean | undefi
   return named && (!candidate.birthDate || patient.dateOfBirth.startsWith(candidate.birthDate));
 }
 
+function conceptText(concept: CodeableConcept | undefined): string {
+  return spaced(text(concept?.text) || text(codings([concept])[0]?.display)).slice(0, 100);
+}
+
+function allergyOf(resource: AllergyIntolerance): string {
+  const status = codings([resource.verificationStatus])[0]?.code;
+  return status === 'refuted' || status === 'entered-in-error' ? '' : conceptText(resource.code);
+}
+
+function isBloodType(resource: Observation): boolean {
+  return codings([resource.code]).some(
+    (coding) => coding.system === BLOOD_TYPE_CODE.system && coding.code === BLOOD_TYPE_CODE.code,
+  );
+}
+
+function bloodTypeOf(resource: Observation): string {
+  return conceptText(resource.valueCodeableConcept) || spaced(text(resource.valueString)).slice(0, 20);
+}
+
+// The Patient's emergency contact (relationship code C), its phone from telecom, as one line.
+function emergencyContactOf(resource: FhirPatient): string | undefined {
+  const contact = (Array.isArray(resource.contact) ? resource.contact : []).find((candidate) =>
+    codings(candidate?.relationship ?? []).some(
+      (coding) => coding.system === EMERGENCY_CONTACT_ROLE.system && coding.code === EMERGENCY_CONTACT_ROLE.code,
+    ),
+  );
+  if (!contact) return undefined;
+  const relationship = (contact.relationship ?? [])
+    .filter((concept) => !codings([concept]).some((coding) => coding.code === EMERGENCY_CONTACT_ROLE.code))
+    .map(conceptText)
+    .find(Boolean);
+  const name = spaced(text(contact.name?.text) || [...(contact.name?.given ?? []), text(contact.name?.family)].join(' '));
+  const phone = (contact.telecom ?? []).find((telecom) => telecom?.system === 'phone')?.value;
+  const line = contactLine({
+    name,
+    ...(relationship ? { relationship } : {}),
+    ...(typeof phone === 'string' ? { phone: spaced(phone) } : {}),
+  });
+  return line ? line.slice(0, 200) : undefined;
+}
+
 // The first Patient of the Bundle who is not the signed-in patient, as the warning names them.
 export function otherPatientOf(patients: BundlePatient[], patient: Patient): OtherPatient | undefined {
   const other = patients.find((candidate) => isPatient(candidate, patient) === false);
@@ -193,7 +254,7 @@ export function otherPatientOf(patients: BundlePatient[], patient: Patient): Oth
 export function readBundle(
   json: string,
   known: RecordBlocks = new Map(),
-): { records: ImportCandidate[]; skipped: SkippedEntry[]; patients: BundlePatient[] } {
+): { records: ImportCandidate[]; skipped: SkippedEntry[]; patients: BundlePatient[]; overview: BundleOverview } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);
@@ -211,6 +272,7 @@ export function readBundle(
   const records: ImportCandidate[] = [];
   const skipped: SkippedEntry[] = [];
   const patients: BundlePatient[] = [];
+  const overview: BundleOverview = { allergies: [] };
   entries.forEach((entry, i) => {
     const resource = isObject(entry) ? entry.resource : undefined;
     if (!isObject(resource) || typeof resource.resourceType !== 'string') {
@@ -218,15 +280,34 @@ export function readBundle(
     }
     const type = resource.resourceType;
     const label = (title: string) => `Entry ${i + 1} (${type} "${title.slice(0, 60)}")`;
-    if (type === 'Patient') patients.push(bundlePatient(resource as unknown as FhirPatient));
+    if (type === 'Patient') {
+      patients.push(bundlePatient(resource as unknown as FhirPatient));
+      overview.emergencyContact ??= emergencyContactOf(resource as unknown as FhirPatient);
+    }
+    if (type === 'AllergyIntolerance') {
+      const allergy = allergyOf(resource as unknown as AllergyIntolerance);
+      if (allergy && !overview.allergies.includes(allergy)) overview.allergies.push(allergy);
+      return; // read into the health overview, not a record
+    }
+    if (type === 'Observation' && isBloodType(resource as unknown as Observation)) {
+      const bloodType = bloodTypeOf(resource as unknown as Observation);
+      if (bloodType && overview.bloodType === undefined) overview.bloodType = bloodType;
+      return;
+    }
     const read =
       type === 'DocumentReference'
         ? documentReferenceCandidate(resource as unknown as DocumentReference, label, known)
         : type === 'DiagnosticReport'
           ? diagnosticReportCandidate(resource as unknown as DiagnosticReport, label)
-          : { skip: 'not a kind of resource MedLedger stores as a record' };
+          : { skip: NOT_A_RECORD[type] ?? OTHER_KIND };
     if ('candidate' in read && read.candidate) records.push(read.candidate);
-    else skipped.push({ entry: i + 1, resourceType: type, reason: read.skip ?? '' });
+    else
+      skipped.push({
+        entry: i + 1,
+        resourceType: type,
+        reason: read.skip ?? OTHER_KIND,
+        ...('title' in read && read.title ? { title: read.title.slice(0, 60) } : {}),
+      });
   });
-  return { records, skipped, patients };
+  return { records, skipped, patients, overview };
 }

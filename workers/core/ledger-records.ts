@@ -22,6 +22,10 @@ export { grantExpiresAt, iso, shareExpiresAt } from './ledger-time';
 
 export const GENESIS_TITLE = 'Initial health assessment';
 
+// The demo accounts' care-network choices recorded by the ledger's setup (and shown as such): Sarah's is on, so the
+// demo's emergency file access works; Michael has not chosen, so he is asked on his first Connect.
+export const DEMO_CARE_CONSENTS: Readonly<Record<string, boolean>> = { [PATIENTS[0].id]: true };
+
 export function genesisRecord(id: string, timestamp: string, enrolment: KeyEnrolment): ClinicalRecord {
   return {
     id,
@@ -33,6 +37,7 @@ export function genesisRecord(id: string, timestamp: string, enrolment: KeyEnrol
     files: [],
     timestamp,
     enrolment,
+    setupConsents: { ...DEMO_CARE_CONSENTS },
   };
 }
 

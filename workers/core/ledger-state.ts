@@ -48,7 +48,7 @@ export interface SummaryEpoch {
 }
 
 export interface LedgerState {
-  careConsent: SharedMap<string, boolean>; // patient id -> the newest care-network consent on the chain
+  careConsent: SharedMap<string, CareChoice>; // patient id -> the newest care-network choice on the chain
   summaryEpochs: SharedMap<string, SummaryEpoch[]>; // patient id -> their announced epochs, oldest first; none: their records are in clear
   resealed: SharedMap<string, number>; // id of an upload written in clear -> index of the block that re-sealed it
   height: number;
@@ -67,4 +67,11 @@ export interface LedgerState {
   patientShares: SharedMap<string, string[]>; // share ids per patient, oldest first
   doctorShares: SharedMap<string, string[]>; // share ids per doctor, oldest first
   enrolment: KeyEnrolment | null; // the public keys the genesis enrolled: signatures are checked against them
+}
+
+// A patient's care-network choice as the chain holds it: on or off, when, and whether the ledger's setup recorded it.
+export interface CareChoice {
+  on: boolean;
+  at: string; // ISO 8601
+  bySetup: boolean;
 }

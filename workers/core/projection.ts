@@ -93,7 +93,11 @@ export function apply(state: LedgerState, block: Block, index: number): LedgerSt
     case 'diagnosis':
     case 'prescription':
     case 'test_report':
-      if (index === 0) state.enrolment = record.enrolment ?? null;
+      if (index === 0) {
+        state.enrolment = record.enrolment ?? null;
+        for (const [patientId, on] of Object.entries(record.setupConsents ?? {}))
+          state.careConsent.set(patientId, { on, at: record.timestamp, bySetup: true });
+      }
       push(state.records, record.patientId, entry);
       push(state.medicalRecords, record.patientId, entry);
       state.uploads.set(record.id, entry);
@@ -131,7 +135,7 @@ export function apply(state: LedgerState, block: Block, index: number): LedgerSt
       applyShare(state, record, entry);
       break;
     case 'care_consent':
-      state.careConsent.set(record.patientId, record.careNetwork);
+      state.careConsent.set(record.patientId, { on: record.careNetwork, at: record.timestamp, bySetup: false });
       break;
     case 'resealed':
       state.resealed.set(record.supersedes, index);

@@ -78,6 +78,11 @@ const keyTable = (value: unknown) =>
 const encryptionTable = (value: unknown) =>
   value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every(isEncryptionPublicKey);
 
+const booleanTable = (value: unknown) =>
+  value !== null &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  Object.values(value).every((on) => typeof on === 'boolean');
 const ENROLMENT: Shape = {
   algorithm: oneOf('Ed25519'),
   ledger: publicKey,
@@ -95,7 +100,13 @@ const UPLOAD: Shape = {
 };
 
 const SHAPES: Record<ChainRecord['type'], Shape> = {
-  diagnosis: { ...BASE, type: text, files: listOf(shaped(FILE)), enrolment: optional(shaped(ENROLMENT)) },
+  diagnosis: {
+    ...BASE,
+    type: text,
+    files: listOf(shaped(FILE)),
+    enrolment: optional(shaped(ENROLMENT)),
+    setupConsents: optional(booleanTable),
+  },
   prescription: UPLOAD,
   test_report: UPLOAD,
   emergency_access: {

@@ -77,6 +77,8 @@ export interface KeyEnrolment {
 
 // The genesis record (diagnosis, no files, the enrolled keys) and every upload.
 export interface ClinicalRecord extends RecordBase {
+  // genesis only: the care-network choices the ledger's setup records for demo accounts (patient id -> on)
+  setupConsents?: Record<string, boolean>;
   type: ClinicalRecordType;
   files: ChainFile[];
   documentDate?: string; // ISO 8601: the document's own date when imported from elsewhere (FHIR), before it reached this chain

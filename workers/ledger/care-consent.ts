@@ -2,7 +2,7 @@
 // (docs/decisions/document-keys-travel-wrapped.md): a block of the patient's, read and written for the signed-in
 // patient only, so every device and the server decide on the same choice.
 import type { LedgerService } from '../api';
-import { careConsentOf, requireRole } from '../core/access';
+import { requireRole } from '../core/access';
 import { careConsentRecord, iso } from '../core/ledger-records';
 import type { User } from '../core/types';
 import { fail, type LedgerDeps } from './deps';
@@ -18,7 +18,10 @@ export function createCareConsent(
     async careNetworkConsent() {
       const signedIn = await enter();
       requireRole(signedIn, 'patient');
-      return careConsentOf(store.state(), signedIn.id);
+      const choice = store.state().careConsent.get(signedIn.id);
+      return choice
+        ? { on: choice.on, recorded: choice.bySetup ? 'setup' : 'patient', at: choice.at }
+        : { on: false, recorded: null };
     },
 
     async setCareNetworkConsent(on) {
@@ -26,7 +29,7 @@ export function createCareConsent(
       requireRole(signedIn, 'patient');
       if (typeof on !== 'boolean') fail('ValidationError', 'Choose on or off.');
       await store.write('The consent was not saved', ({ verified: { state } }, at) =>
-        careConsentOf(state, signedIn.id) === on // already the choice in force: nothing to sign
+        state.careConsent.get(signedIn.id)?.on === on // already the recorded choice: nothing to sign
           ? { result: () => undefined }
           : { records: [careConsentRecord(deps.randomId(), signedIn.id, on, iso(at))], result: () => undefined },
       );

@@ -1,16 +1,16 @@
 // Records that leave with the patient (docs/decisions/fhir-portability.md): the FHIR export and import of the
 // signed-in patient's records. The FHIR code is imported only when one of these runs, so the worker starts without it.
 // The encrypted backup and its restore are workers/ledger/backup-restore.ts.
-import type { LedgerService } from '../api';
+import type { ImportedOverview, LedgerService } from '../api';
 import { requireRole } from '../core/access';
 import { bytesToBase64 } from '../core/base64'; // static: the signatures already need it at start
 import { partsSink } from '../core/byte-parts';
 import { DOCTORS } from '../core/directory';
 import { decryptDocument, encryptDocument, type EncryptedDocument } from '../core/documents';
-import type { ImportCandidate } from '../core/fhir-import';
+import type { BundleOverview, ImportCandidate } from '../core/fhir-import';
 import { ledgerError } from '../core/errors';
 import { iso } from '../core/ledger-records';
-import type { ClinicalRecord, User } from '../core/types';
+import type { ClinicalRecord, Patient, User } from '../core/types';
 import { isArrayBuffer, validateUpload } from '../core/upload-request';
 import { fail, sleep, type LedgerDeps } from './deps';
 import type { Sealing } from './sealing';
@@ -25,6 +25,22 @@ function slug(name: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
+}
+
+// The Bundle's health overview beside the profile's: the profile is the clinic's, so an import only reports it.
+function overviewAgainstProfile(overview: BundleOverview, patient: Patient): { healthOverview?: ImportedOverview } {
+  const { allergies, bloodType, emergencyContact } = overview;
+  if (allergies.length === 0 && bloodType === undefined && emergencyContact === undefined) return {};
+  const fold = (value: string) => value.replace(/\s+/g, ' ').trim().toLowerCase();
+  const sameAllergies =
+    allergies.length === 0 ||
+    (allergies.length === patient.allergies.length &&
+      allergies.every((allergy) => patient.allergies.some((own) => fold(own) === fold(allergy))));
+  const matchesProfile =
+    sameAllergies &&
+    (bloodType === undefined || fold(bloodType) === fold(patient.bloodType)) &&
+    (emergencyContact === undefined || fold(emergencyContact) === fold(patient.emergencyContact));
+  return { healthOverview: { ...overview, allergies: [...allergies], matchesProfile } };
 }
 
 // A ValidationError of an imported entry names the entry.
@@ -82,6 +98,8 @@ export function createPortability(
         const shell = JSON.stringify(fhir.bundleShell(deps.randomId(), at));
         sink.push(encoder.encode(`${shell.slice(0, -2)}\n`)); // the shell ends with its empty entry list: `[]}`
         add(fhir.patientResource(patient));
+        for (const allergy of fhir.allergyIntolerances(patient)) add(allergy);
+        if (patient.bloodType) add(fhir.bloodTypeObservation(patient));
         for (const doctor of DOCTORS) if (named.has(doctor.id)) add(fhir.practitionerResource(doctor));
         const fileCount = entries.reduce((sum, { record }) => sum + record.files.length, 0);
         const step = progressOf(jobId, fileCount, onProgress);
@@ -136,7 +154,8 @@ export function createPortability(
         fail('ValidationError', 'The file is not valid JSON: it is not text.');
       }
       const { otherPatientOf, readBundle, recordBlocks } = await import('../core/fhir-import');
-      const { records, skipped, patients } = readBundle(json, recordBlocks(store.state(), signedIn.id));
+      const { records, skipped, patients, overview } = readBundle(json, recordBlocks(store.state(), signedIn.id));
+      const healthOverview = overviewAgainstProfile(overview, patientById(signedIn.id));
       const checked = records.map((candidate) => ({
         candidate,
         upload: namingEntry(candidate.entry, () =>
@@ -162,7 +181,7 @@ export function createPortability(
         const encrypted = await Promise.all(upload.files.map((file) => encryptDocument(file.bytes)));
         prepared.push({ candidate, upload, encrypted, ids: upload.files.map(() => deps.randomId()) });
       }
-      if (prepared.length === 0) return { imported: [], skipped };
+      if (prepared.length === 0) return { imported: [], skipped, ...healthOverview };
       const keys = new Map(
         prepared.flatMap(({ encrypted, ids }) => ids.map((id, i) => [id, encrypted[i].encryptionKey] as const)),
       );
@@ -200,6 +219,7 @@ export function createPortability(
               blockIndex: Number(blocks[i].id),
             })),
             skipped,
+            ...healthOverview,
           }),
         };
       });

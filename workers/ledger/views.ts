@@ -68,6 +68,7 @@ export function recordView(state: LedgerState, entry: RecordEntry, withFiles: bo
     documentIds: files.map((file) => file.documentId),
     fileCount: listed.length,
     timestamp: record.timestamp,
+    ...('documentDate' in record && record.documentDate ? { documentDate: record.documentDate } : {}),
     ...(record.type === 'emergency_access'
       ? { isEmergencyAccess: true, emergencyAccessExpiry: record.emergencyAccessExpiry, emergency: { ...record.emergency } }
       : {}),

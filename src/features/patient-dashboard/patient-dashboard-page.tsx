@@ -11,7 +11,9 @@ import { DetailList, healthOverviewFields } from '../../components/detail-list';
 import { SectionCard } from '../../components/section-card';
 import { StatCard } from '../../components/stat-card';
 import type { LedgerRemote } from '../../ledger/ledger-context';
+import { syncBrief } from '../../components/sync-words';
 import { useChainStatus } from '../../ledger/use-chain-status';
+import { useSyncStatus } from '../../ledger/use-sync-status';
 import { useLedgerQuery } from '../../ledger/use-ledger-query';
 import { EmergencyAccessNotice } from './emergency-access-notice';
 
@@ -21,6 +23,7 @@ export function PatientDashboardPage() {
   // Medical records and their count, plus the alert of emergency accesses (grants and reads).
   const query = useLedgerQuery(loadOverview, ['records', 'grants', 'access']);
   const status = useChainStatus();
+  const sync = useSyncStatus().data;
 
   if (!query.data || !status.data) {
     const error = query.error ?? status.error;
@@ -120,7 +123,9 @@ export function PatientDashboardPage() {
                 <dt>Network</dt>
                 <dd className="text-success fw-semibold">
                   <span className="pulse-dot" aria-hidden="true" /> Active{' '}
-                  <span className="text-body-secondary fw-normal">(this device only)</span>
+                  <span className="text-body-secondary fw-normal" data-sync-state={sync?.state}>
+                    ({sync ? syncBrief(sync) : 'checking the link'})
+                  </span>
                 </dd>
               </div>
             </dl>

@@ -5,6 +5,7 @@ import { useSession } from '../../auth/use-session';
 import { birthDate, DetailList, healthOverviewFields, type DetailFields } from '../../components/detail-list';
 import { formatDate } from '../../components/format';
 import { SectionCard } from '../../components/section-card';
+import { useSyncStatus } from '../../ledger/use-sync-status';
 import { BackupCard } from './backup-card';
 import { StorageCard } from './storage-card';
 import { SyncCard } from './sync-card';
@@ -50,6 +51,7 @@ function roleFields(user: User): DetailFields {
 // Read-only: every field the user list holds for the signed-in user's role (docs/decisions/real-screens.md).
 export function ProfilePage() {
   const { user } = useSession();
+  const sync = useSyncStatus().data; // where the records live beside this browser, for the storage card
   if (!user) return null;
   const patient = user.role === 'patient';
 
@@ -71,7 +73,7 @@ export function ProfilePage() {
           </SectionCard>
         </Col>
         <Col lg={6}>
-          <StorageCard role={user.role} />
+          <StorageCard role={user.role} shared={sync !== undefined && sync.state !== 'off' && sync.state !== 'refused'} />
         </Col>
         <Col lg={6}>
           <SyncCard />

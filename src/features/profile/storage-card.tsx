@@ -24,11 +24,13 @@ const DOCTOR_BACKUP =
   "Your patients' records live with your patients, who can each download a backup of them from their Medical Records screen. Your own account's backup is on this page, under Your backup.";
 
 // The browser's storage for MedLedger: used, available, and whether the browser may evict it (docs/decisions/offline-app.md).
-export function StorageCard({ role = 'patient' }: { role?: Role }) {
+// `shared`: this device is linked to a sync server, which keeps what it sent (the profile page reads the sync status)
+export function StorageCard({ role = 'patient', shared = false }: { role?: Role; shared?: boolean }) {
   const doctor = role === 'doctor';
   const [reading, setReading] = useState<Reading>({ state: 'loading' });
   const [declined, setDeclined] = useState(false);
   const [asking, setAsking] = useState(false);
+  const where = shared ? 'kept in this browser and copied to the sync server' : 'stored only in this browser';
 
   useEffect(() => {
     let shown = true;
@@ -73,15 +75,15 @@ export function StorageCard({ role = 'patient' }: { role?: Role }) {
             <Alert variant="warning" className="mb-0 mt-3">
               {doctor ? (
                 <p>
-                  MedLedger's data is stored only in this browser, and it may delete it without asking when the device runs low on
+                  MedLedger's data is {where}, and the browser may delete its copy without asking when the device runs low on
                   space. To keep it, install MedLedger (Install in the browser's menu) and ask the browser to keep its data.{' '}
                   {DOCTOR_BACKUP}
                 </p>
               ) : (
                 <p>
-                  Your records are stored only in this browser, and it may delete them without asking when the device runs low on
-                  space. To keep them, install MedLedger (Install in the browser's menu) and ask the browser to keep its data, and
-                  make a backup of your records.
+                  Your records are {where}, and the browser may delete its copy without asking when the device runs low on space.
+                  To keep them, install MedLedger (Install in the browser's menu) and ask the browser to keep its data, and make a
+                  backup of your records.
                 </p>
               )}
               <Button variant="outline-dark" size="sm" disabled={asking} onClick={() => void askToKeep()}>

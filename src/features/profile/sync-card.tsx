@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useCallback, useId, useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -13,7 +13,13 @@ import { useSession } from '../../auth/use-session';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
 import { useSyncStatus } from '../../ledger/use-sync-status';
+import type { LedgerRemote } from '../../ledger/ledger-context';
+import { useLedgerQuery } from '../../ledger/use-ledger-query';
+import { CareConsentQuestion } from './care-consent-question';
 import { CareConsentSwitch } from './care-consent-switch';
+
+const ACCESS = ['access'] as const; // a consent block, from this device or another, changes who may read
+const noConsent = () => Promise.resolve(undefined); // a doctor has no care-network choice
 
 const STATE_VARIANT: Record<SyncStatus['state'], string> = {
   off: 'text-body-secondary',
@@ -69,6 +75,10 @@ export function SyncCard() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const [password, setPassword] = useState('');
+  const [asking, setAsking] = useState(false); // the first Connect of a patient who has not chosen asks first
+  const patient = user?.role === 'patient';
+  const loadConsent = useCallback((remote: LedgerRemote) => (patient ? remote.careNetworkConsent() : noConsent()), [patient]);
+  const { data: consent, error: consentError, reload: reloadConsent } = useLedgerQuery(loadConsent, ACCESS);
 
   const state = status?.state ?? 'off';
   const linked = state !== 'off' && state !== 'refused';
@@ -90,13 +100,24 @@ export function SyncCard() {
   // another ledger on the server is taken only with the user's password, asked for here before anything changes
   const offersLedger = state === 'refused' && status?.otherLedger === true;
 
+  const connectNow = async () => {
+    await service.connectSync({ serverUrl: shownServer, deviceName: shownName, ...(offersLedger ? { password } : {}) });
+    setPassword('');
+  };
+
+  const answer = (on: boolean) =>
+    void run(async () => {
+      await service.setCareNetworkConsent(on);
+      reloadConsent();
+      setAsking(false);
+      await connectNow();
+    }, 'The device could not connect.');
+
   const connect = (event: FormEvent) => {
     event.preventDefault();
-    const taking = offersLedger ? { password } : {};
-    void run(async () => {
-      await service.connectSync({ serverUrl: shownServer, deviceName: shownName, ...taking });
-      setPassword('');
-    }, 'The device could not connect.');
+    // a consent block would make this browser's ledger its own, so where the server's ledger is taken it is not asked
+    if (patient && consent?.recorded === null && !offersLedger) return setAsking(true);
+    void run(connectNow, 'The device could not connect.');
   };
 
   return (
@@ -142,6 +163,7 @@ export function SyncCard() {
             />
           </Form.Group>
         ) : null}
+        {asking && !linked ? <CareConsentQuestion busy={busy} onAnswer={answer} onCancel={() => setAsking(false)} /> : null}
         {linked ? (
           <Button
             variant="outline-dark"
@@ -150,8 +172,12 @@ export function SyncCard() {
           >
             {busy ? 'Disconnecting...' : 'Disconnect'}
           </Button>
-        ) : (
-          <Button type="submit" variant="primary" disabled={busy || !status}>
+        ) : asking ? null : (
+          <Button
+            type="submit"
+            variant="primary"
+            disabled={busy || !status || (patient && consent === undefined && !consentError)}
+          >
             {busy ? 'Connecting...' : offersLedger ? 'Take the server’s ledger and connect' : 'Connect'}
           </Button>
         )}
@@ -166,7 +192,7 @@ export function SyncCard() {
           {error || userMessage(loadError, 'The sync state could not be read.')}
         </Alert>
       ) : null}
-      {user?.role === 'patient' ? <CareConsentSwitch /> : null}
+      {patient ? <CareConsentSwitch consent={consent} loadError={consentError} onChanged={reloadConsent} /> : null}
       {status && status.devices.length > 0 ? <DeviceTable devices={status.devices} /> : null}
     </SectionCard>
   );

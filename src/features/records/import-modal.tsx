@@ -4,8 +4,8 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { transfer } from 'comlink';
-import type { ImportOptions, ImportResult } from '../../../workers/api';
-import { formatDate } from '../../components/format';
+import type { ImportOptions, ImportResult, ImportedOverview } from '../../../workers/api';
+import { formatDate, formatNumber } from '../../components/format';
 import { RECORD_TYPE_LABELS } from '../../components/record-type';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
@@ -13,6 +13,46 @@ import { useLedger } from '../../ledger/use-ledger';
 const IMPORT_FAILED = 'The import failed. Nothing was stored. Please try again.';
 
 type OtherPatient = NonNullable<ImportResult['otherPatient']>;
+type Skipped = ImportResult['skipped'];
+
+// What a kind of entry that is not a document is, in a patient's words.
+const KIND_WORDS: Record<string, string> = {
+  Patient: 'Your details',
+  Practitioner: 'Doctors’ details',
+  Provenance: 'Where each record came from',
+  AuditEvent: 'Emergency access events',
+};
+
+// A document by its title, one line each; the other entries one line per kind and reason, with how many.
+function skippedLines(skipped: Skipped): { key: string; text: string }[] {
+  const lines = new Map<string, { what: string; reason: string; count: number }>();
+  for (const skip of skipped) {
+    const key = skip.title ? `entry-${skip.entry}` : `${skip.resourceType}|${skip.reason}`;
+    const line = lines.get(key);
+    if (line) line.count += 1;
+    else
+      lines.set(key, {
+        what: skip.title ? `“${skip.title}”` : (KIND_WORDS[skip.resourceType] ?? skip.resourceType),
+        reason: skip.reason,
+        count: 1,
+      });
+  }
+  return [...lines].map(([key, { what, reason, count }]) => ({
+    key,
+    text: `${what}${count > 1 ? ` (${formatNumber(count)})` : ''}: ${reason}`,
+  }));
+}
+
+// "blood type O+; allergies Penicillin, Peanuts; emergency contact Mark Johnson (spouse) +1 555 0142"
+function overviewWords({ bloodType, allergies, emergencyContact }: ImportedOverview): string {
+  return [
+    bloodType ? `blood type ${bloodType}` : '',
+    allergies.length > 0 ? `allergies ${allergies.join(', ')}` : '',
+    emergencyContact ? `emergency contact ${emergencyContact}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
 
 // "Sarah Johnson (born Apr 12, 1988)"; a partial FHIR birth date ('1988-04') is shown as the file gives it.
 function whoIs({ name, birthDate }: OtherPatient): string {
@@ -117,7 +157,7 @@ export function ImportModal({ show, onClose }: { show: boolean; onClose: () => v
             <div className="mt-3" role="status">
               <Alert variant={result.imported.length > 0 ? 'success' : 'warning'} className="mb-2">
                 {result.imported.length === 0
-                  ? 'No record was imported: every entry was skipped.'
+                  ? 'No new record was added.'
                   : `Imported ${result.imported.length} ${result.imported.length === 1 ? 'record' : 'records'}.`}
               </Alert>
               {result.imported.length > 0 ? (
@@ -130,14 +170,21 @@ export function ImportModal({ show, onClose }: { show: boolean; onClose: () => v
                   ))}
                 </ul>
               ) : null}
+              {result.healthOverview ? (
+                <p className="small mb-2">
+                  {result.healthOverview.matchesProfile
+                    ? `Your health overview in this file (${overviewWords(result.healthOverview)}) is the same as on your profile.`
+                    : `This file’s health overview (${overviewWords(result.healthOverview)}) is not the one on your profile. Your profile is kept by your clinic, so it was not changed: tell your doctor if yours is out of date.`}
+                </p>
+              ) : null}
               {result.skipped.length > 0 ? (
                 <>
-                  <h3 className="h6">Skipped ({result.skipped.length})</h3>
-                  <ul className="small mb-0" aria-label="Skipped entries">
-                    {result.skipped.map((skip) => (
-                      <li key={skip.entry}>
-                        Entry {skip.entry}, {skip.resourceType}: {skip.reason}
-                      </li>
+                  <h3 className="h6" id={`${titleId}-skipped`}>
+                    Not added as records
+                  </h3>
+                  <ul className="small mb-0" aria-labelledby={`${titleId}-skipped`}>
+                    {skippedLines(result.skipped).map((line) => (
+                      <li key={line.key}>{line.text}</li>
                     ))}
                   </ul>
                 </>

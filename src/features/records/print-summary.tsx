@@ -87,7 +87,7 @@ export function PrintSummary({ data, onDone }: { data: SummaryData; onDone: () =
               <tr key={record.id}>
                 <td>{record.title}</td>
                 <td>{RECORD_TYPE_LABELS[record.type]}</td>
-                <td>{formatDate(record.timestamp)}</td>
+                <td>{formatDate(record.documentDate ?? record.timestamp)}</td>
                 <td>#{record.blockIndex}</td>
                 <td className="print-hash">{record.blockchainHash.slice(0, SHORT_HASH_LENGTH)}</td>
               </tr>

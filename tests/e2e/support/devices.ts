@@ -43,7 +43,13 @@ export async function connect(page: Page, server: ServerProcess, role: Role, nam
   const settledState = card.locator('[data-sync-state="in-step"], [data-sync-state="refused"], [data-sync-state="offline"]');
   // the app goes to sign-in as the device takes the server's ledger; the explanation is checked in devices-reset
   const signIn = page.getByRole('button', { name: 'Sign In' });
-  await settledState.or(adopted).or(signIn).first().waitFor({ timeout: 30_000 });
+  // a patient who has not chosen is asked first (Michael): allowed, as the multi-device tests of emergency access need
+  const allow = card.getByRole('button', { name: 'Allow and connect' });
+  await settledState.or(adopted).or(signIn).or(allow).first().waitFor({ timeout: 30_000 });
+  if (await allow.isVisible()) {
+    await allow.click();
+    await settledState.or(adopted).or(signIn).first().waitFor({ timeout: 30_000 });
+  }
   if ((await adopted.isVisible()) || (await signIn.isVisible())) {
     await login(page, role, email);
     await page.goto(`/${role}/profile`);
