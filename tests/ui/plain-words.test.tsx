@@ -14,13 +14,15 @@ afterEach(() => {
 });
 
 describe('the side menu says where the records live', () => {
-  it('shows "This device only" beside Network Active', async () => {
+  it('says "Alone: this device only" beside Network Active while the device is not connected', async () => {
     renderApp('/patient/dashboard', { signedInAs: 'patient-1' });
     const status = await screen.findByRole('region', { name: 'Network status' });
     expect(status).toHaveTextContent('Network Active');
-    expect(within(status).getByText('This device only')).toBeInTheDocument();
+    expect(await within(status).findByText('Alone: this device only')).toBeInTheDocument();
     const chain = await screen.findByRole('region', { name: 'Blockchain Status' });
-    expect(within(chain).getByText('Network').nextElementSibling).toHaveTextContent('Active (this device only)');
+    await waitFor(() =>
+      expect(within(chain).getByText('Network').nextElementSibling).toHaveTextContent('Active (Alone: this device only)'),
+    );
   });
 });
 
