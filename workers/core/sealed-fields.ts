@@ -6,9 +6,11 @@ import { isGrantActive, isShareActive } from './access';
 import { base64ToBytes, bytesToBase64 } from './base64';
 import { hkdfSha256 } from './hkdf';
 import { bytesToHex, hexToBytes } from './ids';
-import { isKeyWrap, summaryEpochId, unwrapKey, wrapKey, type KeyWrap, type Recipient } from './key-wraps';
+import { isKeyWrap, summaryEpochId, unwrapKey, wrapKey, type Recipient } from './key-wraps';
 import type { LedgerState } from './ledger-state';
-import type { ChainFile, ClinicalRecord } from './types';
+import type { ChainFile, ClinicalRecord, ReaderSealed, SealedPart } from './types';
+
+export type { ReaderSealed, SealedPart } from './types'; // defined with the records that carry them, which import nothing
 
 const IV_BYTES = 12;
 const PAD_BYTES = 64; // sealed text is padded to a multiple of this: the ciphertext's length tells only a rough size
@@ -24,13 +26,6 @@ export interface SummaryKey {
   patientId: string;
   epochId: string; // 32 hex, derived from the key (summaryEpochId)
   key: string; // 64 hex
-}
-
-// Ciphertext as a record carries it: `key` names the key (a summary epoch id, DOCUMENT_KEY or RECORD_KEY), never holds it.
-export interface SealedPart {
-  key: string;
-  iv: string; // base64, 12 bytes
-  data: string; // base64: AES-256-GCM of the padded JSON of the fields, and the tag
 }
 
 // The clear fields a sealed part is bound to: moved to another record, file, patient or kind, it does not open.
@@ -270,13 +265,6 @@ export function rotationDue(state: LedgerState, patientId: string, since: number
         (!isGrantActive(grant, now) && closedSince(Date.parse(grant.expiresAt))),
     )
   );
-}
-
-// Text a doctor writes about a patient (an emergency grant's reason): the doctor holds no summary key of the patient's
-// before the grant, so it is sealed under a key of its own, wrapped in the record to the patient and the doctor alone.
-export interface ReaderSealed {
-  part: SealedPart;
-  wraps: KeyWrap[]; // one per reader; `documentId` is `record:<record id>`, so a document's wrap never opens it
 }
 
 const RECORD_SUBJECT = 'record:';
