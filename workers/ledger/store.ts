@@ -33,7 +33,6 @@ import {
 
 export type { Snapshot } from './snapshot';
 
-export type { RemoteMerge } from './remote-intake';
 export type { Draft, WriteOptions } from './writes';
 export { kindsOf, ALL_KINDS } from './writes';
 export { offChainProblem } from './snapshot';
