@@ -1,0 +1,25 @@
+// The README's list of what stays in clear is the record kinds' own (workers/core/records/): one line per field, with why.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLEAR_KINDS } from '../../workers/core/records/kinds';
+
+const README = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+const START = '<!-- clear fields: from workers/core/records/, held equal by tests/unit/clear-fields-readme.test.ts -->';
+const END = '<!-- end of clear fields -->';
+
+// What the README says between its markers, as the modules would write it.
+function clearFieldsMarkdown(): string {
+  return CLEAR_KINDS.flatMap(({ name, kind }) => [
+    `- ${name}:`,
+    ...Object.entries(kind.clear).map(([field, why]) => `  - \`${field}\`: ${why}`),
+  ]).join('\n');
+}
+
+describe('the README on what stays in clear', () => {
+  it('lists exactly the clear fields each record kind’s module lists, with why', () => {
+    const listed = README.slice(README.indexOf(START) + START.length, README.indexOf(END)).trim();
+    expect(README.indexOf(START)).toBeGreaterThan(0);
+    expect(listed).toBe(clearFieldsMarkdown().trim());
+  });
+});
