@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLEAR_KINDS } from '../../workers/core/records/kinds';
+import { FILE, UPLOAD } from '../../workers/core/records/upload';
 
 const README = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
 const START = '<!-- clear fields: from workers/core/records/, held equal by tests/unit/clear-fields-readme.test.ts -->';
@@ -21,5 +22,25 @@ describe('the README on what stays in clear', () => {
     const listed = README.slice(README.indexOf(START) + START.length, README.indexOf(END)).trim();
     expect(README.indexOf(START)).toBeGreaterThan(0);
     expect(listed).toBe(clearFieldsMarkdown().trim());
+  });
+});
+
+describe('each record kind’s clear fields', () => {
+  it('name only fields of its shape', () => {
+    for (const { name, kind } of CLEAR_KINDS)
+      expect({ name, stale: Object.keys(kind.clear).filter((field) => !Object.hasOwn(kind.shape, field)) }).toEqual({
+        name,
+        stale: [],
+      });
+  });
+
+  // only uploads and their files are sealed field by field (sealed-fields.ts): any other kind's new field must be
+  // listed as clear, with why, before a block can carry it
+  it('cover every field of a kind whose sealing takes no field by default', () => {
+    for (const { name, kind } of CLEAR_KINDS.filter(({ kind }) => kind !== UPLOAD && kind !== FILE))
+      expect({ name, unlisted: Object.keys(kind.shape).filter((field) => !Object.hasOwn(kind.clear, field)) }).toEqual({
+        name,
+        unlisted: [],
+      });
   });
 });

@@ -8,14 +8,15 @@ import { hkdfSha256 } from './hkdf';
 import { bytesToHex, hexToBytes } from './ids';
 import { summaryEpochId, unwrapKey, wrapKey, type Recipient } from './key-wraps';
 import type { LedgerState } from './ledger-state';
-import type { ChainFile, ClinicalRecord, ReaderSealed, SealedPart } from './types';
+import type { ChainFile, ClinicalRecord, ReaderSealed, SealedClinicalRecord, SealedPart } from './types';
 
-import { clearTextIn, joinOpened, splitSealed } from './records/shape';
+import { joinOpened, splitSealed } from './records/shape';
 import { UPLOAD, type UploadKind } from './records/upload';
 import { DOCUMENT_KEY, RECORD_KEY, isReaderSealed, isSealedPart } from './sealed-parts';
 
-export type { ReaderSealed, SealedPart } from './types'; // defined with the records that carry them, which import nothing
+export type { ReaderSealed, SealedChainFile, SealedClinicalRecord, SealedPart } from './types'; // defined with the records that carry them, which import nothing
 export { DOCUMENT_KEY, MAX_SEALED_DATA, RECORD_KEY, isReaderSealed, isSealedPart } from './sealed-parts';
+export { sealedUploadProblem } from './records/upload'; // the rule on a sealed upload, where its kind is
 
 const IV_BYTES = 12;
 const PAD_BYTES = 64; // sealed text is padded to a multiple of this: the ciphertext's length tells only a rough size
@@ -142,17 +143,6 @@ export async function openPart(part: unknown, keyHex: string, binding: SealBindi
   }
 }
 
-// A stored file as a sealed record names it: name and type empty in clear, sealed under its document key.
-export interface SealedChainFile extends ChainFile {
-  sealed: SealedPart;
-}
-
-// An upload as it travels: title, description, its own date and its files' names and types are sealed.
-export interface SealedClinicalRecord extends Omit<ClinicalRecord, 'files' | 'documentDate' | 'enrolment'> {
-  files: SealedChainFile[];
-  sealed: SealedPart;
-}
-
 // What a reader opened of a sealed upload: its text always, each file's name and type only with that file's key.
 export interface OpenedClinicalRecord {
   record: ClinicalRecord; // a file whose key the reader lacks keeps name and type ''
@@ -275,21 +265,6 @@ export async function openFromReaders(
   if (!wrap || wrap.documentId !== recordSubject(binding.recordId) || sealed.part.key !== RECORD_KEY) return null;
   const key = await unwrapKey(wrap, privateKey, RECORD_CID);
   return key ? openPart(sealed.part, key, binding) : null;
-}
-
-// What the chain's rules will ask of an upload once its patient announced a summary epoch (`epochs`: the ones they
-// announced before it), from its clear fields alone: no text in clear, and every part under a key it may name.
-export function sealedUploadProblem(
-  record: SealedClinicalRecord,
-  epochs: ReadonlySet<string>,
-  kind: UploadKind = UPLOAD,
-): string | null {
-  const clearText = clearTextIn(kind, record) || record.files.some((file) => clearTextIn(kind.file, file));
-  if (clearText || !isSealedPart(record.sealed)) return 'an upload after sealing holds text in clear';
-  if (!epochs.has(record.sealed.key)) return 'an upload is sealed under an epoch its patient did not announce';
-  return record.files.every((file) => isSealedPart(file.sealed) && file.sealed.key === DOCUMENT_KEY)
-    ? null
-    : "a file of a sealed upload is not sealed under its document's key";
 }
 
 // …and of a grant or share once sealed: its reason or note sealed to exactly the patient and the doctor of it.

@@ -111,6 +111,17 @@ export interface ClinicalRecord extends RecordBase {
   sealed?: SealedPart; // title, description and documentDate under the patient's summary key; those are then '' / absent in clear
 }
 
+// A stored file as a sealed record names it (sealed-fields.ts): name and type empty in clear, sealed under its document key.
+export interface SealedChainFile extends ChainFile {
+  sealed: SealedPart;
+}
+
+// An upload as it travels: title, description, its own date and its files' names and types are sealed.
+export interface SealedClinicalRecord extends Omit<ClinicalRecord, 'files' | 'documentDate' | 'enrolment'> {
+  files: SealedChainFile[];
+  sealed: SealedPart;
+}
+
 // What an emergency_access record says about the grant it belongs to.
 export interface EmergencyDetails {
   grantId: string;

@@ -1,9 +1,43 @@
-// Every record kind's module, named once: the README's list of clear fields is read from here
-// (tests/unit/clear-fields-readme.test.ts).
+// Every record kind's module, named once by its record types: the chain's rules, the projection and the shape check
+// dispatch here (chain-rules.ts, projection.ts, record-format.ts), and the README's list of clear fields is read
+// from here (tests/unit/clear-fields-readme.test.ts).
+import type { ChainRecord } from '../types';
+import { ACKNOWLEDGEMENT } from './acknowledgement';
+import { CARE_CONSENT } from './care-consent';
+import { DELETION } from './deletion';
+import { EMERGENCY } from './emergency';
+import { GENESIS } from './genesis';
+import type { RecordKind } from './kind';
+import { RESEALED } from './resealed';
 import type { SealedShape } from './shape';
+import { SHARE } from './share';
 import { FILE, UPLOAD } from './upload';
 
+type Kinds = { [T in ChainRecord['type']]: RecordKind<Extract<ChainRecord, { type: T }>> };
+
+export const KINDS: Kinds = {
+  diagnosis: GENESIS,
+  prescription: UPLOAD,
+  test_report: UPLOAD,
+  emergency_access: EMERGENCY,
+  document_deleted: DELETION,
+  access_acknowledged: ACKNOWLEDGEMENT,
+  access_shared: SHARE,
+  care_consent: CARE_CONSENT,
+  resealed: RESEALED,
+};
+
+// The record kind of `record`, typed for it.
+export const kindOf = (record: ChainRecord): RecordKind => KINDS[record.type] as RecordKind;
+
 export const CLEAR_KINDS: readonly { name: string; kind: SealedShape }[] = [
+  { name: 'genesis (`diagnosis`, the first block only)', kind: GENESIS },
   { name: 'upload (`prescription`, `test_report`)', kind: UPLOAD },
   { name: "an upload's file", kind: FILE },
+  { name: 'emergency access (`emergency_access`: granted, read, ended, expired)', kind: EMERGENCY },
+  { name: 'share (`access_shared`: shared, read, revoked)', kind: SHARE },
+  { name: 'deletion (`document_deleted`)', kind: DELETION },
+  { name: 'acknowledgement (`access_acknowledged`)', kind: ACKNOWLEDGEMENT },
+  { name: 'care-network consent (`care_consent`)', kind: CARE_CONSENT },
+  { name: 're-sealing (`resealed`)', kind: RESEALED },
 ];

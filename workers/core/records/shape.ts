@@ -1,6 +1,7 @@
 // The checks a record kind's shape is made of (record-format.ts runs them on every stored block), and what a kind
 // declares about sealing: the fields it keeps in clear, each with why. Every other field of it is sealed.
 import { MAX_DESCRIPTION_LENGTH } from '../constants';
+import { isLedgerTime } from '../ledger-time';
 
 export type Check = (value: unknown) => boolean;
 export type Shape = Record<string, Check>;
@@ -38,6 +39,16 @@ export const shaped =
   (shape: Shape): Check =>
   (value) =>
     shapeProblem(value, shape) === null;
+
+// What every record carries (types.ts RecordBase).
+export const BASE: Shape = {
+  id: nonEmpty,
+  patientId: text,
+  doctorId: text,
+  title: text,
+  description: text,
+  timestamp: isLedgerTime,
+};
 
 // Each shape's checks listed once: every block's record is checked against one or more shapes.
 const shapeEntries = new WeakMap<Shape, [string, Check][]>();

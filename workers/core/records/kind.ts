@@ -1,0 +1,15 @@
+// What a record kind's module holds: its shape and clear fields (sealing reads them), its rule against the state
+// before it (chain-rules.ts dispatches to it) and its fold into the projection (projection.ts dispatches to it).
+import type { LedgerState, RecordEntry } from '../ledger-state';
+import type { ChainRecord } from '../types';
+import type { SealedShape } from './shape';
+
+export interface RuleContext {
+  index: number; // the block's place in the ledger's order
+  at: number; // the block's time, ms
+}
+
+export interface RecordKind<R extends ChainRecord = ChainRecord> extends SealedShape {
+  rule(state: LedgerState, record: R, context: RuleContext): string | null;
+  fold(state: LedgerState, record: R, entry: RecordEntry): void; // in place: the fold owns its accumulator
+}
