@@ -65,3 +65,4 @@ export const LEDGER_DB_NAME = 'medledger'; // the IndexedDB database of the ledg
 // `ipfs add`'s defaults (ipfs-add.ts): content ids and the backup's CAR size estimate (backup-file.ts) follow them
 export const IPFS_CHUNK_BYTES = 262_144; // bytes of a leaf
 export const IPFS_MAX_CHILDREN = 174; // links of a node
+export const LEDGER_AUTHOR = 'ledger'; // system blocks (genesis, expiries) are signed by the ledger key

@@ -30,6 +30,7 @@ export const ACKNOWLEDGEMENT: RecordKind<AcknowledgementRecord> = {
     timestamp: 'when the alert was dismissed',
     grantIds: 'the grants acknowledged, each once',
   },
+  author: (record) => record.patientId,
   rule: (state, record) => acknowledgementProblem(state, record),
   fold: (state, record) => {
     for (const id of record.grantIds) {

@@ -25,6 +25,7 @@ export const CARE_CONSENT: RecordKind<CareConsentRecord> = {
     timestamp: 'from when the choice holds',
     careNetwork: 'the choice: the sync server releases a key under a grant only while it is on',
   },
+  author: (record) => record.patientId,
   rule: (state, record) => consentProblem(state, record),
   fold: (state, record) => {
     state.careConsent.set(record.patientId, { on: record.careNetwork, at: record.timestamp, bySetup: false });

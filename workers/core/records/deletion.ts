@@ -28,6 +28,7 @@ export const DELETION: RecordKind<DeletionRecord> = {
     timestamp: 'when the file was deleted, as the screens show it',
     documentId: 'the file deleted: its bytes and key are dropped on every device',
   },
+  author: (record) => record.patientId,
   rule: (state, record) => deletionProblem(state, record),
   fold: (state, record) => {
     const document = state.documents.get(record.documentId);

@@ -1,6 +1,6 @@
 // An emergency access: a grant a doctor opens on a patient, each read under it, its end and its expiry. The reason of a
 // sealed grant is sealed to the patient and the doctor alone (sealedReason); everything else the rules need is in clear.
-import { EMERGENCY_DURATIONS } from '../constants';
+import { EMERGENCY_DURATIONS, LEDGER_AUTHOR } from '../constants';
 import { DOCTORS, PATIENTS } from '../directory';
 import type { LedgerState, RecordEntry } from '../ledger-state';
 import { grantExpiresAt, isLedgerTime } from '../ledger-time';
@@ -128,6 +128,10 @@ export const EMERGENCY: RecordKind<EmergencyRecord> = {
     emergencyAccessExpiry: "the grant's expiry, which the rules check against its start and duration",
     emergency:
       "the grant's id, event, level, duration and what was read; its reason is '' in clear and sealed to the patient and the doctor on a sealed grant",
+  },
+  author: (record) => {
+    if (record.emergency?.event === 'expired') return LEDGER_AUTHOR;
+    return record.emergency?.endedBy === 'patient' ? record.patientId : record.doctorId;
   },
   rule: (state, record, { at }) => emergencyProblem(state, record, at),
   fold: applyEmergency,

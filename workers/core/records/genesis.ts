@@ -2,6 +2,7 @@
 // care-network choices. It holds no patient text, so it stays in clear (sealClinicalRecord refuses it).
 import { isEncryptionPublicKey } from '../key-wraps';
 import type { ClinicalRecord } from '../types';
+import { LEDGER_AUTHOR } from '../constants';
 import type { RecordKind } from './kind';
 import { BASE, listOf, oneOf, optional, shaped, text, type Shape } from './shape';
 import { FILE, clinicalProblem, foldClinical } from './upload';
@@ -38,6 +39,7 @@ export const GENESIS: RecordKind<ClinicalRecord> = {
     enrolment: 'the public keys every signature and key wrap is checked against',
     setupConsents: 'the demo accounts’ care-network choices, which decide who may release a key under a grant',
   },
+  author: () => LEDGER_AUTHOR,
   rule: (state, record, { index }) => clinicalProblem(state, record, index),
   fold: foldClinical,
 };

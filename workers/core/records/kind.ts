@@ -10,6 +10,7 @@ export interface RuleContext {
 }
 
 export interface RecordKind<R extends ChainRecord = ChainRecord> extends SealedShape {
+  author(record: R): string; // who signs it: a user id, or LEDGER_AUTHOR for system blocks
   rule(state: LedgerState, record: R, context: RuleContext): string | null;
   fold(state: LedgerState, record: R, entry: RecordEntry): void; // in place: the fold owns its accumulator
 }

@@ -51,6 +51,7 @@ export const RESEALED: RecordKind<ResealedRecord> = {
     sealed: 'its text, under the patient’s summary key',
     fileParts: "each live file's id and its name and type sealed under its document key",
   },
+  author: (record) => record.patientId,
   rule: (state, record) => resealProblem(state, record),
   fold: (state, record, entry) => {
     state.resealed.set(record.supersedes, entry.index);

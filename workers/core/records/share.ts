@@ -105,6 +105,7 @@ export const SHARE: RecordKind<ShareRecord> = {
     share:
       "the share's id, event, level, duration, expiry and what was read; its note is '' in clear and sealed to the patient and the doctor on a sealed share",
   },
+  author: (record) => (record.share?.event === 'read' ? record.doctorId : record.patientId),
   rule: (state, record, { at }) => shareProblem(state, record, at),
   fold: applyShare,
 };

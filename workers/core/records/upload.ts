@@ -37,6 +37,7 @@ export type UploadKind = SealedShape & { file: SealedShape };
 export type UploadRecordKind = RecordKind<ClinicalRecord> & UploadKind;
 
 export const UPLOAD: UploadRecordKind = {
+  author: (record) => record.patientId,
   rule: (state, record, { index }) => clinicalProblem(state, record, index),
   fold: foldClinical,
   file: FILE,
