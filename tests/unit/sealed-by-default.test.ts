@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { createGenesisBlock, mineBlock } from '../../workers/core/chain';
 import { bytesToHex } from '../../workers/core/ids';
 import { genesisRecord } from '../../workers/core/ledger-records';
-import { optional, text } from '../../workers/core/records/shape';
+import { GRANT_DETAILS } from '../../workers/core/records/emergency';
+import { clearTextIn, optional, splitSealed, text } from '../../workers/core/records/shape';
+import { SHARE_DETAILS } from '../../workers/core/records/share';
 import { UPLOAD, type UploadKind } from '../../workers/core/records/upload';
 import { createSummaryKey, openClinicalRecord, sealClinicalRecord, sealedUploadProblem } from '../../workers/core/sealed-fields';
 import type { ClinicalRecord } from '../../workers/core/types';
@@ -67,5 +69,31 @@ describe('a field added to the upload kind', () => {
   it('is sealed by the upload kind as shipped too: no list of sealed fields to keep up', async () => {
     const { block } = await written(UPLOAD);
     expect(JSON.stringify(block)).not.toContain(CLINIC);
+  });
+});
+
+describe("a field added to a grant's or a share's details", () => {
+  it('is sealed with the reason or the note, to the patient and the doctor, and refused beside them in clear', () => {
+    for (const [kind, details, field] of [
+      [
+        GRANT_DETAILS,
+        { grantId: 'g1', event: 'granted', accessLevel: 'full', reason: 'Unconscious', durationMinutes: 30 },
+        'reason',
+      ],
+      [
+        SHARE_DETAILS,
+        { shareId: 's1', event: 'shared', accessLevel: 'full', durationDays: 0, expiresAt: '', note: 'Follow-up' },
+        'note',
+      ],
+    ] as const) {
+      const withWard = { ...kind, shape: { ...kind.shape, ward: optional(text) } };
+      const { clear, sealed } = splitSealed(withWard, { ...details, ward: 'ICU 3' });
+      expect(sealed).toEqual({ [field]: details[field as keyof typeof details], ward: 'ICU 3' });
+      expect(clear).toEqual({ ...details, [field]: '' });
+      expect(clearTextIn(withWard, clear)).toBe(false);
+      expect(clearTextIn(withWard, { ...clear, ward: 'ICU 3' })).toBe(true);
+      const listed = { ...withWard, clear: { ...withWard.clear, ward: 'a test says so' } };
+      expect(splitSealed(listed, { ...details, ward: 'ICU 3' }).clear).toMatchObject({ ward: 'ICU 3', [field]: '' });
+    }
   });
 });

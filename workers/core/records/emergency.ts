@@ -8,19 +8,32 @@ import { isReaderSealed } from '../sealed-parts';
 import type { EmergencyRecord } from '../types';
 import type { RecordKind } from './kind';
 import { readProblem, readerTextProblem } from './reads';
-import { BASE, count, nonEmpty, oneOf, optional, shaped, text, type Shape } from './shape';
+import { BASE, count, nonEmpty, oneOf, optional, shaped, text, type SealedShape } from './shape';
 import { own, push } from './state-lists';
 
-const DETAILS: Shape = {
-  grantId: nonEmpty,
-  event: oneOf('granted', 'read', 'ended', 'expired'),
-  accessLevel: oneOf('basic', 'full'),
-  reason: text,
-  durationMinutes: count,
-  read: optional(text),
-  documentId: optional(nonEmpty),
-  endedBy: optional(oneOf('patient')),
-  sealedReason: optional(isReaderSealed),
+// A grant's details: on a sealed grant, sealing takes every field not listed as clear (today its reason).
+export const GRANT_DETAILS: SealedShape = {
+  shape: {
+    grantId: nonEmpty,
+    event: oneOf('granted', 'read', 'ended', 'expired'),
+    accessLevel: oneOf('basic', 'full'),
+    reason: text,
+    durationMinutes: count,
+    read: optional(text),
+    documentId: optional(nonEmpty),
+    endedBy: optional(oneOf('patient')),
+    sealedReason: optional(isReaderSealed),
+  },
+  clear: {
+    grantId: 'names the grant its reads, end and expiry follow',
+    event: 'granted, read, ended or expired: what the rules and the fold do with it',
+    accessLevel: 'what a read under the grant may send; the rules check each read against it',
+    durationMinutes: 'with the start, gives the expiry the rules check',
+    read: "what a read sent, as the patient's access history shows it",
+    documentId: 'the one document a read opened: the sync server releases its key only against it',
+    endedBy: 'who ended the grant: the patient or the doctor signs the end',
+    sealedReason: 'the sealed fields, to the patient and the doctor alone',
+  },
 };
 
 function emergencyProblem(state: LedgerState, record: EmergencyRecord, at: number): string | null {
@@ -34,7 +47,14 @@ function emergencyProblem(state: LedgerState, record: EmergencyRecord, at: numbe
     if (known) return `grant ${details.grantId} was already granted`;
     if (!(EMERGENCY_DURATIONS as readonly number[]).includes(details.durationMinutes))
       return 'a grant has a duration that is not offered';
-    const reason = readerTextProblem(state, record, details.reason, details.sealedReason, 'reason');
+    const reason = readerTextProblem(
+      state,
+      record,
+      { kind: GRANT_DETAILS, value: details },
+      details.reason,
+      details.sealedReason,
+      'reason',
+    );
     if (reason) return reason;
     if (record.emergencyAccessExpiry !== grantExpiresAt(at, details.durationMinutes)) {
       return 'a grant expiry does not match its start and duration';
@@ -114,7 +134,7 @@ export const EMERGENCY: RecordKind<EmergencyRecord> = {
     type: text,
     isEmergencyAccess: (value) => value === true,
     emergencyAccessExpiry: isLedgerTime,
-    emergency: shaped(DETAILS),
+    emergency: shaped(GRANT_DETAILS.shape),
   },
   clear: {
     id: 'names the record its sealed reason is bound to',
@@ -126,8 +146,7 @@ export const EMERGENCY: RecordKind<EmergencyRecord> = {
     timestamp: 'orders the event: a read or an end must fall before the expiry',
     isEmergencyAccess: 'marks the record for the screens of the original app',
     emergencyAccessExpiry: "the grant's expiry, which the rules check against its start and duration",
-    emergency:
-      "the grant's id, event, level, duration and what was read; its reason is '' in clear and sealed to the patient and the doctor on a sealed grant",
+    emergency: "the grant's details, clear as listed for them; on a sealed grant sealing takes the rest",
   },
   author: (record) => {
     if (record.emergency?.event === 'expired') return LEDGER_AUTHOR;

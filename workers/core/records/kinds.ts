@@ -5,12 +5,12 @@ import type { ChainRecord } from '../types';
 import { ACKNOWLEDGEMENT } from './acknowledgement';
 import { CARE_CONSENT } from './care-consent';
 import { DELETION } from './deletion';
-import { EMERGENCY } from './emergency';
+import { EMERGENCY, GRANT_DETAILS } from './emergency';
 import { GENESIS } from './genesis';
 import type { RecordKind } from './kind';
 import { RESEALED } from './resealed';
 import type { SealedShape } from './shape';
-import { SHARE } from './share';
+import { SHARE, SHARE_DETAILS } from './share';
 import { FILE, UPLOAD } from './upload';
 
 type Kinds = { [T in ChainRecord['type']]: RecordKind<Extract<ChainRecord, { type: T }>> };
@@ -35,7 +35,9 @@ export const CLEAR_KINDS: readonly { name: string; kind: SealedShape }[] = [
   { name: 'upload (`prescription`, `test_report`)', kind: UPLOAD },
   { name: "an upload's file", kind: FILE },
   { name: 'emergency access (`emergency_access`: granted, read, ended, expired)', kind: EMERGENCY },
+  { name: "an emergency access's details (`emergency`)", kind: GRANT_DETAILS },
   { name: 'share (`access_shared`: shared, read, revoked)', kind: SHARE },
+  { name: "a share's details (`share`)", kind: SHARE_DETAILS },
   { name: 'deletion (`document_deleted`)', kind: DELETION },
   { name: 'acknowledgement (`access_acknowledged`)', kind: ACKNOWLEDGEMENT },
   { name: 'care-network consent (`care_consent`)', kind: CARE_CONSENT },

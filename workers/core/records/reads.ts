@@ -4,20 +4,24 @@ import type { LedgerState } from '../ledger-state';
 import { readerSealedProblem } from '../sealed-fields';
 import { checkText } from '../text-input';
 import type { EmergencyRecord, ReaderSealed, ShareRecord } from '../types';
+import { clearTextIn, type SealedShape } from './shape';
 import { hasSealed } from './state-lists';
 
 // A grant's reason or a share's note: sealed to exactly its patient and doctor (nothing of it in clear, the record's
-// description included), or in clear and valid before the patient announced an epoch.
+// description included, nor any field of `details` its kind does not list as clear), or in clear and valid before
+// the patient announced an epoch.
 export function readerTextProblem(
   state: LedgerState,
   record: EmergencyRecord | ShareRecord,
+  details: { kind: SealedShape; value: object },
   text: string,
   sealed: ReaderSealed | undefined,
   field: 'reason' | 'note',
 ): string | null {
   const what = record.type === 'emergency_access' ? 'grant' : 'share';
   if (sealed !== undefined) {
-    if (text !== '' || record.description !== '') return `a sealed ${what} holds its ${field} in clear`;
+    if (clearTextIn(details.kind, details.value) || record.description !== '')
+      return `a sealed ${what} holds its ${field} in clear`;
     return readerSealedProblem(sealed, record.patientId, record.doctorId, record.id);
   }
   if (hasSealed(state, record.patientId)) return `a ${what} after sealing holds its ${field} in clear`;

@@ -9,19 +9,32 @@ import { isReaderSealed } from '../sealed-parts';
 import type { ShareRecord } from '../types';
 import type { RecordKind } from './kind';
 import { readProblem, readerTextProblem } from './reads';
-import { BASE, count, nonEmpty, oneOf, optional, shaped, text, type Shape } from './shape';
+import { BASE, count, nonEmpty, oneOf, optional, shaped, text, type SealedShape } from './shape';
 import { own, push } from './state-lists';
 
-const DETAILS: Shape = {
-  shareId: nonEmpty,
-  event: oneOf('shared', 'revoked', 'read'),
-  accessLevel: oneOf('basic', 'full'),
-  durationDays: count,
-  expiresAt: (value) => value === '' || isLedgerTime(value),
-  note: text,
-  read: optional(text),
-  documentId: optional(nonEmpty),
-  sealedNote: optional(isReaderSealed),
+// A share's details: on a sealed share, sealing takes every field not listed as clear (today its note).
+export const SHARE_DETAILS: SealedShape = {
+  shape: {
+    shareId: nonEmpty,
+    event: oneOf('shared', 'revoked', 'read'),
+    accessLevel: oneOf('basic', 'full'),
+    durationDays: count,
+    expiresAt: (value) => value === '' || isLedgerTime(value),
+    note: text,
+    read: optional(text),
+    documentId: optional(nonEmpty),
+    sealedNote: optional(isReaderSealed),
+  },
+  clear: {
+    shareId: 'names the share its reads and revoke follow',
+    event: 'shared, read or revoked: what the rules and the fold do with it',
+    accessLevel: 'what a read under the share may send; the rules check each read against it',
+    durationDays: 'with the start, gives the expiry the rules check',
+    expiresAt: "the share's expiry ('' until revoked): a read after it is refused",
+    read: "what a read sent, as the patient's access history shows it",
+    documentId: 'the one document a read opened',
+    sealedNote: 'the sealed fields, to the patient and the doctor alone',
+  },
 };
 
 function shareProblem(state: LedgerState, record: ShareRecord, at: number): string | null {
@@ -36,7 +49,14 @@ function shareProblem(state: LedgerState, record: ShareRecord, at: number): stri
       return 'a share has a duration that is not offered';
     if (details.expiresAt !== (shareExpiresAt(at, details.durationDays) ?? ''))
       return 'a share expiry does not match its start and duration';
-    const note = readerTextProblem(state, record, details.note, details.sealedNote, 'note');
+    const note = readerTextProblem(
+      state,
+      record,
+      { kind: SHARE_DETAILS, value: details },
+      details.note,
+      details.sealedNote,
+      'note',
+    );
     if (note) return note;
     return details.read === undefined && details.documentId === undefined ? null : 'a share names a read';
   }
@@ -93,7 +113,7 @@ function applyShare(state: LedgerState, record: ShareRecord, entry: RecordEntry)
 }
 
 export const SHARE: RecordKind<ShareRecord> = {
-  shape: { ...BASE, type: text, share: shaped(DETAILS) },
+  shape: { ...BASE, type: text, share: shaped(SHARE_DETAILS.shape) },
   clear: {
     id: 'names the record its sealed note is bound to',
     patientId: 'whose records are shared; the rules and access read it',
@@ -102,8 +122,7 @@ export const SHARE: RecordKind<ShareRecord> = {
     title: "names the event and the doctor (written by the app, no patient's text)",
     description: "what a read sent, as the patient's access history shows it; '' on a sealed share",
     timestamp: 'orders the event: a read must fall before the expiry and the revoke',
-    share:
-      "the share's id, event, level, duration, expiry and what was read; its note is '' in clear and sealed to the patient and the doctor on a sealed share",
+    share: "the share's details, clear as listed for them; on a sealed share sealing takes the rest",
   },
   author: (record) => (record.share?.event === 'read' ? record.doctorId : record.patientId),
   rule: (state, record, { at }) => shareProblem(state, record, at),
