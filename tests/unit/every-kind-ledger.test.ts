@@ -2,6 +2,7 @@
 // one module each (tests/support/kind-fixture.ts), verifies, projects and opens exactly as it did then.
 import { describe, expect, it } from 'vitest';
 import { DIFFICULTY } from '../../workers/core/constants';
+import { LOINC_OF_TYPE } from '../../workers/core/fhir-export';
 import { verifyLedger } from '../../workers/core/projection';
 import type { Block } from '../../workers/core/types';
 import { createLedgerBackend } from '../../workers/service';
@@ -46,5 +47,15 @@ describe('a ledger of every kind written before kinds had modules', () => {
     const clock = createClock(fixture.now);
     const { service } = createLedgerBackend(testDeps({ storage: await storageOf(fixture.storage), now: clock.now }));
     expect(await viewsOf(service)).toEqual(fixture.views);
+  });
+});
+
+describe('the FHIR mapping of the kinds that export as documents', () => {
+  it('gives each clinical type the LOINC document type it had before the kinds had modules', () => {
+    expect(LOINC_OF_TYPE).toEqual({
+      prescription: { system: 'http://loinc.org', code: '57833-6', display: 'Prescription for medication' },
+      test_report: { system: 'http://loinc.org', code: '11502-2', display: 'Laboratory report' },
+      diagnosis: { system: 'http://loinc.org', code: '29548-5', display: 'Diagnosis Narrative' },
+    });
   });
 });

@@ -40,6 +40,7 @@ export const GENESIS: RecordKind<ClinicalRecord> = {
     setupConsents: 'the demo accounts’ care-network choices, which decide who may release a key under a grant',
   },
   author: () => LEDGER_AUTHOR,
+  fhir: { diagnosis: { loinc: '29548-5', display: 'Diagnosis Narrative', label: 'Diagnosis' } },
   rule: (state, record, { index }) => clinicalProblem(state, record, index),
   fold: foldClinical,
 };

@@ -9,7 +9,16 @@ export interface RuleContext {
   at: number; // the block's time, ms
 }
 
+// A record type's FHIR mapping: the LOINC document type of its DocumentReference (fhir-export.ts adds the system and
+// the import reads it back) and its label.
+export interface FhirDocumentType {
+  loinc: string;
+  display: string;
+  label: string;
+}
+
 export interface RecordKind<R extends ChainRecord = ChainRecord> extends SealedShape {
+  fhir?: Readonly<Partial<Record<R['type'], FhirDocumentType>>>; // the types exported as documents
   author(record: R): string; // who signs it: a user id, or LEDGER_AUTHOR for system blocks
   rule(state: LedgerState, record: R, context: RuleContext): string | null;
   fold(state: LedgerState, record: R, entry: RecordEntry): void; // in place: the fold owns its accumulator

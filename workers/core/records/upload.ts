@@ -38,6 +38,10 @@ export type UploadRecordKind = RecordKind<ClinicalRecord> & UploadKind;
 
 export const UPLOAD: UploadRecordKind = {
   author: (record) => record.patientId,
+  fhir: {
+    prescription: { loinc: '57833-6', display: 'Prescription for medication', label: 'Prescription' },
+    test_report: { loinc: '11502-2', display: 'Laboratory report', label: 'Test report' },
+  },
   rule: (state, record, { index }) => clinicalProblem(state, record, index),
   fold: foldClinical,
   file: FILE,
