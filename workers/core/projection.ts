@@ -68,7 +68,7 @@ export function apply(state: LedgerState, block: Block, index: number): LedgerSt
   const record = block.data;
   const entry = { index, hash: block.hash, record };
   place(state, block, index);
-  kindOf(record).fold(state, record, entry);
+  kindOf(record)?.fold(state, record, entry);
   return state;
 }
 

@@ -4,7 +4,7 @@ import { base64ToBytes, bytesToBase64 } from './base64';
 import { LEDGER_AUTHOR, MAX_BACKUP_ITERATIONS } from './constants';
 import { ENCRYPTION_ALGORITHM, createEncryptionKeyPair, exportEncryptionPublicKey } from './key-wraps';
 import { storedValueText } from './record-format';
-import { KINDS, kindOf } from './records/kinds';
+import { kindOf } from './records/kinds';
 import type { Block, ChainRecord, KeyEnrolment } from './types';
 
 export const SIGNATURE_ALGORITHM = 'Ed25519';
@@ -231,7 +231,7 @@ export function enrolledKey(enrolment: KeyEnrolment, author: string): string | u
 // reads under a share; the ledger for the genesis and expiries.
 export function authorOf(record: ChainRecord): string {
   // each kind says who writes it (records/); a record of no known kind is the patient's, as it always was
-  return Object.hasOwn(KINDS, record.type) ? kindOf(record).author(record) : record.patientId;
+  return kindOf(record)?.author(record) ?? record.patientId;
 }
 
 // The signed bytes: the author and the block hash (which covers index, link, time, data hash and nonce).

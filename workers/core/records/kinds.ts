@@ -27,8 +27,12 @@ export const KINDS: Kinds = {
   resealed: RESEALED,
 };
 
-// The record kind of `record`, typed for it.
-export const kindOf = (record: ChainRecord): RecordKind => KINDS[record.type] as RecordKind;
+// The kind of `record`, or undefined for a stored value of no known kind: its type may be anything, even an object
+// whose conversion to text throws, so it is compared as a string only.
+export function kindOf(record: ChainRecord): RecordKind | undefined {
+  const type: unknown = record.type;
+  return typeof type === 'string' && Object.hasOwn(KINDS, type) ? (KINDS[type as ChainRecord['type']] as RecordKind) : undefined;
+}
 
 export const CLEAR_KINDS: readonly { name: string; kind: SealedShape }[] = [
   { name: 'genesis (`diagnosis`, the first block only)', kind: GENESIS },
