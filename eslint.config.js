@@ -29,6 +29,7 @@ const LEDGER_SHARED = [
   'views',
   'transfer-jobs',
   'store',
+  'store-hooks',
   'snapshot',
   'signature-scheduler',
   'writes',

@@ -1,7 +1,13 @@
 // The anchor types of the one API (workers/api.ts): the records chain's tip kept outside the device
 // (docs/decisions/chain-anchor.md).
-import type { InvalidBlock } from './api';
 import type { ANCHOR_FORMAT, ANCHOR_VERSION } from './core/constants';
+
+// Lives here, beside the anchor's report of each copy, so the one API (api.ts) imports it and nothing imports back.
+export interface InvalidBlock {
+  index: number; // the first block not verified (for a stored item: the chain's height)
+  reason: string; // which check or rule failed, e.g. 'hash does not match the block header'
+  item?: string; // a stored item beside the chain that failed, e.g. 'document key <id>'
+}
 
 export interface ChainAnchor {
   format: typeof ANCHOR_FORMAT;

@@ -42,12 +42,6 @@ export interface RecordView {
   documents: DocumentView[]; // every file of the record, deleted ones included (deletedAt set)
 }
 
-export interface InvalidBlock {
-  index: number; // the first block not verified (for a stored item: the chain's height)
-  reason: string; // which check or rule failed, e.g. 'hash does not match the block header'
-  item?: string; // a stored item beside the chain that failed, e.g. 'document key <id>'
-}
-
 export interface ChainStatus {
   height: number; // blocks in the chain, genesis included
   valid: boolean;
@@ -257,8 +251,8 @@ export interface PeersReport {
 }
 
 // The records chain's tip kept outside the device and its check: workers/api-anchor.ts.
-import type { AnchorCheck, ChainAnchor } from './api-anchor';
-export type { AnchorCheck, ChainAnchor } from './api-anchor';
+import type { AnchorCheck, ChainAnchor, InvalidBlock } from './api-anchor';
+export type { AnchorCheck, ChainAnchor, InvalidBlock } from './api-anchor';
 
 // This device's link to a sync server (docs/decisions/one-ledger-across-devices.md): workers/api-sync.ts.
 import type { FileArrival, SyncConnection, SyncRequest, SyncStatus } from './api-sync';

@@ -13,7 +13,7 @@ import {
   type SyncedKeys,
 } from '../../workers/core/sync-protocol';
 import type { Block } from '../../workers/core/types';
-import type { RemoteMerge } from '../../workers/ledger/store';
+import type { RemoteMerge } from '../../workers/sync/sync-ports';
 import type { DocHandleLike, HttpAnswer, RepoLike, SyncStore, SyncTransport } from '../../workers/sync/sync-ports';
 
 export function fakeRepo() {

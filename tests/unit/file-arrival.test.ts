@@ -8,8 +8,8 @@ import { chunkBytes, chunkCount, chunkLength, chunkListProblem, joinChunks, spli
 import { FILE_CHUNK_BYTES, type DeviceDoc, type FileChunkDoc, type FileDoc } from '../../workers/core/sync-protocol';
 import type { DocumentInfo } from '../../workers/core/types';
 import { PROGRESS_NOTICE_MS, createArrivals } from '../../workers/ledger/arrivals';
-import { startSync, type SyncClient } from '../../workers/sync/sync-client';
-import type { RepoLike, SyncTransport } from '../../workers/sync/sync-ports';
+import { startSync } from '../../workers/sync/sync-client';
+import type { RepoLike, SyncClient, SyncTransport } from '../../workers/sync/sync-ports';
 import { fakeBlock, fakeProve, fakeServer, fakeStore } from '../support/fake-sync';
 import { CARTER, SARAH, fileInput, signInAs, uploadOf } from '../support/ledger-fixtures';
 import { DEMO_PASSWORD } from '../../workers/core/constants';

@@ -3,15 +3,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { contentId } from '../../workers/core/documents';
 import { SYNC_PROTOCOL_VERSION, decodeBlock, encodeBlock, type DeviceDoc, type FileDoc } from '../../workers/core/sync-protocol';
-import {
-  OFFERS_LEDGER,
-  SyncOffersLedger,
-  SyncRefused,
-  startSync,
-  type LedgerTaking,
-  type SyncClient,
-  type SyncOptions,
-} from '../../workers/sync/sync-client';
+import { OFFERS_LEDGER, SyncOffersLedger, SyncRefused, startSync } from '../../workers/sync/sync-client';
+import type { LedgerTaking, SyncClient, SyncOptions } from '../../workers/sync/sync-ports';
 import { blocksToPush, blocksToTake, httpOrigin, joinPlan, pendingBlocks } from '../../workers/sync/sync-plan';
 import { FAKE_SERVER_TIME, fakeBlock, fakeProve, fakeServer, fakeStore } from '../support/fake-sync';
 

@@ -13,8 +13,8 @@ import {
 import { decodeBlock, encodeWrap, type DeviceDoc, type FileDoc } from '../../workers/core/sync-protocol';
 import { createLedgerBackend } from '../../workers/service';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
-import { startSync, type SyncClient } from '../../workers/sync/sync-client';
-import type { SyncKeys, SyncTransport } from '../../workers/sync/sync-ports';
+import { startSync } from '../../workers/sync/sync-client';
+import type { SyncClient, SyncKeys, SyncTransport } from '../../workers/sync/sync-ports';
 import { fakeBlock, fakeProve, fakeServer, fakeStore } from '../support/fake-sync';
 import { SARAH, WILSON, createClock, errorOf, signInAs, textOf, uploadOf } from '../support/ledger-fixtures';
 import { testDeps } from '../support/test-ledger';

@@ -62,3 +62,7 @@ export const MIN_BACKUP_PASSWORD_LENGTH = 8; // characters
 export const MAX_CLOCK_AHEAD_MS = 5 * 60_000; // a block dated further after the verifier's clock is refused by the server and every device
 export const FUTURE_TIP_TOLERANCE_MS = 10 * 60_000; // a newest block dated further ahead of the device clock is named, and writes wait
 export const LEDGER_DB_NAME = 'medledger'; // the IndexedDB database of the ledger: the failure screen can delete it when the worker cannot
+// `ipfs add`'s defaults (ipfs-add.ts): content ids and the backup's CAR size estimate (backup-file.ts) follow them
+export const IPFS_CHUNK_BYTES = 262_144; // bytes of a leaf
+export const IPFS_MAX_CHILDREN = 174; // links of a node
+export const LEDGER_AUTHOR = 'ledger'; // system blocks (genesis, expiries) are signed by the ledger key

@@ -17,8 +17,6 @@ export interface EncryptedDocument {
 const IV_BYTES = 12; // 96-bit IV, the size GCM is specified for
 const TAG_BYTES = 16;
 const KEY_BYTES = 32;
-export const IPFS_CHUNK_BYTES = 262_144;
-export const IPFS_MAX_CHILDREN = 174;
 
 // The size of a file's stored bytes: the IV, then the ciphertext (as long as the file) and the GCM tag.
 export function storedSize(fileSize: number): number {

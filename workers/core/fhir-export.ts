@@ -17,6 +17,8 @@ import type {
   Provenance,
   Resource,
 } from '@medplum/fhirtypes';
+import { KINDS } from './records/kinds';
+import type { FhirDocumentType } from './records/kind';
 import type { ClinicalRecordType, Doctor, EmergencyEvent, Patient, ChainFile, ClinicalRecord } from './types';
 
 export const FHIR_BASE = 'https://medledger.demo/fhir';
@@ -75,17 +77,18 @@ export function contactLine({ name, relationship, phone }: ContactParts): string
   return [name, relationship ? `(${relationship})` : '', phone ?? ''].filter(Boolean).join(' ');
 }
 
-// LOINC document types of the record types (the import reads them back, with the MedLedger code beside them).
-export const LOINC_OF_TYPE: Record<ClinicalRecordType, Coding> = {
-  prescription: { system: SYSTEMS.loinc, code: '57833-6', display: 'Prescription for medication' },
-  test_report: { system: SYSTEMS.loinc, code: '11502-2', display: 'Laboratory report' },
-  diagnosis: { system: SYSTEMS.loinc, code: '29548-5', display: 'Diagnosis Narrative' },
-};
-const TYPE_LABEL: Record<ClinicalRecordType, string> = {
-  prescription: 'Prescription',
-  test_report: 'Test report',
-  diagnosis: 'Diagnosis',
-};
+// LOINC document types of the record types, from each kind's module (records/); the import reads them back, with the
+// MedLedger code beside them.
+const FHIR_TYPES = Object.fromEntries(
+  Object.entries(KINDS).flatMap(([type, kind]) => {
+    const mapped = (kind.fhir as Partial<Record<string, FhirDocumentType>> | undefined)?.[type];
+    return mapped ? [[type, mapped]] : [];
+  }),
+) as Record<ClinicalRecordType, FhirDocumentType>;
+export const LOINC_OF_TYPE = Object.fromEntries(
+  Object.entries(FHIR_TYPES).map(([type, { loinc, display }]) => [type, { system: SYSTEMS.loinc, code: loinc, display }]),
+) as Record<ClinicalRecordType, Coding>;
+const TYPE_LABEL = (type: ClinicalRecordType) => FHIR_TYPES[type].label;
 
 export const BREAK_THE_GLASS: Coding = { system: SYSTEMS.actReason, code: 'BTG', display: 'break the glass' };
 
@@ -204,8 +207,8 @@ export function practitionerResource(doctor: Doctor): Practitioner {
 
 function recordTypeConcept(type: ClinicalRecordType): CodeableConcept {
   return {
-    coding: [LOINC_OF_TYPE[type], { system: SYSTEMS.recordType, code: type, display: TYPE_LABEL[type] }],
-    text: TYPE_LABEL[type],
+    coding: [LOINC_OF_TYPE[type], { system: SYSTEMS.recordType, code: type, display: TYPE_LABEL(type) }],
+    text: TYPE_LABEL(type),
   };
 }
 
@@ -235,7 +238,7 @@ export function documentReference(exported: ExportedRecord): DocumentReference {
     identifier: identifiers,
     status: allDeleted ? 'entered-in-error' : 'current',
     type: recordTypeConcept(record.type),
-    category: [{ coding: [{ system: SYSTEMS.recordType, code: record.type, display: TYPE_LABEL[record.type] }] }],
+    category: [{ coding: [{ system: SYSTEMS.recordType, code: record.type, display: TYPE_LABEL(record.type) }] }],
     subject: { reference: `Patient/${record.patientId}` },
     date: record.documentDate ?? record.timestamp,
     author: [{ reference: `Patient/${record.patientId}` }],

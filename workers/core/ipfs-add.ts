@@ -3,7 +3,7 @@
 import { importBytes, type ImporterOptions, type WritableStorage } from 'ipfs-unixfs-importer';
 import { fixedSize } from 'ipfs-unixfs-importer/chunker';
 import { balanced } from 'ipfs-unixfs-importer/layout';
-import { IPFS_CHUNK_BYTES, IPFS_MAX_CHILDREN } from './documents';
+import { IPFS_CHUNK_BYTES, IPFS_MAX_CHILDREN } from './constants';
 
 // Only the root CID is wanted: every block is hashed, then dropped.
 const discardBlocks: WritableStorage = { put: (cid) => cid };

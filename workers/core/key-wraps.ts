@@ -3,6 +3,9 @@
 import { careConsentOf, isGrantActive } from './access';
 import { base64ToBytes, bytesToBase64 } from './base64';
 import type { GrantState, LedgerState } from './ledger-state';
+import type { KeyWrap } from './types';
+
+export type { KeyWrap } from './types'; // defined with the records that carry wraps, which import nothing
 
 export const ENCRYPTION_ALGORITHM = { name: 'ECDH', namedCurve: 'P-256' } as const;
 export const CARE_NETWORK = 'care-network'; // the recipient id of the sync server's emergency key
@@ -10,17 +13,6 @@ const WRAP_PREFIX = 'medledger-key-wrap'; // a wrap's derived key and tag can ne
 const IV_BYTES = 12;
 const KEY_HEX = /^[0-9a-f]{64}$/;
 const P256_PUBLIC_KEY = /^B[A-Za-z0-9+/]{86}=$/; // 65 bytes (0x04, x, y) in base64
-
-// One document key wrapped to one reader: only the holder of `to`'s private encryption key opens it.
-export interface KeyWrap {
-  documentId: string;
-  cid: string; // content id of the encrypted bytes the key opens, as the chain names it
-  to: string; // the recipient's user id, or CARE_NETWORK
-  from: string; // who wrapped it (a user id, or CARE_NETWORK for a release): shown, not trusted
-  ephemeralPublicKey: string; // base64 raw P-256 key of this wrap alone
-  iv: string; // base64, 12 bytes
-  wrapped: string; // base64: AES-256-GCM of the 32 key bytes and the tag
-}
 
 export interface Recipient {
   id: string;

@@ -1,8 +1,7 @@
 // The state every screen reads: what the fold of the verified chain (projection.ts) holds, and what the
 // chain's rules (chain-rules.ts) judge a new block against.
-import type { ReaderSealed } from './sealed-fields';
 import type { SharedMap } from './shared-map';
-import type { ChainRecord, DocumentInfo, EmergencyGrant, KeyEnrolment, Share } from './types';
+import type { ChainRecord, DocumentInfo, EmergencyGrant, KeyEnrolment, ReaderSealed, Share } from './types';
 
 export interface RecordEntry {
   index: number;

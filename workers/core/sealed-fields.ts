@@ -6,31 +6,27 @@ import { isGrantActive, isShareActive } from './access';
 import { base64ToBytes, bytesToBase64 } from './base64';
 import { hkdfSha256 } from './hkdf';
 import { bytesToHex, hexToBytes } from './ids';
-import { isKeyWrap, summaryEpochId, unwrapKey, wrapKey, type KeyWrap, type Recipient } from './key-wraps';
+import { summaryEpochId, unwrapKey, wrapKey, type Recipient } from './key-wraps';
 import type { LedgerState } from './ledger-state';
-import type { ChainFile, ClinicalRecord } from './types';
+import type { ChainFile, ClinicalRecord, ReaderSealed, SealedClinicalRecord, SealedPart } from './types';
+
+import { joinOpened, splitSealed } from './records/shape';
+import { UPLOAD, type UploadKind } from './records/upload';
+import { DOCUMENT_KEY, RECORD_KEY, isReaderSealed, isSealedPart } from './sealed-parts';
+
+export type { ReaderSealed, SealedChainFile, SealedClinicalRecord, SealedPart } from './types'; // defined with the records that carry them, which import nothing
+export { DOCUMENT_KEY, MAX_SEALED_DATA, RECORD_KEY, isReaderSealed, isSealedPart } from './sealed-parts';
+export { sealedUploadProblem } from './records/upload'; // the rule on a sealed upload, where its kind is
 
 const IV_BYTES = 12;
 const PAD_BYTES = 64; // sealed text is padded to a multiple of this: the ciphertext's length tells only a rough size
 const KEY_HEX = /^[0-9a-f]{64}$/;
-// base64 characters of a part's data: a sealed title and description (5,200 characters, at most 6 bytes each as JSON) fit
-// many times over, and a stored block stays bounded like every other field (record-format.ts)
-export const MAX_SEALED_DATA = 200_000;
-export const DOCUMENT_KEY = 'document'; // a sealed part's `key` when it is under its file's own document key
-export const RECORD_KEY = 'record'; // …when it is under a key of its own, wrapped in the record to its readers
 
 // One epoch of a patient's summary key: what is written after a revoke or an expiry is sealed under a new one.
 export interface SummaryKey {
   patientId: string;
   epochId: string; // 32 hex, derived from the key (summaryEpochId)
   key: string; // 64 hex
-}
-
-// Ciphertext as a record carries it: `key` names the key (a summary epoch id, DOCUMENT_KEY or RECORD_KEY), never holds it.
-export interface SealedPart {
-  key: string;
-  iv: string; // base64, 12 bytes
-  data: string; // base64: AES-256-GCM of the padded JSON of the fields, and the tag
 }
 
 // The clear fields a sealed part is bound to: moved to another record, file, patient or kind, it does not open.
@@ -74,20 +70,6 @@ export async function summaryKeysOfEpochs(keys: Iterable<SummaryKey>): Promise<S
     [...keys].map(async (key) => ((await summaryEpochId(key.patientId, key.key)) === key.epochId ? [key] : [])),
   );
   return checked.flat();
-}
-
-export function isSealedPart(value: unknown): value is SealedPart {
-  const part = value as Partial<Record<keyof SealedPart, unknown>> | null;
-  return (
-    typeof part === 'object' &&
-    part !== null &&
-    typeof part.key === 'string' &&
-    typeof part.iv === 'string' &&
-    typeof part.data === 'string' &&
-    part.key.length <= 64 &&
-    part.iv.length === 16 &&
-    part.data.length <= MAX_SEALED_DATA
-  );
 }
 
 // Derived keys of summary keys, which seal every upload of an epoch: derived once, not once per record opened.
@@ -161,17 +143,6 @@ export async function openPart(part: unknown, keyHex: string, binding: SealBindi
   }
 }
 
-// A stored file as a sealed record names it: name and type empty in clear, sealed under its document key.
-export interface SealedChainFile extends ChainFile {
-  sealed: SealedPart;
-}
-
-// An upload as it travels: title, description, its own date and its files' names and types are sealed.
-export interface SealedClinicalRecord extends Omit<ClinicalRecord, 'files' | 'documentDate' | 'enrolment'> {
-  files: SealedChainFile[];
-  sealed: SealedPart;
-}
-
 // What a reader opened of a sealed upload: its text always, each file's name and type only with that file's key.
 export interface OpenedClinicalRecord {
   record: ClinicalRecord; // a file whose key the reader lacks keeps name and type ''
@@ -185,38 +156,33 @@ const fileBinding = (record: { id: string; patientId: string; type: string }, do
   documentId,
 });
 
-// The upload `record` with its medical text sealed; `documentKeys` maps each file's document id to its key (64 hex).
+// The upload `record` with every field its kind (records/upload.ts) does not list as clear sealed, under the summary key
+// and, for its files' fields, under each file's key in `documentKeys` (document id -> 64 hex).
 export async function sealClinicalRecord(
   record: ClinicalRecord,
   summary: SummaryKey,
   documentKeys: ReadonlyMap<string, string>,
+  kind: UploadKind = UPLOAD,
 ): Promise<SealedClinicalRecord> {
   if (record.enrolment) throw new Error('The genesis stays in clear: it holds no patient text.');
   if (record.patientId !== summary.patientId) throw new Error("A record is sealed under its own patient's summary key.");
-  const { title, description, documentDate, files, ...clear } = record;
-  const summaryFields = { title, description, ...(documentDate === undefined ? {} : { documentDate }) };
+  const { clear, sealed: summaryFields } = splitSealed(kind, record);
   const sealedFiles = await Promise.all(
-    files.map(async (file) => {
+    record.files.map(async (file) => {
       const key = documentKeys.get(file.documentId);
       if (!key) throw new Error(`No key for document ${file.documentId}.`);
-      const sealed = await sealPart(key, DOCUMENT_KEY, fileBinding(record, file.documentId), {
-        name: file.name,
-        type: file.type,
-      });
-      return { ...file, name: '', type: '', sealed };
+      const parts = splitSealed(kind.file, file);
+      const sealed = await sealPart(key, DOCUMENT_KEY, fileBinding(record, file.documentId), parts.sealed);
+      return { ...(parts.clear as unknown as ChainFile), sealed };
     }),
   );
   const binding = { recordId: record.id, patientId: record.patientId, type: record.type };
   return {
-    ...clear,
-    title: '',
-    description: '',
+    ...(clear as unknown as SealedClinicalRecord),
     files: sealedFiles,
     sealed: await sealPart(summary.key, summary.epochId, binding, summaryFields),
   };
 }
-
-const isText = (value: unknown): value is string => typeof value === 'string';
 
 // The upload as the reader may read it, or null when the summary key of its epoch is not in `summaryKeys`
 // (epoch id -> key) or does not open it. A file opens only with its key in `documentKeys`.
@@ -224,32 +190,26 @@ export async function openClinicalRecord(
   record: SealedClinicalRecord,
   summaryKeys: ReadonlyMap<string, string>,
   documentKeys: ReadonlyMap<string, string>,
+  kind: UploadKind = UPLOAD,
 ): Promise<OpenedClinicalRecord | null> {
   const summaryKey = summaryKeys.get(record.sealed.key);
   if (!summaryKey || record.sealed.key === DOCUMENT_KEY) return null;
   const binding = { recordId: record.id, patientId: record.patientId, type: record.type };
   const fields = await openPart(record.sealed, summaryKey, binding);
-  if (!fields || !isText(fields.title) || !isText(fields.description)) return null;
+  const opened = fields && joinOpened(kind, record, fields);
+  if (!opened) return null;
   const filesOpened: boolean[] = [];
   const files: ChainFile[] = [];
-  for (const { sealed, ...file } of record.files) {
+  for (const file of record.files) {
     const key = documentKeys.get(file.documentId);
-    const opened = key && sealed.key === DOCUMENT_KEY ? await openPart(sealed, key, fileBinding(record, file.documentId)) : null;
-    const named = opened && isText(opened.name) && isText(opened.type);
+    const parts =
+      key && file.sealed.key === DOCUMENT_KEY ? await openPart(file.sealed, key, fileBinding(record, file.documentId)) : null;
+    const named = parts && joinOpened(kind.file, file, parts);
     filesOpened.push(Boolean(named));
-    files.push(named ? { ...file, name: opened.name as string, type: opened.type as string } : file);
+    const { sealed: _sealed, ...unopened } = file;
+    files.push(named ? (named as unknown as ChainFile) : unopened);
   }
-  const { sealed: _sealed, ...clear } = record;
-  return {
-    record: {
-      ...clear,
-      title: fields.title,
-      description: fields.description,
-      files,
-      ...(isText(fields.documentDate) ? { documentDate: fields.documentDate } : {}),
-    },
-    filesOpened,
-  };
+  return { record: { ...(opened as unknown as ClinicalRecord), files }, filesOpened };
 }
 
 // Whether a reader may have lost access to the patient since the epoch began at `since` (ms): a share revoked or
@@ -270,13 +230,6 @@ export function rotationDue(state: LedgerState, patientId: string, since: number
         (!isGrantActive(grant, now) && closedSince(Date.parse(grant.expiresAt))),
     )
   );
-}
-
-// Text a doctor writes about a patient (an emergency grant's reason): the doctor holds no summary key of the patient's
-// before the grant, so it is sealed under a key of its own, wrapped in the record to the patient and the doctor alone.
-export interface ReaderSealed {
-  part: SealedPart;
-  wraps: KeyWrap[]; // one per reader; `documentId` is `record:<record id>`, so a document's wrap never opens it
 }
 
 const RECORD_SUBJECT = 'record:';
@@ -312,34 +265,6 @@ export async function openFromReaders(
   if (!wrap || wrap.documentId !== recordSubject(binding.recordId) || sealed.part.key !== RECORD_KEY) return null;
   const key = await unwrapKey(wrap, privateKey, RECORD_CID);
   return key ? openPart(sealed.part, key, binding) : null;
-}
-
-export function isReaderSealed(value: unknown): value is ReaderSealed {
-  const sealed = value as Partial<Record<keyof ReaderSealed, unknown>> | null;
-  return (
-    typeof sealed === 'object' &&
-    sealed !== null &&
-    isSealedPart(sealed.part) &&
-    sealed.part.key === RECORD_KEY &&
-    Array.isArray(sealed.wraps) &&
-    sealed.wraps.length <= 2 &&
-    sealed.wraps.every(isKeyWrap)
-  );
-}
-
-// What the chain's rules will ask of an upload once its patient announced a summary epoch (`epochs`: the ones they
-// announced before it), from its clear fields alone: no text in clear, and every part under a key it may name.
-export function sealedUploadProblem(record: SealedClinicalRecord, epochs: ReadonlySet<string>): string | null {
-  const clearText =
-    record.title !== '' ||
-    record.description !== '' ||
-    'documentDate' in record ||
-    record.files.some((file) => file.name !== '' || file.type !== '');
-  if (clearText || !isSealedPart(record.sealed)) return 'an upload after sealing holds text in clear';
-  if (!epochs.has(record.sealed.key)) return 'an upload is sealed under an epoch its patient did not announce';
-  return record.files.every((file) => isSealedPart(file.sealed) && file.sealed.key === DOCUMENT_KEY)
-    ? null
-    : "a file of a sealed upload is not sealed under its document's key";
 }
 
 // …and of a grant or share once sealed: its reason or note sealed to exactly the patient and the doctor of it.

@@ -1,13 +1,14 @@
 // Per-user signing keys and block signatures (docs/decisions/signed-blocks.md): Ed25519 through WebCrypto,
 // each user's private key stored only wrapped (AES-GCM) under a PBKDF2-SHA-256 key from their password.
 import { base64ToBytes, bytesToBase64 } from './base64';
-import { MAX_BACKUP_ITERATIONS } from './constants';
+import { LEDGER_AUTHOR, MAX_BACKUP_ITERATIONS } from './constants';
 import { ENCRYPTION_ALGORITHM, createEncryptionKeyPair, exportEncryptionPublicKey } from './key-wraps';
 import { storedValueText } from './record-format';
+import { kindOf } from './records/kinds';
 import type { Block, ChainRecord, KeyEnrolment } from './types';
 
 export const SIGNATURE_ALGORITHM = 'Ed25519';
-export const LEDGER_AUTHOR = 'ledger'; // system blocks (genesis, expiries) are signed by the ledger key
+export { LEDGER_AUTHOR } from './constants';
 export const PBKDF2_ITERATIONS = 600_000; // OWASP's 2023 figure for PBKDF2-HMAC-SHA-256
 export const SALT_BYTES = 16;
 export const IV_BYTES = 12;
@@ -229,17 +230,8 @@ export function enrolledKey(enrolment: KeyEnrolment, author: string): string | u
 // and revokes, and the ends they make of grants on them; the doctor for their grants, reads and ends, and for
 // reads under a share; the ledger for the genesis and expiries.
 export function authorOf(record: ChainRecord): string {
-  switch (record.type) {
-    case 'diagnosis':
-      return LEDGER_AUTHOR;
-    case 'emergency_access':
-      if (record.emergency?.event === 'expired') return LEDGER_AUTHOR;
-      return record.emergency?.endedBy === 'patient' ? record.patientId : record.doctorId;
-    case 'access_shared':
-      return record.share?.event === 'read' ? record.doctorId : record.patientId;
-    default:
-      return record.patientId;
-  }
+  // each kind says who writes it (records/); a record of no known kind is the patient's, as it always was
+  return kindOf(record)?.author(record) ?? record.patientId;
 }
 
 // The signed bytes: the author and the block hash (which covers index, link, time, data hash and nonce).

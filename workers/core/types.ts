@@ -1,5 +1,30 @@
 // The entities of the ledger (users, records, blocks, documents, grants), as plain data (they cross the worker boundary as they are).
-import type { ReaderSealed, SealedPart } from './sealed-fields';
+// Imports nothing: every module of the ledger imports these.
+
+// Ciphertext as a record carries it (sealed-fields.ts): `key` names the key (a summary epoch id, DOCUMENT_KEY or RECORD_KEY), never holds it.
+export interface SealedPart {
+  key: string;
+  iv: string; // base64, 12 bytes
+  data: string; // base64: AES-256-GCM of the padded JSON of the fields, and the tag
+}
+
+// Text a doctor writes about a patient (an emergency grant's reason): the doctor holds no summary key of the patient's
+// before the grant, so it is sealed under a key of its own, wrapped in the record to the patient and the doctor alone (sealed-fields.ts).
+export interface ReaderSealed {
+  part: SealedPart;
+  wraps: KeyWrap[]; // one per reader; `documentId` is `record:<record id>`, so a document's wrap never opens it
+}
+
+// One document key wrapped to one reader (key-wraps.ts): only the holder of `to`'s private encryption key opens it.
+export interface KeyWrap {
+  documentId: string;
+  cid: string; // content id of the encrypted bytes the key opens, as the chain names it
+  to: string; // the recipient's user id, or CARE_NETWORK
+  from: string; // who wrapped it (a user id, or CARE_NETWORK for a release): shown, not trusted
+  ephemeralPublicKey: string; // base64 raw P-256 key of this wrap alone
+  iv: string; // base64, 12 bytes
+  wrapped: string; // base64: AES-256-GCM of the 32 key bytes and the tag
+}
 
 export type Role = 'patient' | 'doctor';
 
@@ -84,6 +109,17 @@ export interface ClinicalRecord extends RecordBase {
   documentDate?: string; // ISO 8601: the document's own date when imported from elsewhere (FHIR), before it reached this chain
   enrolment?: KeyEnrolment; // only on the genesis block
   sealed?: SealedPart; // title, description and documentDate under the patient's summary key; those are then '' / absent in clear
+}
+
+// A stored file as a sealed record names it (sealed-fields.ts): name and type empty in clear, sealed under its document key.
+export interface SealedChainFile extends ChainFile {
+  sealed: SealedPart;
+}
+
+// An upload as it travels: title, description, its own date and its files' names and types are sealed.
+export interface SealedClinicalRecord extends Omit<ClinicalRecord, 'files' | 'documentDate' | 'enrolment'> {
+  files: SealedChainFile[];
+  sealed: SealedPart;
 }
 
 // What an emergency_access record says about the grant it belongs to.

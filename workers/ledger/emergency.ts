@@ -16,7 +16,9 @@ import { PATIENTS } from '../core/directory';
 import { acknowledgementRecord, type AccessRead, emergencyRecord, grantExpiresAt, iso } from '../core/ledger-records';
 import { checkText, foldForSearch } from '../core/text-input';
 import type { RecordEntry } from '../core/ledger-state';
-import type { EmergencyGrant, User } from '../core/types';
+import { GRANT_DETAILS } from '../core/records/emergency';
+import { splitSealed } from '../core/records/shape';
+import type { EmergencyDetails, EmergencyGrant, User } from '../core/types';
 import { fail, sleep, type LedgerDeps } from './deps';
 import type { Sealing } from './sealing';
 import type { LedgerStore } from './store';
@@ -127,10 +129,12 @@ export function createEmergency(
         };
         const record = emergencyRecord(deps.randomId(), grant, 'granted', grant.createdAt);
         const binding = { recordId: record.id, patientId: grant.patientId, type: record.type };
-        const sealed = await sealing.sealForPair(state, binding, { reason: grant.reason }, grant.doctorId, signedIn.id);
+        // sealing takes every detail its kind does not list as clear (records/emergency.ts): today the reason
+        const details = splitSealed(GRANT_DETAILS, record.emergency);
+        const sealed = await sealing.sealForPair(state, binding, details.sealed, grant.doctorId, signedIn.id);
         if (sealed) {
-          record.description = ''; // the reason is medical: it travels sealed only
-          record.emergency = { ...record.emergency, reason: '', sealedReason: sealed };
+          record.description = ''; // it repeats the reason, which is medical: it travels sealed only
+          record.emergency = { ...(details.clear as unknown as EmergencyDetails), sealedReason: sealed };
         }
         return { records: [record], result: () => ({ ...grant }) };
       });

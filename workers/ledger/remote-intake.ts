@@ -3,21 +3,14 @@
 // (workers/ledger/store.ts): every change is made under its lock, from its newest snapshot.
 import type { ChangeKind } from '../api';
 import { contentId } from '../core/documents';
-import { mergeBlocks, type MergeOutcome, type RefusedBlockReport } from '../core/merge';
+import { mergeBlocks, type MergeOutcome } from '../core/merge';
 import type { SummaryKey } from '../core/sealed-fields';
 import { REVISION_KEY, type StorageWrite } from '../storage/ledger-storage';
+import type { RemoteMerge } from '../sync/sync-ports';
 import { fail, type LedgerDeps } from './deps';
 import { AWAITING_KEY, SUMMARY_KEYS_KEY, type Snapshot } from './snapshot';
 import { fileLabel } from './views';
 import { ALL_KINDS, isConflict, kindsOf, storageError, WRITE_ATTEMPTS, type WriterHooks, type WriterStore } from './writes';
-
-// What a merge of another device's blocks did.
-export interface RemoteMerge {
-  added: number;
-  refused: RefusedBlockReport[];
-  waiting: unknown[]; // blocks naming a head not held yet: offer them again with the next ones
-  notMerged?: string; // why nothing could be merged
-}
 
 export interface IntakeStore extends Pick<WriterStore, 'current' | 'publish' | 'refreshIfStale' | 'lock'> {
   ready: () => Promise<void>;

@@ -19,12 +19,11 @@ import {
 import { SharedMap } from '../core/shared-map';
 import type { ChainFile, ChainRecord, ClinicalRecord, ResealedRecord, User } from '../core/types';
 import type { Snapshot } from './snapshot';
-import type { LedgerStore } from './store';
+import { DELETED_FILE, SEALED_FILE } from './views';
 
 // What a reader sees of a record whose key has not reached this device (or that is not theirs to open).
 export const SEALED_TITLE = 'Sealed record (its key is not on this device)';
-export const SEALED_FILE = 'Sealed file';
-export const DELETED_FILE = 'Deleted file'; // its name was sealed under its key, which the deletion dropped
+export { DELETED_FILE, SEALED_FILE } from './views'; // the names sealing gives the files it cannot open
 export const SEALED_TEXT = '(sealed)';
 
 export interface SealingSession {
@@ -60,7 +59,8 @@ function currentSummaryKey(s: Snapshot, patientId: string, now: number): Summary
   return held && !rotationDue(state, patientId, Date.parse(newest.at), now) ? held : null;
 }
 
-export function createSealing(store: LedgerStore, session: SealingSession) {
+// the store's newest snapshot is all sealing reads of it (its type named here: store.ts imports what imports this)
+export function createSealing(store: { current(): Snapshot }, session: SealingSession) {
   const uploads = new Map<string, OpenedUpload>(); // record id -> what was opened of it: records never change
   const texts = new Map<string, string>(); // `${reader}|${record id}` -> a reason or note opened for that reader
   const readableOf = new WeakMap<Snapshot, Map<string, Promise<LedgerState>>>();

@@ -14,7 +14,9 @@ import { DOCTORS, findUser } from '../core/directory';
 import { checkText } from '../core/text-input';
 import { type AccessRead, iso, shareExpiresAt, shareRecord } from '../core/ledger-records';
 import type { LedgerState } from '../core/projection';
-import type { Share, User } from '../core/types';
+import { splitSealed } from '../core/records/shape';
+import { SHARE_DETAILS } from '../core/records/share';
+import type { Share, ShareDetails, User } from '../core/types';
 import { fail, type LedgerDeps } from './deps';
 import type { Sealing } from './sealing';
 import type { LedgerStore } from './store';
@@ -67,10 +69,12 @@ export function createSharing(
         };
         const record = shareRecord(deps.randomId(), share, 'shared', share.createdAt);
         const binding = { recordId: record.id, patientId: share.patientId, type: record.type };
-        const sealed = await sealing.sealForPair(state, binding, { note: share.note }, share.doctorId, signedIn.id);
+        // sealing takes every detail its kind does not list as clear (records/share.ts): today the note
+        const details = splitSealed(SHARE_DETAILS, record.share);
+        const sealed = await sealing.sealForPair(state, binding, details.sealed, share.doctorId, signedIn.id);
         if (sealed) {
-          record.description = ''; // a note may say why: it travels sealed only
-          record.share = { ...record.share, note: '', sealedNote: sealed };
+          record.description = ''; // it repeats the note, which may say why: it travels sealed only
+          record.share = { ...(details.clear as unknown as ShareDetails), sealedNote: sealed };
         }
         return { records: [record], result: () => ({ ...share }) };
       });

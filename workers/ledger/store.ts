@@ -1,7 +1,7 @@
 // The one owner of the loaded ledger: loads and verifies the stored chain (workers/ledger/snapshot.ts), publishes
 // each verified state as an immutable snapshot, keeps the check of signatures running behind it
 // (signature-scheduler.ts), and hands every change to the write pipeline (writes.ts) or a replacement (replace.ts).
-import type { ChainStatus, ChangeKind, SignatureState } from '../api';
+import type { ChainStatus, SignatureState } from '../api';
 import { isOtherThanDemo } from '../core/demo-ledger';
 import { ledgerError } from '../core/errors';
 import { project, verifyLedger } from '../core/projection';
@@ -28,19 +28,14 @@ import {
   kindsOf,
   storageError,
   WRITE_ATTEMPTS,
-  type WriterHooks,
 } from './writes';
+import type { StoreHooks } from './store-hooks';
 
 export type { Snapshot } from './snapshot';
 
-export type { RemoteMerge } from './remote-intake';
 export type { Draft, WriteOptions } from './writes';
 export { kindsOf, ALL_KINDS } from './writes';
 export { offChainProblem } from './snapshot';
-
-export interface StoreHooks extends WriterHooks {
-  checked: (change: { revision: number; kinds: ChangeKind[] }) => void; // this tab's screens only: signature progress
-}
 
 export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
   const { storage, difficulty } = deps;

@@ -16,7 +16,10 @@ import type { GrantRead, GrantState, LedgerState, NotApplied, RecordEntry } from
 import type { Block, ClinicalRecord, DocumentInfo, EmergencyGrant, Patient, Share } from '../core/types';
 import { isIndex } from '../core/ids';
 import { fail } from './deps';
-import { DELETED_FILE, SEALED_FILE } from './sealing';
+
+// What a reader sees of a file whose key has not reached this device, or whose key went with its deletion.
+export const SEALED_FILE = 'Sealed file';
+export const DELETED_FILE = 'Deleted file'; // its name was sealed under its key, which the deletion dropped
 
 export const MAX_PAGE_SIZE = 500;
 export const READ_REPEAT_MS = 60_000; // the same read under a grant or share is logged once a minute

@@ -14,6 +14,7 @@ import type { Block, ChainRecord, DocumentKey } from '../core/types';
 import { REVISION_CONFLICT, REVISION_KEY, type StorageWrite } from '../storage/ledger-storage';
 import { fail, type LedgerDeps } from './deps';
 import { SUMMARY_KEYS_KEY, type Snapshot } from './snapshot';
+import type { StoreHooks } from './store-hooks';
 
 // A full disk in plain words, with what to do (My Profile shows the space used and left).
 const QUOTA_FULL =
@@ -81,13 +82,7 @@ export function futureTipProblem(state: LedgerState, now: number): string | null
   return `The newest block is dated ${state.lastTimestamp}, ahead of this device's clock (${iso(now)}), so changes are turned off until the clock reaches it. Check this device's date and time.`;
 }
 
-export interface WriterHooks {
-  dueRecords: (state: LedgerState, at: number) => ChainRecord[]; // recorded before any other change
-  committed: (change: { revision: number; kinds: ChangeKind[] }) => void;
-  stateChanged: () => void;
-  signingKey: (author: string) => CryptoKey | undefined; // the signed-in user's unlocked key, when `author` is that user
-  keyRefused: () => void; // the session's key is not the enrolled one: it must not sign anything more
-}
+export type WriterHooks = Omit<StoreHooks, 'checked'>;
 
 export interface WriterStore {
   current: () => Snapshot;

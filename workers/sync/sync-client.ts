@@ -1,9 +1,6 @@
 // One connection of this device to a sync server: prove who it is (or seed, or adopt the server's ledger first), then
 // mirror both ways (sync-mirror.ts).
-import type { SyncStatus } from '../api';
 import { MAX_CLOCK_AHEAD_MS } from '../core/constants';
-import type { ReleaseRequest, SummaryReleaseRequest } from '../core/key-wraps';
-import type { DeviceProof } from '../core/sync-proof';
 import type { Block } from '../core/types';
 import {
   SYNC_PROTOCOL_VERSION,
@@ -19,43 +16,9 @@ import {
 import { SyncRefused, post, readJson, iso } from './sync-http';
 import { mirror } from './sync-mirror';
 import { httpOrigin, joinPlan, newDeviceDoc } from './sync-plan';
-import type { DocHandleLike, RepoLike, SyncKeys, SyncStore, SyncTransport } from './sync-ports';
+import type { DocHandleLike, LedgerTaking, RepoLike, SyncClient, SyncOptions, SyncStore, SyncTransport } from './sync-ports';
 
 export { SyncRefused };
-
-export interface SyncOptions {
-  serverUrl: string;
-  deviceName: string;
-  deviceId: string;
-  deviceUrl?: string; // this device's document from an earlier connection
-  store: SyncStore;
-  keys?: SyncKeys; // absent: document keys do not travel
-  // the signed-in user's proof for the server's challenge; null when nobody is signed in
-  prove: (challenge: string, genesis: string, deviceId: string) => Promise<DeviceProof | null>;
-  transport: SyncTransport;
-  now: () => number;
-  changed: () => void; // the status changed: the screens hear of it
-  takeLedger?: LedgerTaking; // given only once the user agreed, with their password, to take another ledger
-}
-
-// How the signed-in user takes the server's ledger in place of this device's untouched demo one, and stays signed in.
-export interface LedgerTaking {
-  opens(keys: SyncedKeys): Promise<string | null>; // null when the password opens the user's key on it, else why not
-  signIn(): Promise<void>; // with the same password, under the keys just taken
-}
-
-export interface SyncClient {
-  deviceUrl: string;
-  adopted: boolean; // this device took the server's ledger in place of its untouched demo one
-  genesis: string; // the ledger it joined
-  status(): Omit<SyncStatus, 'serverUrl' | 'deviceName'>;
-  localChanged(): void; // blocks or files were written here, or another user signed in: sync at once
-  // asks the server for a document's key under an emergency grant and stores it: null when it did, else why not
-  release(request: ReleaseRequest): Promise<string | null>;
-  // asks the server for a summary key of the granted patient's under an emergency grant and stores it, the same way
-  releaseSummary(request: SummaryReleaseRequest): Promise<string | null>;
-  close(): Promise<void>;
-}
 
 // The server holds another ledger this untouched device could take: nothing changes until the user agrees on the
 // Devices card with their password (why: the message).

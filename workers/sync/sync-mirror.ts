@@ -15,9 +15,8 @@ import {
   type LedgerDoc,
   type ReleaseAnswer,
 } from '../core/sync-protocol';
-import type { SyncClient, SyncOptions } from './sync-client';
 import { blocksToPush, blocksToTake, deviceRows, filesToTake, pendingBlocks, pendingFiles } from './sync-plan';
-import type { DocHandleLike, RepoLike } from './sync-ports';
+import type { DocHandleLike, RepoLike, SyncClient, SyncOptions } from './sync-ports';
 import { iso, post, readJson } from './sync-http';
 
 function sameBytes(a: unknown, b: Uint8Array): boolean {

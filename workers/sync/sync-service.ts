@@ -6,8 +6,7 @@ import { fail, type LedgerDeps } from '../ledger/deps';
 import type { LedgerStore } from '../ledger/store';
 import type { User } from '../core/types';
 import { unlockUserKeys, type WrappedUserKey } from '../core/signatures';
-import type { LedgerTaking, SyncClient, SyncOptions } from './sync-client';
-import type { SyncKeys, SyncStore, SyncTransport } from './sync-ports';
+import type { LedgerTaking, SyncClient, SyncKeys, SyncOptions, SyncStore, SyncTransport } from './sync-ports';
 import { storePort } from './store-port';
 
 export const SYNC_KEY = 'sync'; // storage meta: the link's settings, so a reload reconnects by itself
