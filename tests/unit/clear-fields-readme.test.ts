@@ -1,4 +1,4 @@
-// The README's list of what stays in clear is the record kinds' own (workers/core/records/): one line per field, with why.
+// The README's list of what stays in clear, and docs/security.md's with why, are the record kinds' own (workers/core/records/).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,23 +10,33 @@ import { FILE, UPLOAD } from '../../workers/core/records/upload';
 // the kinds sealing takes field by field: every field they do not list as clear is sealed
 const SEALED_BY_DEFAULT = new Set([UPLOAD, FILE, GRANT_DETAILS, SHARE_DETAILS]);
 
-const README = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+const read = (path: string) => readFileSync(join(import.meta.dirname, '../..', path), 'utf8');
 const START = '<!-- clear fields: from workers/core/records/, held equal by tests/unit/clear-fields-readme.test.ts -->';
 const END = '<!-- end of clear fields -->';
 
-// What the README says between its markers, as the modules would write it.
-function clearFieldsMarkdown(): string {
-  return CLEAR_KINDS.flatMap(({ name, kind }) => [
-    `- ${name}:`,
-    ...Object.entries(kind.clear).map(([field, why]) => `  - \`${field}\`: ${why}`),
-  ]).join('\n');
+// What a file says between its markers.
+function listedIn(text: string): string {
+  expect(text.indexOf(START)).toBeGreaterThan(0);
+  return text.slice(text.indexOf(START) + START.length, text.indexOf(END)).trim();
 }
 
-describe('the README on what stays in clear', () => {
-  it('lists exactly the clear fields each record kind’s module lists, with why', () => {
-    const listed = README.slice(README.indexOf(START) + START.length, README.indexOf(END)).trim();
-    expect(README.indexOf(START)).toBeGreaterThan(0);
-    expect(listed).toBe(clearFieldsMarkdown().trim());
+describe('the docs on what stays in clear', () => {
+  it('README: lists exactly the clear fields each record kind’s module lists, a line per kind', () => {
+    const lines = CLEAR_KINDS.map(
+      ({ name, kind }) =>
+        `- ${name}: ${Object.keys(kind.clear)
+          .map((field) => `\`${field}\``)
+          .join(', ')}`,
+    );
+    expect(listedIn(read('README.md'))).toBe(lines.join('\n'));
+  });
+
+  it('docs/security.md: lists the same fields, each with the why its module gives', () => {
+    const lines = CLEAR_KINDS.flatMap(({ name, kind }) => [
+      `- ${name}:`,
+      ...Object.entries(kind.clear).map(([field, why]) => `  - \`${field}\`: ${why}`),
+    ]);
+    expect(listedIn(read('docs/security.md'))).toBe(lines.join('\n'));
   });
 });
 
