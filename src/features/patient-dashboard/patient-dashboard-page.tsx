@@ -3,6 +3,7 @@ import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router-dom';
 import { HEALTH_SCORE, NEXT_APPOINTMENT } from '../../../workers/core/constants';
 import { chainIntegrity } from '../../components/chain-integrity';
+import { DeviceOnlyNote } from '../../components/device-only-note';
 import { formatDate } from '../../components/format';
 import { LoadError } from '../../components/load-error';
 import { PageSpinner } from '../../components/page-spinner';
@@ -81,6 +82,7 @@ export function PatientDashboardPage() {
               </Link>
             }
           >
+            <DeviceOnlyNote />
             <RecordList
               records={overview.recent}
               empty={

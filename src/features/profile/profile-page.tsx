@@ -5,6 +5,7 @@ import { useSession } from '../../auth/use-session';
 import { birthDate, DetailList, healthOverviewFields, type DetailFields } from '../../components/detail-list';
 import { formatDate } from '../../components/format';
 import { SectionCard } from '../../components/section-card';
+import { useScrollToSection } from '../../components/use-scroll-to-section';
 import { useSyncStatus } from '../../ledger/use-sync-status';
 import { BackupCard } from './backup-card';
 import { StorageCard } from './storage-card';
@@ -52,6 +53,7 @@ function roleFields(user: User): DetailFields {
 export function ProfilePage() {
   const { user } = useSession();
   const sync = useSyncStatus().data; // where the records live beside this browser, for the storage card
+  useScrollToSection();
   if (!user) return null;
   const patient = user.role === 'patient';
 
