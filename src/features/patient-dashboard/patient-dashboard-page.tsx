@@ -44,7 +44,7 @@ export function PatientDashboardPage() {
       <div className="page-header">
         <h1 className="page-title">Welcome back, {patient.name}</h1>
         <p className="page-subtitle">
-          Your health records at a glance. Current block height: <strong>{chain.height}</strong>
+          Your health records at a glance. Blocks in the records chain: <strong>{chain.height}</strong>
         </p>
       </div>
 
