@@ -68,7 +68,7 @@ describe('My Patients', () => {
     const until = formatTime(grant.expiresAt);
     expect(await within(others).findByText(`Emergency session open until ${until}`)).toBeInTheDocument();
     expect(within(others).queryByRole('link', { name: 'Emergency access for Michael Chen' })).not.toBeInTheDocument();
-    await user.click(within(others).getByRole('link', { name: 'Open the emergency session for Michael Chen' }));
+    await user.click(within(others).getByRole('link', { name: 'Open session for Michael Chen' }));
     expect(await screen.findByRole('region', { name: 'Emergency Access Active' })).toBeInTheDocument();
   });
 });

@@ -39,11 +39,7 @@ export function OtherPatients({ doctor }: { doctor: Doctor }) {
                 </div>
               </div>
               {open ? (
-                <Link
-                  to="/doctor/emergency"
-                  className="btn btn-sm btn-danger"
-                  aria-label={`Open the emergency session for ${patient.name}`}
-                >
+                <Link to="/doctor/emergency" className="btn btn-sm btn-danger" aria-label={`Open session for ${patient.name}`}>
                   <Icon name="alert" size={14} /> Open session
                 </Link>
               ) : (
