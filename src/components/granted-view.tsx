@@ -14,11 +14,12 @@ interface GrantedViewProps {
   documentsReadable: boolean;
   accessLevel: AccessLevel;
   readNote: ReactNode; // who is shown each read (the SOS panel and a share word it differently)
+  listNote?: ReactNode; // above the records: that this device may not hold them all (DeviceOnlyNote)
 }
 
 // A patient's records as an emergency grant or a share lets a doctor read them: the profile with the health
 // overview beside the records of the level (workers/core/access.ts), files openable only under full access.
-export function GrantedView({ patient, records, documentsReadable, accessLevel, readNote }: GrantedViewProps) {
+export function GrantedView({ patient, records, documentsReadable, accessLevel, readNote, listNote }: GrantedViewProps) {
   const full = accessLevel === 'full';
   return (
     <div className="granted-view">
@@ -50,6 +51,7 @@ export function GrantedView({ patient, records, documentsReadable, accessLevel, 
                   : `The ${records.length === 1 ? 'newest record' : `${records.length} newest records`}; files need full access.`}
               </p>
             )}
+            {listNote}
             <RecordDetailList
               records={records}
               documentsWithheld={!documentsReadable}

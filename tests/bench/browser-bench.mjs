@@ -378,7 +378,7 @@ async function dashboardShown(page, height, { allowFailure = false } = {}) {
       if (failed) return { failure: failed.parentElement?.querySelector('p')?.textContent.trim() || failed.textContent.trim() };
       const grouped = expected.toLocaleString('en-US');
       const text = document.querySelector('main')?.textContent ?? '';
-      if (!new RegExp(`Current block height:\\s*(${expected}|${grouped})(?![\\d,])`).test(text)) return false;
+      if (!new RegExp(`Blocks in the records chain:\\s*(${expected}|${grouped})(?![\\d,])`).test(text)) return false;
       const field = (label) =>
         [...document.querySelectorAll('main dt')]
           .find((dt) => dt.textContent.trim() === label)

@@ -25,7 +25,8 @@ describe('Patient dashboard', () => {
   it('welcomes the patient with the block height and shows the four stat cards', async () => {
     renderApp('/patient/dashboard', { signedInAs: 'patient-1' });
     expect(await screen.findByRole('heading', { name: 'Welcome back, Sarah Johnson' })).toBeInTheDocument();
-    expect(screen.getByText(/Current block height:/)).toHaveTextContent('Current block height: 1');
+    expect(screen.getByText(/Blocks in the records chain:/)).toHaveTextContent('Blocks in the records chain: 1');
+    expect(screen.queryByText(/block height/i)).not.toBeInTheDocument(); // a patient's words, not the chain's jargon
     expect(statValue('Total Records')).toHaveTextContent(/^1$/); // the genesis assessment
     expect(statValue('Last Upload')).toHaveTextContent(/^None$/);
     expect(statValue('Next Appointment')).toHaveTextContent(/^Feb 15$/);
@@ -64,9 +65,11 @@ describe('Patient dashboard', () => {
   it('refreshes when the ledger reports a change', async () => {
     const ledger = openLedger();
     renderApp('/patient/dashboard', { ledger, signedInAs: 'patient-1' });
-    expect(await screen.findByText(/Current block height:/)).toHaveTextContent('Current block height: 1');
+    expect(await screen.findByText(/Blocks in the records chain:/)).toHaveTextContent('Blocks in the records chain: 1');
     await uploadAs(ledger, ['Arrived later']);
-    await waitFor(() => expect(screen.getByText(/Current block height:/)).toHaveTextContent('Current block height: 2'));
+    await waitFor(() =>
+      expect(screen.getByText(/Blocks in the records chain:/)).toHaveTextContent('Blocks in the records chain: 2'),
+    );
     // the height comes from the shared chain status, the list from the overview: two answers, either first
     await waitFor(() =>
       expect(

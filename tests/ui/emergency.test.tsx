@@ -48,6 +48,22 @@ describe('SOS Emergency Access', () => {
     expect(grantButton()).toBeEnabled();
   });
 
+  it('names only what is still missing beside the disabled Grant button', async () => {
+    const { user } = await openEmergency();
+    expect(screen.getByText('Select a patient and enter a reason to continue.')).toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: /Sarah Johnson/ }));
+    expect(screen.getByText('Enter a reason to continue.')).toBeInTheDocument();
+    expect(screen.queryByText(/Select a patient/)).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText('Reason for emergency access'), 'Unconscious in the ER');
+    expect(screen.queryByText(/to continue\./)).not.toBeInTheDocument();
+  });
+
+  it('asks only for the patient when the reason is written first', async () => {
+    const { user } = await openEmergency();
+    await user.type(screen.getByLabelText('Reason for emergency access'), 'Unconscious in the ER');
+    expect(screen.getByText('Select a patient to continue.')).toBeInTheDocument();
+  });
+
   it('filters patients by name and by id', async () => {
     const { user } = await openEmergency();
     const search = screen.getByLabelText('Search patients by name or ID');

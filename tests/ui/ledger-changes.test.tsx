@@ -27,7 +27,7 @@ describe('Chain status', () => {
       },
     });
     renderApp('/patient/dashboard', { ledger, proxy, signedInAs: 'patient-1' });
-    expect(await screen.findByText(/Current block height:/)).toHaveTextContent('Current block height: 1');
+    expect(await screen.findByText(/Blocks in the records chain:/)).toHaveTextContent('Blocks in the records chain: 1');
     const network = screen.getByRole('region', { name: 'Network status' });
     const blocks = () => within(network).getByText('Blocks').nextElementSibling;
     await waitFor(() => expect(blocks()).toHaveTextContent(/^1$/));
@@ -40,7 +40,9 @@ describe('Chain status', () => {
       type: 'prescription',
       files: [{ ...PDF, bytes: new TextEncoder().encode('%PDF-1.4 later').buffer as ArrayBuffer }],
     });
-    await waitFor(() => expect(screen.getByText(/Current block height:/)).toHaveTextContent('Current block height: 2'));
+    await waitFor(() =>
+      expect(screen.getByText(/Blocks in the records chain:/)).toHaveTextContent('Blocks in the records chain: 2'),
+    );
     expect(blocks()).toHaveTextContent(/^2$/);
     await new Promise((resolve) => setTimeout(resolve, 400)); // past the change throttle: a late refetch would have run
     expect(calls).toBe(1);

@@ -1,5 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatTime } from '../../src/components/format';
+import { signInById } from '../support/ledger-fixtures';
 import { openLedger, renderApp } from './render-app';
 import { PDF_TEXT, captureBlobs, seedRecords } from './record-seeds';
 
@@ -50,5 +52,23 @@ describe('My Patients', () => {
     expect(await screen.findByRole('heading', { name: 'SOS Emergency Access', level: 1 })).toBeInTheDocument();
     expect(await screen.findByRole('radio', { name: /Michael Chen/ })).toBeChecked();
     expect(screen.getByRole('radio', { name: /Sarah Johnson/ })).not.toBeChecked();
+  });
+
+  it('marks an open emergency session under Other Patients and links to it instead of a new one', async () => {
+    const ledger = openLedger();
+    await signInById(ledger.service, 'doctor-1');
+    const grant = await ledger.service.requestEmergencyAccess({
+      patientId: 'patient-2',
+      reason: 'Collapsed in clinic',
+      accessLevel: 'basic',
+      durationMinutes: 15,
+    });
+    const { user } = renderApp('/doctor/patients', { ledger, signedInAs: 'doctor-1' });
+    const others = await screen.findByRole('region', { name: 'Other Patients' });
+    const until = formatTime(grant.expiresAt);
+    expect(await within(others).findByText(`Emergency session open until ${until}`)).toBeInTheDocument();
+    expect(within(others).queryByRole('link', { name: 'Emergency access for Michael Chen' })).not.toBeInTheDocument();
+    await user.click(within(others).getByRole('link', { name: 'Open session for Michael Chen' }));
+    expect(await screen.findByRole('region', { name: 'Emergency Access Active' })).toBeInTheDocument();
   });
 });

@@ -36,6 +36,16 @@ describe('My Profile', () => {
     expect(screen.queryByRole('button', { name: /save|edit/i })).not.toBeInTheDocument();
   });
 
+  it('lets the email address wrap only after its "@" or before a dot, never mid-word', async () => {
+    renderApp('/patient/profile', { signedInAs: 'patient-1' });
+    const account = await screen.findByRole('region', { name: 'Account' });
+    const email = within(account).getByText('Email', { selector: 'dt' }).nextElementSibling as HTMLElement;
+    expect(email).toHaveTextContent(/^sarah\.johnson@medledger\.demo$/); // copied whole, with no hidden characters
+    // each <wbr> is a break opportunity: the pieces between them are whole words
+    const pieces = email.innerHTML.replace(/<\/?span[^>]*>/g, '').split('<wbr>');
+    expect(pieces).toEqual(['sarah', '.johnson@', 'medledger', '.demo']);
+  });
+
   it('shows a doctor their specialization, licence number, hospital and patients by name', async () => {
     renderApp('/doctor/profile', { signedInAs: 'doctor-2' });
     const account = await screen.findByRole('region', { name: 'Account' });

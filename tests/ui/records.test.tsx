@@ -86,6 +86,17 @@ describe('Medical Records', () => {
     await waitFor(() => expect(titles(section)).toEqual(['Initial health assessment']));
   });
 
+  it('finds records by the care team’s name each card shows', async () => {
+    const { section, user } = await openRecords([{ title: 'Lipid panel' }]);
+    const search = within(section).getByRole('searchbox', { name: 'Search' });
+    expect(within(recordNamed(section, 'Lipid panel')).getByText('Care team: Dr. Emily Carter')).toBeInTheDocument();
+    await user.type(search, 'carter');
+    await waitFor(() => expect(titles(section)).toEqual(['Lipid panel', 'Initial health assessment']));
+    await user.clear(search);
+    await user.type(search, 'Wilson');
+    expect(await within(section).findByText(/No records match/)).toBeInTheDocument();
+  });
+
   it('says "No records yet" with a link to Upload when the patient has none', async () => {
     const { section } = await openRecords([], 'patient-2');
     expect(within(section).getByText(/No records yet/)).toBeInTheDocument();

@@ -166,6 +166,51 @@ describe('Sharing (patient)', () => {
     expect((await ledger.service.myShares()).map((share) => share.status)).toEqual(['revoked']);
   });
 
+  it('takes the "Shared with" notice away once that share is revoked', async () => {
+    const { user } = await openSharing();
+    await user.selectOptions(screen.getByLabelText('Doctor'), WILSON_OPTION);
+    await user.click(screen.getByRole('button', { name: /Share records/ }));
+    const shared = /^Shared with Dr\. James Wilson: basic access until /;
+    expect(await screen.findByText(shared)).toBeInTheDocument();
+    const active = screen.getByRole('region', { name: 'Active Shares' });
+    await user.click(await within(active).findByRole('button', { name: 'Revoke the share with Dr. James Wilson' }));
+    expect(await screen.findByText('Dr. James Wilson can no longer read your records.')).toBeInTheDocument();
+    expect(screen.queryByText(shared)).not.toBeInTheDocument();
+  });
+
+  it('lists who can read the records and why: the patient, their own doctor and each active share', async () => {
+    const { user } = await openSharing();
+    const readers = screen.getByRole('region', { name: 'Who can read your records' });
+    const lines = () =>
+      within(readers)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent);
+    expect(lines()).toEqual(['You, on your devices', 'Dr. Emily Carter, your doctor: reads all your records and files']);
+
+    await user.selectOptions(screen.getByLabelText('Doctor'), WILSON_OPTION);
+    await user.click(screen.getByRole('radio', { name: /Full/ }));
+    await user.selectOptions(screen.getByLabelText('Duration'), 'Until revoked');
+    await user.click(screen.getByRole('button', { name: /Share records/ }));
+    await waitFor(() => expect(lines()).toContain('Dr. James Wilson, through your share: full access until you revoke it'));
+  });
+
+  it('lists a doctor with an open emergency session among who can read, with its level and end', async () => {
+    const ledger = openLedger();
+    await signInById(ledger.service, 'doctor-2');
+    await ledger.service.requestEmergencyAccess({
+      patientId: 'patient-1',
+      reason: 'Chest pain in the ER',
+      accessLevel: 'basic',
+      durationMinutes: 15,
+    });
+    await signInById(ledger.service, 'patient-1');
+    await openSharing({ ledger });
+    const readers = screen.getByRole('region', { name: 'Who can read your records' });
+    expect(await within(readers).findByText(/^, emergency access: basic, until /)).toHaveTextContent(
+      /^Dr\. James Wilson, emergency access: basic, until /,
+    );
+  });
+
   it('shows a failed revoke’s message with focus on it and lets the patient try again', async () => {
     const ledger = openLedger();
     await sarahShares(ledger);

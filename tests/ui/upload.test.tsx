@@ -95,6 +95,10 @@ describe('Upload', () => {
     expect(within(success).getByText(stored!.blockchainHash.slice(0, 8))).toHaveAttribute('title', stored!.blockchainHash);
     expect(within(success).getAllByText(`#${stored!.blockIndex}`).length).toBeGreaterThan(0);
     expect(within(success).getByText(/2 files/)).toBeInTheDocument();
+    // block numbers start at #0, while the side menu counts blocks: say so, so "#1" beside "Blocks 2" adds up
+    expect(within(success).getByText(/2 files/)).toHaveTextContent(
+      `is secured in block #${stored!.blockIndex} (the chain's first block is #0).`,
+    );
 
     await act(async () => {}); // flush the panel's effects, which start the reset timer
     act(() => vi.advanceTimersByTime(4900));

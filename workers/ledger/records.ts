@@ -3,6 +3,7 @@ import { transfer } from 'comlink';
 import type { DocumentContent, LedgerService, RecordQuery } from '../api';
 import { assertCanDelete, assertCanReadPatient, documentAccess, requireRole } from '../core/access';
 import { PATIENT_RECENT_RECORDS } from '../core/constants';
+import { findUser } from '../core/directory';
 import { decryptDocument, encryptDocument } from '../core/documents';
 import { deletionRecord, iso, type AccessRead } from '../core/ledger-records';
 import type { LedgerState } from '../core/projection';
@@ -84,9 +85,13 @@ export function createRecords(
         .filter(
           ({ record }) =>
             search === '' ||
-            [record.title, record.description, ...record.files.map((file) => file.name)].some((text) =>
-              foldForSearch(text).includes(search),
-            ),
+            // the care team's name too: every record's card shows it (src/components/record-author.ts)
+            [
+              record.title,
+              record.description,
+              findUser(record.doctorId)?.name ?? '',
+              ...record.files.map((file) => file.name),
+            ].some((text) => foldForSearch(text).includes(search)),
         )
         .map((entry) => recordView(state, entry, true, arrivalOf));
     },

@@ -28,8 +28,11 @@ export function ActiveGrantPanel({ grant, onEnded, onExpired }: ActiveGrantPanel
   const errorRef = useRef<HTMLDivElement>(null);
   const patient = findUser(grant.patientId);
 
+  // The screen starts again at its top, where the red bar growing the sticky header pushes the panel down instead of
+  // covering it: a focus scrolled the heading (or, on a phone, the countdown) under the bar that appears after it.
   useEffect(() => {
-    headingRef.current?.focus();
+    window.scrollTo(0, 0);
+    headingRef.current?.focus({ preventScroll: true });
   }, []);
 
   useEffect(() => {

@@ -20,6 +20,12 @@ import { PatientSearch } from './patient-search';
 
 const GRANT_FAILED = 'Emergency access could not be granted. Please try again.';
 
+// What the form still lacks, and only that.
+function missingHint(hasPatient: boolean, hasReason: boolean): string {
+  if (!hasPatient && !hasReason) return 'Select a patient and enter a reason to continue.';
+  return hasPatient ? 'Enter a reason to continue.' : 'Select a patient to continue.';
+}
+
 export function GrantForm({ onGranted }: { onGranted: (grant: EmergencyGrant) => void }) {
   const service = useLedger();
   const [params] = useSearchParams();
@@ -131,7 +137,7 @@ export function GrantForm({ onGranted }: { onGranted: (grant: EmergencyGrant) =>
                   ? 'Shorten the reason to continue.'
                   : reasonProblem
                     ? 'Correct the reason to continue.'
-                    : 'Select a patient and enter a reason to continue.'}
+                    : missingHint(patient !== null, !reasonCheck.blank)}
               </span>
             ) : null}
           </div>

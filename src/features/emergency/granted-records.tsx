@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import type { EmergencyGrant } from '../../../workers/core/types';
+import { DeviceOnlyNote } from '../../components/device-only-note';
 import { GrantedView } from '../../components/granted-view';
 import { PageSpinner } from '../../components/page-spinner';
 import { userMessage } from '../../ledger/error-message';
@@ -33,6 +34,7 @@ export function GrantedRecords({ grant }: { grant: EmergencyGrant }) {
       records={records}
       documentsReadable={documentsReadable}
       accessLevel={grant.accessLevel}
+      listNote={<DeviceOnlyNote />}
       readNote={`Each read under this emergency access is recorded on the chain and shown to ${patient.name}.`}
     />
   );

@@ -131,8 +131,6 @@ export const BlockRow = memo(function BlockRow({
           {broken ? `Invalid: ${problem}` : 'Valid'}
         </td>
       )}
-      {!checks && time}
-      {!checks && type}
       {block.restricted ? (
         <>
           <td className="explorer-title text-body-secondary">{RESTRICTED_TITLE}</td>
@@ -153,6 +151,8 @@ export const BlockRow = memo(function BlockRow({
           </td>
         </>
       )}
+      {!checks && time}
+      {!checks && type}
       <td>
         <HashBadge hash={block.hash} label={`hash of block ${block.index}`} />
       </td>

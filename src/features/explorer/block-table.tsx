@@ -60,7 +60,7 @@ export function BlockTable({
     viewport.current.scrollTop = Math.max(0, (position - 2) * ROW_PX);
   }, [scrollToIndex, total]);
 
-  // the sandbox puts each block's check second, where a phone shows it without scrolling
+  // the title comes second (after a sandbox block's check), where a phone shows it without scrolling; time and type after
   const time = <th scope="col">Time</th>;
   const type = <th scope="col">Type</th>;
   const rows = [];
@@ -101,10 +101,10 @@ export function BlockTable({
               <tr aria-rowindex={1} style={{ height: ROW_PX }}>
                 <th scope="col">Block</th>
                 {checks && <th scope="col">Check</th>}
-                {!checks && time}
-                {!checks && type}
                 <th scope="col">Title</th>
                 <th scope="col">Signed by</th>
+                {!checks && time}
+                {!checks && type}
                 <th scope="col">Hash</th>
                 <th scope="col">Previous hash</th>
                 <th scope="col" className="text-end">

@@ -7,6 +7,7 @@ import { DEMO_ACCOUNTS, USERS } from '../../../workers/core/directory';
 import { MESSAGES } from '../../../workers/core/errors';
 import { peekHeldSignIn, signInFieldsOf, takeHeldSignIn, type SignInFields } from '../../auth/held-sign-in';
 import { useSession } from '../../auth/use-session';
+import { EmailText } from '../../components/email-text';
 import { Icon } from '../../components/icon';
 import { loginErrorMessage } from './login-error-message';
 import { clearSignInNotice, peekSignInNotice, subscribeSignInNotice } from '../../components/sign-in-notice';
@@ -206,7 +207,9 @@ export function LoginPage() {
                 <li key={user.id}>
                   <span className="demo-account-name">{user.name}</span>
                   <span className="demo-account-role">{user.role === 'patient' ? 'Patient' : 'Doctor'}</span>
-                  <span className="demo-account-email">{user.email}</span>
+                  <span className="demo-account-email">
+                    <EmailText email={user.email} />
+                  </span>
                 </li>
               ))}
             </ul>

@@ -3,6 +3,7 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import type { Patient } from '../../../workers/core/types';
 import { birthDate, DetailList, healthOverviewFields } from '../../components/detail-list';
+import { DeviceOnlyNote } from '../../components/device-only-note';
 import { LoadError } from '../../components/load-error';
 import { PageSpinner } from '../../components/page-spinner';
 import { RecordDetailList } from '../../components/record-detail-list';
@@ -31,6 +32,7 @@ export function PatientRecordsCard({ patient }: { patient: Patient }) {
           <h3 className="patient-records-title">
             Records{records.data ? <span className="patient-records-count"> ({records.data.length})</span> : null}
           </h3>
+          <DeviceOnlyNote />
           {!records.data ? (
             records.error ? (
               <div className="p-3">

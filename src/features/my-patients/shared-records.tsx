@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import type { Patient } from '../../../workers/core/types';
+import { DeviceOnlyNote } from '../../components/device-only-note';
 import { GrantedView } from '../../components/granted-view';
 import { PageSpinner } from '../../components/page-spinner';
 import { userMessage } from '../../ledger/error-message';
@@ -52,6 +53,7 @@ export function SharedRecords({ shareId, patient, onClose }: SharedRecordsProps)
           records={view.data.records}
           documentsReadable={view.data.documentsReadable}
           accessLevel={view.data.share.accessLevel}
+          listNote={<DeviceOnlyNote />}
           readNote={`Each read under this share is recorded on the chain and shown to ${view.data.patient.name}.`}
         />
       )}

@@ -3,6 +3,7 @@ import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router-dom';
 import { HEALTH_SCORE, NEXT_APPOINTMENT } from '../../../workers/core/constants';
 import { chainIntegrity } from '../../components/chain-integrity';
+import { DeviceOnlyNote } from '../../components/device-only-note';
 import { formatDate } from '../../components/format';
 import { LoadError } from '../../components/load-error';
 import { PageSpinner } from '../../components/page-spinner';
@@ -43,7 +44,7 @@ export function PatientDashboardPage() {
       <div className="page-header">
         <h1 className="page-title">Welcome back, {patient.name}</h1>
         <p className="page-subtitle">
-          Your health records at a glance. Current block height: <strong>{chain.height}</strong>
+          Your health records at a glance. Blocks in the records chain: <strong>{chain.height}</strong>
         </p>
       </div>
 
@@ -81,6 +82,7 @@ export function PatientDashboardPage() {
               </Link>
             }
           >
+            <DeviceOnlyNote />
             <RecordList
               records={overview.recent}
               empty={

@@ -3,8 +3,10 @@ import Row from 'react-bootstrap/Row';
 import type { User } from '../../../workers/core/types';
 import { useSession } from '../../auth/use-session';
 import { birthDate, DetailList, healthOverviewFields, type DetailFields } from '../../components/detail-list';
+import { EmailText } from '../../components/email-text';
 import { formatDate } from '../../components/format';
 import { SectionCard } from '../../components/section-card';
+import { useScrollToSection } from '../../components/use-scroll-to-section';
 import { useSyncStatus } from '../../ledger/use-sync-status';
 import { BackupCard } from './backup-card';
 import { StorageCard } from './storage-card';
@@ -14,7 +16,7 @@ import { userName } from '../../components/user-name';
 function accountFields(user: User): DetailFields {
   return [
     ['Name', user.name],
-    ['Email', user.email],
+    ['Email', <EmailText email={user.email} />],
     ['Role', user.role === 'patient' ? 'Patient' : 'Doctor'],
     [user.role === 'patient' ? 'Patient ID' : 'User ID', user.id], // a patient's id is how a doctor can find them
     ['Member Since', <time dateTime={user.createdAt}>{formatDate(user.createdAt)}</time>],
@@ -52,6 +54,7 @@ function roleFields(user: User): DetailFields {
 export function ProfilePage() {
   const { user } = useSession();
   const sync = useSyncStatus().data; // where the records live beside this browser, for the storage card
+  useScrollToSection();
   if (!user) return null;
   const patient = user.role === 'patient';
 

@@ -4,11 +4,13 @@ import Button from 'react-bootstrap/Button';
 import { Link, useLocation } from 'react-router-dom';
 import { checkText } from '../../../workers/core/text-input';
 import { useSession } from '../../auth/use-session';
+import { DeviceOnlyNote } from '../../components/device-only-note';
 import { LoadError } from '../../components/load-error';
 import { PageSpinner } from '../../components/page-spinner';
 import { RecordDetailList } from '../../components/record-detail-list';
 import { linkedRecordId } from '../../components/record-link';
 import { SectionCard } from '../../components/section-card';
+import { useScrollToSection } from '../../components/use-scroll-to-section';
 import type { LedgerRemote } from '../../ledger/ledger-context';
 import { useLedgerQuery } from '../../ledger/use-ledger-query';
 import { AccessHistory } from './access-history';
@@ -45,6 +47,7 @@ export function RecordsPage() {
   );
 
   const [focusNotice, setFocusNotice] = useState(0);
+  useScrollToSection(records.data !== undefined); // the backup's card sits below the list
 
   // Once the confirmation has closed, the notice takes the focus the deleted file's button had.
   useEffect(() => {
@@ -91,6 +94,7 @@ export function RecordsPage() {
             {records.data ? countLabel(records.data.length) : ''}
           </p>
         </div>
+        <DeviceOnlyNote />
         {!records.data ? (
           records.error ? (
             <div className="p-3">

@@ -27,7 +27,7 @@ function sharedMessage(share: Share): string {
 }
 
 // The worker checks the request (workers/core/access.ts, validateShareRequest); its message is shown as it words it.
-export function ShareForm() {
+export function ShareForm({ revokedIds }: { revokedIds: ReadonlySet<string> }) {
   const service = useLedger();
   const [doctorId, setDoctorId] = useState('');
   const [level, setLevel] = useState<AccessLevel>('basic');
@@ -35,7 +35,7 @@ export function ShareForm() {
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [shared, setShared] = useState<string | null>(null);
+  const [shared, setShared] = useState<Share | null>(null);
   const inFlight = useRef(false); // a double click must not share twice
   const errorRef = useRef<HTMLDivElement>(null);
   const sharedRef = useRef<HTMLDivElement>(null);
@@ -65,7 +65,7 @@ export function ShareForm() {
       setLevel('basic');
       setDays(DEFAULT_SHARE_DAYS);
       setNote('');
-      setShared(sharedMessage(share));
+      setShared(share);
     } catch (caught) {
       if (errorName(caught) !== 'ValidationError') console.error('MedLedger: sharing failed', caught); // a refused choice is no fault
       setError(userMessage(caught, SHARE_FAILED));
@@ -132,9 +132,9 @@ export function ShareForm() {
               {error}
             </Alert>
           ) : null}
-          {shared ? (
+          {shared && !revokedIds.has(shared.id) ? (
             <Alert variant="success" role="status" ref={sharedRef} tabIndex={-1} dismissible onClose={() => setShared(null)}>
-              {shared}
+              {sharedMessage(shared)}
             </Alert>
           ) : null}
 

@@ -8,11 +8,12 @@ import { useReloadAtExpiry } from '../../components/use-reload-at-expiry';
 import type { LedgerRemote } from '../../ledger/ledger-context';
 import { useLedgerQuery } from '../../ledger/use-ledger-query';
 import { ShareEntry } from './share-entry';
+import { WhoCanRead } from './who-can-read';
 
 const loadShares = (service: LedgerRemote) => service.myShares(); // module level: stable for useLedgerQuery
 
 // Every share of the patient, active ones first, each newest first (as the worker lists them).
-export function ShareList() {
+export function ShareList({ onRevoked }: { onRevoked?: (entry: ShareEntryData) => void }) {
   // shares and revokes are 'grants' changes, the doctor's reads 'access' ones
   const query = useLedgerQuery(loadShares, ['grants', 'access']);
   const [notice, setNotice] = useState<string | null>(null);
@@ -28,7 +29,10 @@ export function ShareList() {
     if (notice) noticeRef.current?.focus();
   }, [notice]);
 
-  const revoked = (entry: ShareEntryData) => setNotice(`${entry.doctorName} can no longer read your records.`);
+  const revoked = (entry: ShareEntryData) => {
+    setNotice(`${entry.doctorName} can no longer read your records.`);
+    onRevoked?.(entry);
+  };
 
   if (!query.data) {
     return query.error ? (
@@ -64,6 +68,7 @@ export function ShareList() {
           </ul>
         )}
       </SectionCard>
+      <WhoCanRead activeShares={active} />
       {past.length > 0 ? (
         <SectionCard title="Past Shares" icon="clock" flush>
           <ul className="share-list">

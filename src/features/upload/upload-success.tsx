@@ -30,7 +30,7 @@ export function UploadSuccess({ result, onDone }: UploadSuccessProps) {
           <h2 className="h5 mb-1">Upload successful</h2>
           <p className="mb-2">
             <bdi>{result.record.title}</bdi> ({files === 1 ? '1 file' : `${files} files`}) is secured in block #
-            {result.block.index}.
+            {result.block.index} (the chain's first block is #0).
           </p>
           <details className="chain-proof mb-3">
             <summary>Verified on the chain</summary>
