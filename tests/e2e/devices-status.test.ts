@@ -3,12 +3,12 @@
 import type { Page } from 'playwright-core';
 import { beforeAll } from 'vitest';
 import buildServer from '../server/global-setup';
+import { connectDevice, signedLedger } from '../server/support/devices';
 import {
   connect,
   connectedDevice,
   newDevice,
   serverForTest,
-  serverWith,
   syncCard,
   syncState,
   waitForSyncState,
@@ -74,11 +74,18 @@ describe('the sync status', { timeout: 240_000 }, () => {
   });
 
   test('says refused, the same in the side menu and My Profile, for a device holding records of another ledger', async ({
-    recorded,
     browser,
     baseUrl,
   }) => {
-    const server = await serverWith(recorded.page, 'patient', 'Laptop');
+    // the server holds a ledger of its own genesis, seeded from Node as another set-up's device would
+    const server = await serverForTest();
+    const seed = await signedLedger(1);
+    const blocks = await seed.blocks();
+    const seeder = await connectDevice(server.port, 'seed', blocks, { as: seed.sarah, keys: seed.keys });
+    expect((await seeder.join()).ok).toBe(true);
+    await expect.poll(async () => (await server.info()).height, { timeout: 30_000 }).toBe(blocks.length);
+    await seeder.close();
+    // this browser holds the demo ledger with a record of its own: it can neither join nor take the server's
     const other = (await newDevice(browser, baseUrl)).page;
     await login(other, 'patient');
     await uploadRecord(other, 'Written on a device of its own', [pdfFile('own.pdf')]);
