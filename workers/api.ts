@@ -307,6 +307,13 @@ export type Unsubscribe = (() => void) & ProxyMarked;
 export type ProgressListener = ((progress: MiningProgress) => void) & ProxyMarked;
 export type TransferProgressListener = ((progress: TransferProgress) => void) & ProxyMarked;
 
+// A share made with the signed-in doctor; `opened` once they have read under it (a read is a block the patient sees).
+export interface SharedWithMe {
+  share: Share;
+  patient: Patient;
+  opened: boolean;
+}
+
 export interface LedgerService {
   // session
   signIn(email: string, password: string, role: Role): Promise<User>;
@@ -342,7 +349,7 @@ export interface LedgerService {
   shareRecords(request: ShareRequest): Promise<Share>;
   revokeShare(shareId: string): Promise<Share>;
   myShares(): Promise<ShareEntry[]>; // the patient's shares, newest first
-  sharedWithMe(): Promise<{ share: Share; patient: Patient }[]>; // the doctor's active shares, newest first
+  sharedWithMe(): Promise<SharedWithMe[]>; // the doctor's active shares, newest first
   sharedView(shareId: string): Promise<SharedView>;
 
   // this browser's copy of the ledger: a reset never drops what someone else wrote (workers/ledger/policy.ts)

@@ -346,6 +346,37 @@ describe('Shared with me (doctor)', () => {
     ).toBeInTheDocument();
   });
 
+  it('tells the doctor of a new share on the dashboard, links to it, and calls it new only until the doctor opens it', async () => {
+    const ledger = openLedger();
+    await sarahShares(ledger, { accessLevel: 'basic', durationDays: 0 });
+    const { user, location } = renderApp('/doctor/dashboard', { ledger, signedInAs: 'doctor-2' });
+
+    const told = await screen.findByRole('list', { name: 'New shares' });
+    expect(told).toHaveTextContent('Sarah Johnson shared records with you: basic access until revoked.');
+    await user.click(within(told).getByRole('link', { name: 'Open them in My Patients' }));
+    await screen.findByRole('heading', { name: 'Records shared by Sarah Johnson', level: 2 });
+    expect(location().pathname).toBe('/doctor/patients');
+    const item = (await within(screen.getByRole('region', { name: 'Shared with me' })).findByText('Sarah Johnson')).closest(
+      'li',
+    )!;
+    // opening it recorded a read: the share is no longer new, here or on the dashboard
+    await waitFor(() => expect(within(item).queryByText('New')).not.toBeInTheDocument());
+    await user.click(screen.getByRole('link', { name: 'Dashboard' }));
+    await screen.findByRole('heading', { name: 'Welcome, Dr. James Wilson' });
+    await screen.findByRole('status', { name: 'Your emergency sessions' });
+    await waitFor(() => expect(screen.queryByRole('list', { name: 'New shares' })).not.toBeInTheDocument());
+  });
+
+  it('marks a share the doctor has not opened as new in Shared with me', async () => {
+    const ledger = openLedger();
+    await sarahShares(ledger);
+    renderApp('/doctor/patients', { ledger, signedInAs: 'doctor-2' });
+    const item = (
+      await within(await screen.findByRole('region', { name: 'Shared with me' })).findByText('Sarah Johnson')
+    ).closest('li')!;
+    expect(within(item).getByText('New')).toBeInTheDocument();
+  });
+
   it('says so when no patient shares with the doctor', async () => {
     renderApp('/doctor/patients', { signedInAs: 'doctor-1' });
     const shared = await screen.findByRole('region', { name: 'Shared with me' });

@@ -114,7 +114,11 @@ export function createSharing(
       const at = store.clock();
       return sharesOf(state, state.doctorShares.get(signedIn.id))
         .filter((share) => isShareActive(share, at))
-        .map((share) => ({ share: { ...share }, patient: structuredClone(patientById(share.patientId)) }));
+        .map((share) => ({
+          share: { ...share },
+          patient: structuredClone(patientById(share.patientId)),
+          opened: (state.shares.get(share.id)?.reads.length ?? 0) > 0,
+        }));
     },
 
     async sharedView(shareId) {

@@ -25,6 +25,10 @@ import { SampleTag } from '../../components/sample-tag';
 import { useActiveGrants } from '../../ledger/use-active-grants';
 import { EMERGENCY_PATH } from '../../layout/active-grant-bar';
 import { Icon } from '../../components/icon';
+import { accessLevelLabel } from '../../components/access-levels';
+import { ShareExpiry } from '../../components/share-expiry';
+
+const MY_PATIENTS_PATH = '/doctor/patients';
 
 // The doctor's emergency sessions open now: a real count, on its own line so no sample figure stands over it.
 function ActiveSessionsLine({ count }: { count: number | undefined }) {
@@ -42,7 +46,34 @@ function ActiveSessionsLine({ count }: { count: number | undefined }) {
   );
 }
 
+// Shares the doctor has not opened yet: a doctor is told of a new share where they land, with the way to it.
+function NewSharesLine() {
+  const shares = useLedgerQuery(loadShared, ['grants', 'access']).data?.filter((entry) => !entry.opened) ?? [];
+  if (shares.length === 0) return null;
+  return (
+    <ul className="new-shares-line" aria-label="New shares">
+      {shares.map(({ share, patient }) => (
+        <li key={share.id}>
+          <Icon name="share" size={16} />
+          <span>
+            {patient.name} shared records with you: {accessLevelLabel(share.accessLevel).toLowerCase()} access{' '}
+            {share.expiresAt === null ? (
+              'until revoked'
+            ) : (
+              <>
+                until <ShareExpiry expiresAt={share.expiresAt} />
+              </>
+            )}
+            . <Link to={`${MY_PATIENTS_PATH}?share=${encodeURIComponent(share.id)}`}>Open them in My Patients</Link>
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 const loadOverview = (service: LedgerRemote) => service.doctorOverview();
+const loadShared = (service: LedgerRemote) => service.sharedWithMe();
 
 export function DoctorDashboardPage() {
   const { user } = useSession();
@@ -90,6 +121,7 @@ export function DoctorDashboardPage() {
         </Col>
       </Row>
       <ActiveSessionsLine count={activeGrants.data?.length} />
+      <NewSharesLine />
 
       <Row className="g-3">
         <Col xl={7}>

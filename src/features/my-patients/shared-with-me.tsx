@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import ListGroup from 'react-bootstrap/ListGroup';
 import { useSearchParams } from 'react-router-dom';
@@ -19,7 +20,7 @@ const loadShared = (service: LedgerRemote) => service.sharedWithMe(); // module 
 // Patients who shared their records with this doctor (active shares only), each openable in place. The open share is
 // in the URL (?share=<id>), so Back closes it and a kept link asks the worker again, which refuses an ended share.
 export function SharedWithMe() {
-  const query = useLedgerQuery(loadShared, ['grants']); // shares and revokes are 'grants' changes
+  const query = useLedgerQuery(loadShared, ['grants', 'access']); // shares and revokes are 'grants' changes, reads 'access'
   const [params, setParams] = useSearchParams();
   const openedId = params.get('share');
   const openers = useRef(new Map<string, HTMLButtonElement>());
@@ -49,12 +50,17 @@ export function SharedWithMe() {
           <div className="empty-state">No patient is sharing records with you.</div>
         ) : (
           <ListGroup variant="flush" as="ul">
-            {query.data.map(({ share, patient }) => (
+            {query.data.map(({ share, patient, opened }) => (
               <ListGroup.Item as="li" key={share.id} className="patient-item shared-item">
                 <InitialsAvatar name={patient.name} soft />
                 <div className="min-w-0 flex-grow-1">
                   <div className="fw-semibold">
                     {patient.name} <span className="text-body-secondary fw-normal">({patient.id})</span>
+                    {opened ? null : (
+                      <Badge bg="primary" className="ms-2">
+                        New
+                      </Badge>
+                    )}
                   </div>
                   <div className="record-meta">
                     <span>{accessLevelText(share.accessLevel)}</span>
