@@ -4,15 +4,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll } from 'vitest';
 import buildServer from '../server/global-setup';
 import { connectDevice, signedLedger } from '../server/support/devices';
-import {
-  connect,
-  connectedDevice,
-  newDevice,
-  serverForTest,
-  syncCard,
-  syncState,
-  waitForSyncState,
-} from './support/devices';
+import { connect, connectedDevice, newDevice, serverForTest, syncCard, syncState, waitForSyncState } from './support/devices';
 import { describe, expect, test } from './support/fixtures';
 import { pdfFile, uploadRecord } from './support/records';
 import { login } from './support/session';
