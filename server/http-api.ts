@@ -1,11 +1,11 @@
 // The server's small JSON API, answering pages served from this machine or from SYNC_ORIGINS only. Open to anyone: GET /api/ledger (which ledger),
 // GET /api/adopt (what a fresh device signs in with), POST /api/challenge and POST /api/join (the proof). Everything
-// else needs the session a proof opened, as `Authorization: Bearer <session>`.
+// else (POST /api/device, /api/release, /api/remove-device) needs the session a proof opened, as `Authorization: Bearer <session>`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LedgerKeeper } from './ledger-keeper';
 import type { PeerGate } from './peer-gate';
 import { originRefusal } from './sync-origins';
-import { deviceUrlOf, joinRequestOf, releaseRequestOf } from './wire-checks';
+import { deviceUrlOf, joinRequestOf, releaseRequestOf, removeRequestOf } from './wire-checks';
 
 const MAX_BODY_BYTES = 64 * 1024; // a join request is a few hundred bytes
 
@@ -98,7 +98,8 @@ export function createApiHandler(keeper: LedgerKeeper, gate: PeerGate, origins: 
       return;
     }
     const deviceId = gate.deviceOfSession(bearer(request));
-    if (path !== '/api/device' && path !== '/api/release') return send(response, 404, { error: 'not found' });
+    if (path !== '/api/device' && path !== '/api/release' && path !== '/api/remove-device')
+      return send(response, 404, { error: 'not found' });
     if (!deviceId) {
       log(`${path} refused: no session of a proven device`);
       return send(response, 401, { ok: false, reason: 'this device has not proved who it is: join again' });
@@ -111,6 +112,16 @@ export function createApiHandler(keeper: LedgerKeeper, gate: PeerGate, origins: 
       answerPost(request, response, checkUrl, ({ url }) => keeper.registerDevice(deviceId, url), refused('device')).catch(
         failed('device'),
       );
+      return;
+    }
+    if (path === '/api/remove-device') {
+      answerPost(
+        request,
+        response,
+        removeRequestOf,
+        ({ deviceId: removed }) => keeper.removeDevice(deviceId, removed),
+        refused('remove-device'),
+      ).catch(failed('remove-device'));
       return;
     }
     answerPost(

@@ -36,6 +36,7 @@ import {
   type LedgerDoc,
   type LedgerInfo,
   type ReleaseAnswer,
+  type RemoveDeviceAnswer,
   type SyncedKeys,
 } from '../workers/core/sync-protocol';
 import type { Block, ClinicalRecord } from '../workers/core/types';
@@ -53,6 +54,7 @@ export interface LedgerKeeper {
   adopt(): AdoptAnswer | null;
   join(request: JoinRequest): Promise<JoinAnswer>;
   registerDevice(deviceId: string, deviceUrl: string): Promise<DeviceAnswer>;
+  removeDevice(deviceId: string, removedId: string): Promise<RemoveDeviceAnswer>;
   release(request: ReleaseRequest, deviceId: string): Promise<ReleaseAnswer>;
   releaseSummary(request: SummaryReleaseRequest, deviceId: string): Promise<ReleaseAnswer>;
   access(deviceId: string, documentId: string): Access;
@@ -149,9 +151,10 @@ function namedCids(block: Block): string[] {
   return Array.isArray(files) ? files.map((file: { cid?: unknown }) => file?.cid).filter((cid) => typeof cid === 'string') : [];
 }
 
-function summaryOf(doc: DeviceDoc): Pick<DeviceSummary, 'name' | 'tip' | 'height' | 'seenAt'> {
+function summaryOf(doc: DeviceDoc, userId: string): Pick<DeviceSummary, 'userId' | 'name' | 'tip' | 'height' | 'seenAt'> {
   const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, MAX_NAME_CHARS) : '');
   return {
+    userId, // from the server's own state, never from the document
     name: text(doc.name),
     tip: text(doc.tip),
     height: Number.isSafeInteger(doc.height) ? doc.height : 0,
@@ -242,7 +245,9 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
   }
 
   function mirrorSummary(device: WatchedDevice, doc: DeviceDoc): void {
-    const summary = summaryOf(doc);
+    const owner = Object.hasOwn(state.devices, device.id) ? state.devices[device.id] : undefined;
+    if (!owner) return; // removed while a pass was queued: its summary does not come back
+    const summary = summaryOf(doc, owner.userId);
     const known = ledger?.doc().devices[device.id];
     if (known && Object.entries(summary).every(([field, value]) => known[field as keyof DeviceSummary] === value)) return;
     summaryField(device.id, (row) => Object.assign(row, summary));
@@ -574,6 +579,7 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
     device.scheduled = true;
     serial(async () => {
       device.scheduled = false;
+      if (devices.get(device.id) !== device) return; // removed, or watched anew
       await syncBlocks(device);
       syncWraps(device);
       listWritable(device);
@@ -712,6 +718,13 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
         const problem = await proofProblem(proof, heldState?.enrolment ?? undefined);
         if (problem) return refused(`the device did not prove who it is: ${problem}`);
       }
+      const removed = Object.hasOwn(state.removed, proof.deviceId) ? state.removed[proof.deviceId] : undefined;
+      if (removed) {
+        const answer = refused(
+          `this device was removed from the sync server on ${removed.at.slice(0, 10)} by another device of its user; connect again to join as a new device`,
+        );
+        return { ...answer, removed: true as const };
+      }
       const known = Object.hasOwn(state.devices, proof.deviceId) ? state.devices[proof.deviceId] : undefined;
       if (known && known.userId !== proof.userId) {
         return refused(
@@ -772,6 +785,40 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
     return { ok: true };
   }
 
+  // A proven device removes a device of its own user (or itself): its place on the server, its summary and its session
+  // go; every block, file and wrap it sent stays, and a join under its id is refused from now on.
+  function removeDevice(deviceId: string, removedId: string): Promise<RemoveDeviceAnswer> {
+    return serial(async () => {
+      const refused = (reason: string): RemoveDeviceAnswer => {
+        log(`removal of device ${removedId.slice(0, 60)} refused: ${reason} (asked by device ${deviceId})`);
+        return { ok: false, reason };
+      };
+      const asker = Object.hasOwn(state.devices, deviceId) ? state.devices[deviceId] : undefined;
+      if (!asker) return refused('the asking device has not joined');
+      const gone = Object.hasOwn(state.removed, removedId) ? state.removed[removedId] : undefined;
+      if (gone && gone.userId === asker.userId) return refused(`device ${removedId} was removed already`);
+      const target = Object.hasOwn(state.devices, removedId) ? state.devices[removedId] : undefined;
+      if (!target) return refused(`this server knows no device ${removedId.slice(0, 60)}`);
+      if (target.userId !== asker.userId)
+        return refused(`device ${removedId} belongs to another user: a device removes only devices of its own user`);
+      delete state.devices[removedId];
+      state.removed[removedId] = { userId: target.userId, name: target.name, at: new Date().toISOString(), by: deviceId };
+      state.removedBytes[target.userId] = (state.removedBytes[target.userId] ?? 0) + target.bytes;
+      const forgotten = Object.keys(state.removed).length - LIMITS.removedKept;
+      for (const id of Object.keys(state.removed).slice(0, Math.max(0, forgotten))) delete state.removed[id]; // oldest first
+      gate.endSessions(removedId); // saves the state
+      gate.closeDevice(removedId);
+      devices.get(removedId)?.stop();
+      devices.delete(removedId);
+      ledger?.change((doc) => {
+        delete doc.devices[removedId];
+        for (const [key, refusal] of Object.entries(doc.refused)) if (refusal.deviceId === removedId) delete doc.refused[key];
+      });
+      log(`device ${removedId} (${target.name}) of user ${target.userId} removed by device ${deviceId}: the blocks it sent stay`);
+      return { ok: true };
+    });
+  }
+
   function access(deviceId: string, documentId: string): Access {
     if (!Object.hasOwn(state.devices, deviceId)) return 'none';
     if (documentId === ledger?.documentId || acceptedDocuments.has(documentId)) return 'read';
@@ -784,9 +831,10 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
   function refuseData(deviceId: string, bytes: number): string | null {
     const full = storageFull(bytes);
     const device = state.devices[deviceId];
+    const removedBytes = device && Object.hasOwn(state.removedBytes, device.userId) ? state.removedBytes[device.userId] : 0;
     const userBytes = Object.values(state.devices)
       .filter((other) => other.userId === device?.userId)
-      .reduce((sum, other) => sum + other.bytes, 0);
+      .reduce((sum, other) => sum + other.bytes, removedBytes); // removing a device does not give its bytes back
     const reason =
       full ??
       (device && device.bytes + bytes > LIMITS.bytesPerDevice
@@ -849,6 +897,7 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
     adopt: () => (keys && held[0] ? { genesis: held[0], keys } : null),
     join,
     registerDevice,
+    removeDevice,
     release,
     releaseSummary,
     access,

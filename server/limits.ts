@@ -18,5 +18,6 @@ export const LIMITS = {
   waitingBlocks: 25_000, // blocks of one device waiting for a block they name
   waitingMs: numberFromEnv('SYNC_WAITING_MS', 10 * 60_000), // after this a waiting block is dropped and counted
   devicesPerUser: 20,
+  removedKept: 1_000, // removed device ids remembered, all users together; the oldest is forgotten beyond
   newDevicesPerHour: 100, // new device ids the server accepts in an hour, all users together
 };

@@ -134,6 +134,11 @@ export function createPeerGate(sockets: WebSocketServer, hooks: GateHooks) {
       hooks.saved();
       return token;
     },
+    // Ends every session of `deviceId` (a removed device): it proves itself again before it opens anything.
+    endSessions(deviceId: string): void {
+      for (const [hash, holder] of Object.entries(hooks.sessions)) if (holder === deviceId) delete hooks.sessions[hash];
+      hooks.saved();
+    },
     // Closes the sockets of a device whose session ended.
     closeDevice(deviceId: string): void {
       for (const [peer, socket] of peerSocket) if (peerDevice.get(peer) === deviceId) socket.close(4401, 'session ended');

@@ -1,6 +1,12 @@
 // Shape checks of what devices send the server (workers/core/sync-protocol.ts): a peer's value is untrusted until checked here.
 import { isValidAutomergeUrl } from '@automerge/automerge-repo';
-import { SYNC_PROTOCOL_VERSION, type FileEntry, type JoinRequest, type SyncedKeys } from '../workers/core/sync-protocol';
+import {
+  SYNC_PROTOCOL_VERSION,
+  type FileEntry,
+  type JoinRequest,
+  type RemoveDeviceRequest,
+  type SyncedKeys,
+} from '../workers/core/sync-protocol';
 import { isKeyWrap, wrapId, type KeyWrap, type ReleaseRequest, type SummaryReleaseRequest } from '../workers/core/key-wraps';
 import type { KeyEnrolment } from '../workers/core/types';
 
@@ -65,6 +71,13 @@ export function releaseRequestOf(value: unknown): ReleaseRequest | SummaryReleas
   }
   if (!isShortText(value.documentId)) return 'documentId is missing or too long';
   return { grantId: value.grantId, documentId: value.documentId, readBlock: value.readBlock };
+}
+
+// The device a proven device asks to remove (POST /api/remove-device), or the reason the request names none.
+export function removeRequestOf(value: unknown): RemoveDeviceRequest | string {
+  if (!isRecord(value)) return 'the request is not a JSON object';
+  if (!isShortText(value.deviceId)) return `deviceId is missing or longer than ${MAX_NAME_CHARS} characters`;
+  return { deviceId: value.deviceId };
 }
 
 // A device's wrap entry as a KeyWrap stored under its own wrapId, or null.

@@ -57,6 +57,7 @@ export interface DeviceDoc {
 }
 
 export interface DeviceSummary {
+  userId?: string; // the user who proved this device (absent in older documents): a device removes only its own user's
   name: string;
   tip: string;
   height: number;
@@ -129,11 +130,18 @@ export interface JoinRequest {
 // session: the bearer of this device's proof, for the WebSocket (?session=) and the other calls (Authorization)
 export type JoinAnswer =
   | { ok: true; session: string; ledgerUrl: string; genesis: string; careNetworkKey: string; serverTime: string }
-  | { ok: false; reason: string; retry?: true };
+  | { ok: false; reason: string; retry?: true; removed?: true }; // removed: this device id was removed, join under a new one
 
 // POST /api/device, with the session: the device's DeviceDoc, which the server then reads.
 // retry: the refusal is passing (the server has not received the device document yet): ask again shortly
 export type DeviceAnswer = { ok: true } | { ok: false; reason: string; retry?: true };
+
+// POST /api/remove-device, with the session: a device of the same user (or this one) loses its place on the server.
+// The blocks, files and wraps it sent stay; its session ends and a join under its id is refused.
+export interface RemoveDeviceRequest {
+  deviceId: string;
+}
+export type RemoveDeviceAnswer = { ok: true } | { ok: false; reason: string };
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });

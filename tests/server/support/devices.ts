@@ -20,6 +20,7 @@ import { KEYS_KEY } from '../../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../../workers/storage/memory-storage';
 import { SARAH, fileInput, signInAs, uploadOf } from '../../support/ledger-fixtures';
 import { createTestLedgerService } from '../../support/test-ledger';
+import { RefusedQuietly } from './raw-client';
 
 const RETRY_MS = 100; // how soon a device tries the server again after it went away
 
@@ -81,6 +82,7 @@ export interface DeviceOptions {
   as: Identity;
   keys?: SyncedKeys; // sent to seed an empty server
   deviceId?: string;
+  quiet?: boolean; // its socket may be refused (a removed device): a 401 is no error of the test
 }
 
 // A device of the server at `port`, holding `blocks` in its device document; it connects when it joins.
@@ -135,7 +137,10 @@ export async function connectDevice(
       if (!session) {
         const connected = new Promise<void>((done) => repo.networkSubsystem.once('peer', () => done()));
         repo.networkSubsystem.addNetworkAdapter(
-          new WebSocketClientAdapter(`ws://127.0.0.1:${port}/?session=${answer.session}`, RETRY_MS),
+          new (options.quiet ? RefusedQuietly : WebSocketClientAdapter)(
+            `ws://127.0.0.1:${port}/?session=${answer.session}`,
+            RETRY_MS,
+          ),
         );
         await connected;
       }

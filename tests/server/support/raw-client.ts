@@ -3,7 +3,7 @@
 import { Repo, type AutomergeUrl } from '@automerge/automerge-repo';
 import { WebSocketClientAdapter } from '@automerge/automerge-repo-network-websocket';
 
-class RefusedQuietly extends WebSocketClientAdapter {
+export class RefusedQuietly extends WebSocketClientAdapter {
   override onError = () => undefined;
 
   // closing a socket still connecting makes it report an error after its listeners are gone: one that says nothing
