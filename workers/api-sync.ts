@@ -2,11 +2,13 @@
 export type SyncState = 'off' | 'connecting' | 'in-step' | 'syncing' | 'offline' | 'refused';
 
 export interface SyncDevice {
+  id: string; // the device's id on the server
   name: string;
   tip: string; // hash of the device's newest block
   height: number;
   seenAt: string; // ISO 8601
   thisDevice: boolean;
+  mine: boolean; // proved by the same user as this device: the user may remove it (removeSyncDevice)
 }
 
 export interface SyncStatus {

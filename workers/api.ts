@@ -361,6 +361,7 @@ export interface LedgerService {
   connectSync(request: SyncRequest): Promise<SyncConnection>; // resolves with the state after the join (refused: why)
   disconnectSync(): Promise<SyncStatus>;
   syncStatus(): Promise<SyncStatus>;
+  removeSyncDevice(deviceId: string): Promise<SyncStatus>; // another device of this user leaves the server; its blocks stay
   // the signed-in patient's consent that the sync server's care network may open their files under an emergency grant
   careNetworkConsent(): Promise<CareConsent>;
   setCareNetworkConsent(on: boolean): Promise<boolean>;

@@ -1,6 +1,6 @@
 // A sync server in memory for the sync module's tests: one document repo shared by the device and the "server",
-// and the HTTP endpoints of server/ (GET /api/ledger and /api/adopt, POST /api/challenge, /api/join, /api/device and
-// /api/release). No WebSocket, no Automerge; it checks no signature (server tests do).
+// and the HTTP endpoints of server/ (GET /api/ledger and /api/adopt, POST /api/challenge, /api/join, /api/device,
+// /api/release and /api/remove-device). No WebSocket, no Automerge; it checks no signature (server tests do).
 import { vi } from 'vitest';
 import type { ReleaseRequest } from '../../workers/core/key-wraps';
 import {
@@ -92,6 +92,7 @@ export function fakeServer(
   const authorizations: string[] = []; // the Authorization header of every call that sent one
   const registered: string[] = []; // the device documents named with POST /api/device, in order
   const releases: ReleaseRequest[] = [];
+  const removed = new Set<string>(); // device ids removed: a join under one is refused
   let ledgerUrl: string | null = null;
   const blocks = options.blocks ?? (options.genesis ? [options.genesis] : []);
   if (blocks.length > 0) {
@@ -129,16 +130,29 @@ export function fakeServer(
       return genesisBlock ? json({ genesis: genesisBlock, keys: ledgerKeys }) : json({ error: 'no ledger' }, 404);
     }
     if (path === '/api/challenge') return json({ challenge: `challenge-${joins.length + 1}` });
-    if ((path === '/api/release' || path === '/api/device') && !joined)
+    if ((path === '/api/release' || path === '/api/device' || path === '/api/remove-device') && !joined)
       return json({ ok: false, reason: 'this device has not proved who it is: join again' }, 401);
     if (path === '/api/release' && init) {
       const request = JSON.parse(init.body) as ReleaseRequest;
       releases.push(request);
       return json(options.release ? await options.release(request) : { ok: false, reason: `no grant ${request.grantId}` });
     }
+    if (path === '/api/remove-device' && init && joined) {
+      const { deviceId } = JSON.parse(init.body) as { deviceId: string };
+      const summaries = ledger()?.doc()?.devices ?? {};
+      const target = summaries[deviceId];
+      if (!target) return json({ ok: false, reason: `this server knows no device ${deviceId}` });
+      if (target.userId !== joined.proof.userId) return json({ ok: false, reason: `device ${deviceId} belongs to another user` });
+      removed.add(deviceId);
+      for (const [session, join] of sessions) if (join.proof.deviceId === deviceId) sessions.delete(session);
+      ledger()?.change((d) => void delete d.devices[deviceId]);
+      return json({ ok: true });
+    }
     if (path === '/api/join' && init) {
       const request = JSON.parse(init.body) as JoinRequest;
       joins.push(request);
+      if (removed.has(request.proof.deviceId))
+        return json({ ok: false, reason: 'this device was removed from the sync server', removed: true });
       if (!ledgerUrl) {
         // the first device seeds: the server takes its genesis and keys (it verifies them; this fake trusts them)
         const genesis = request.seed?.genesis as Block | undefined;
@@ -179,7 +193,8 @@ export function fakeServer(
         if (state === seen) return; // nothing new: a change would only echo
         seen = state;
         ledger()?.change((d) => {
-          d.devices[deviceId] = { name: joined.name, tip: now.tip, height: now.height, seenAt: now.seenAt };
+          const userId = joined.proof.userId;
+          d.devices[deviceId] = { userId, name: joined.name, tip: now.tip, height: now.height, seenAt: now.seenAt };
           if (!options.relay) return;
           for (const [hash, bytes] of Object.entries(now.blocks)) {
             if (hash.startsWith('bad')) d.refused[hash] = { reason: 'forged', deviceId, at: now.seenAt };

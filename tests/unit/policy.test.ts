@@ -75,6 +75,7 @@ const ARGS: Record<Method, (caller: Caller, s: Scene) => unknown[]> = {
   connectSync: () => [{ serverUrl: 'not a server address', deviceName: 'Test device' }], // refused before any server is called
   disconnectSync: () => [],
   syncStatus: () => [],
+  removeSyncDevice: () => ['device-2'], // refused before any server is called: this device is not connected
   careNetworkConsent: () => [],
   setCareNetworkConsent: () => [false],
   saveAnchor: () => [],

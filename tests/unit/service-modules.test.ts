@@ -79,6 +79,7 @@ describe('the capability modules', () => {
       connectSync: true,
       disconnectSync: true,
       syncStatus: true,
+      removeSyncDevice: true,
       careNetworkConsent: true,
       setCareNetworkConsent: true,
       saveAnchor: true,

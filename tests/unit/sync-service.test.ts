@@ -215,4 +215,50 @@ describe('sync through the service', () => {
     await expect.poll(async () => (await service.syncStatus()).state).toBe('in-step');
     expect(new Set(server.joins.map((join) => join.proof.genesis))).toEqual(new Set([genesis]));
   });
+
+  it("removes another device of the user's, refuses another user's before asking, and the removed device joins again only as a new one", async () => {
+    const server = fakeServer({ relay: true });
+    const browser = async (user: typeof SARAH | typeof CARTER, deviceName: string) => {
+      const service = await createDemoBrowser({ syncTransport: server.transport });
+      await signInAs(service, user);
+      await service.connectSync({ ...REQUEST, deviceName });
+      return service;
+    };
+    const phone = await browser(SARAH, 'Chrome on Linux');
+    const laptop = await browser(SARAH, 'Chrome on Linux');
+    await browser(CARTER, 'Clinic PC');
+    await expect.poll(async () => (await phone.syncStatus()).devices.length).toBe(3);
+    const rows = (await phone.syncStatus()).devices;
+    expect(rows.map((row) => [row.name, row.thisDevice, row.mine])).toEqual([
+      ['Chrome on Linux', true, true],
+      ['Chrome on Linux', false, true],
+      ['Clinic PC', false, false],
+    ]);
+    const [own, old, clinic] = rows;
+    expect(await errorOf(phone.removeSyncDevice(clinic.id))).toEqual({
+      name: 'AccessDeniedError',
+      message: 'That device belongs to another user: you can remove only your own devices.',
+    });
+    expect((await errorOf(phone.removeSyncDevice(own.id))).name).toBe('ValidationError');
+    expect((await errorOf(phone.removeSyncDevice(''))).message).toBe('Choose a device to remove.');
+    expect(server.fetch.mock.calls.some(([url]) => String(url).endsWith('/api/remove-device'))).toBe(false);
+
+    const after = await phone.removeSyncDevice(old.id);
+    expect(after.devices.map((row) => row.id)).toEqual([own.id, clinic.id]);
+    const height = (await phone.chainStatus()).height;
+    // the removed laptop's socket closes; the server no longer knows its session, so it asks to join and is refused
+    server.repos.setOnline(false);
+    await expect.poll(async () => (await laptop.syncStatus()).state).toBe('refused');
+    expect((await laptop.syncStatus()).reason).toMatch(
+      /^This device was removed from the sync server by another of your devices/,
+    );
+    server.repos.setOnline(true);
+    expect((await laptop.chainStatus()).height).toBe(height); // nothing held here was dropped
+    // Connect again: a new device id, proven like any new device
+    await laptop.connectSync({ ...REQUEST, deviceName: 'Chrome on Linux' });
+    await expect.poll(async () => (await phone.syncStatus()).devices.length).toBe(3);
+    const again = (await phone.syncStatus()).devices.find((row) => row.mine && !row.thisDevice);
+    expect(again?.id).toBeDefined();
+    expect(again?.id).not.toBe(old.id);
+  });
 });

@@ -18,6 +18,7 @@ export type Relation =
   | 'active share' // a patient's share with the doctor, while active, at its level
   | 'own job' // a job the caller started (a job id is the capability)
   | 'may read' // whatever the caller may read by the relations above: the rest is withheld or shown opaque
+  | 'own device' // a device the sync server names as proved by the same user as this one (the server decides again)
   | 'nothing of others dropped'; // the call may not remove what anybody else wrote
 
 export interface Permission {
@@ -90,6 +91,11 @@ export const POLICY: Readonly<Record<keyof LedgerService, Permission>> = {
   connectSync: { callers: SIGNED_IN, why: 'this device joins the ledger it holds; every block it takes is verified' },
   disconnectSync: { callers: SIGNED_IN, why: 'this device works alone again; nothing is dropped' },
   syncStatus: { callers: SIGNED_IN, why: 'the link, block counts and the devices’ tips: no record data' },
+  removeSyncDevice: {
+    callers: SIGNED_IN,
+    relations: ['own device'],
+    why: 'the user’s own other device leaves the sync server; the blocks it sent stay',
+  },
   careNetworkConsent: { callers: PATIENT, relations: ['self'], why: "the patient's own emergency consent" },
   setCareNetworkConsent: { callers: PATIENT, relations: ['self'], why: 'the patient decides for their own files' },
   // anchor

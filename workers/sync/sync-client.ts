@@ -13,12 +13,12 @@ import {
   type LedgerInfo,
   type SyncedKeys,
 } from '../core/sync-protocol';
-import { SyncRefused, post, readJson, iso } from './sync-http';
+import { SyncRefused, SyncRemoved, post, readJson, iso } from './sync-http';
 import { mirror } from './sync-mirror';
 import { httpOrigin, joinPlan, newDeviceDoc } from './sync-plan';
 import type { DocHandleLike, LedgerTaking, RepoLike, SyncClient, SyncOptions, SyncStore, SyncTransport } from './sync-ports';
 
-export { SyncRefused };
+export { SyncRefused, SyncRemoved };
 
 // The server holds another ledger this untouched device could take: nothing changes until the user agrees on the
 // Devices card with their password (why: the message).
@@ -94,6 +94,7 @@ export async function startSync(options: SyncOptions): Promise<SyncClient> {
   };
   const answer = (await readJson(await transport.fetch(`${origin}/api/join`, post(request)), 'POST /api/join')) as JoinAnswer;
   if (answer && !answer.ok && answer.retry) throw new Error(answer.reason); // passing: tried again like a network error
+  if (answer && !answer.ok && answer.removed) throw new SyncRemoved(answer.reason);
   if (!answer?.ok) throw new SyncRefused(answer?.reason || 'The sync server refused this device.');
   const session = answer.session;
   const repo = await transport.openRepo(withSession(options.serverUrl, session));

@@ -11,6 +11,11 @@ export class SyncRefused extends Error {
   override name = 'SyncRefused';
 }
 
+// Another device of this user removed this one from the server: it joins again only as a new device.
+export class SyncRemoved extends SyncRefused {
+  override name = 'SyncRemoved';
+}
+
 // A refusal (4xx) is final until the user changes something; a server error (5xx) is tried again.
 export async function readJson(
   answer: { ok: boolean; status: number; json(): Promise<unknown> },

@@ -14,6 +14,7 @@ import {
   type FileEntry,
   type LedgerDoc,
   type ReleaseAnswer,
+  type RemoveDeviceAnswer,
 } from '../core/sync-protocol';
 import { blocksToPush, blocksToTake, deviceRows, filesToTake, pendingBlocks, pendingFiles } from './sync-plan';
 import type { DocHandleLike, RepoLike, SyncClient, SyncOptions } from './sync-ports';
@@ -237,11 +238,23 @@ export function mirror(
     return stored > 0 ? null : unopened;
   }
 
+  // The socket closed: a server that answers but no longer knows this session removed this device (or restarted
+  // without its state), so it joins again; a server that does not answer is away, and the socket tries again.
+  async function checkSession(): Promise<void> {
+    try {
+      const answer = await options.transport.fetch(`${origin}/api/device`, post({ deviceUrl: device.url }, session));
+      if (answer.status === 401 && !closed) options.sessionEnded?.();
+    } catch {
+      // away: nothing to decide
+    }
+  }
+
   ledger.on('change', schedule);
   repo.onConnection((open) => {
     online = open;
     offlineSince = open ? undefined : (offlineSince ?? now());
     if (open) schedule();
+    else void checkSession();
     changed();
   });
   schedule();
@@ -268,6 +281,13 @@ export function mirror(
     localChanged: schedule,
     release: (request) => released(request, 'The key the sync server released does not open this file.'),
     releaseSummary: (request) => released(request, 'The key the sync server released does not open these records.'),
+    async removeDevice(deviceId) {
+      const answer = (await readJson(
+        await options.transport.fetch(`${origin}/api/remove-device`, post({ deviceId }, session)),
+        'POST /api/remove-device',
+      )) as RemoveDeviceAnswer;
+      return answer?.ok ? null : answer?.reason || 'the sync server did not say why';
+    },
     async close() {
       closed = true;
       keys?.setCareNetworkKey(null);

@@ -99,23 +99,37 @@ export function pendingFiles(
 }
 
 export interface DeviceRow {
+  id: string;
   name: string;
   tip: string;
   height: number;
   seenAt: string;
   thisDevice: boolean;
+  mine: boolean;
 }
 
-// The devices the server knows, this one first, then by name.
+// The devices the server knows, this one first, then this user's (the server names each device's user), then by name
+// and the newest seen first, so devices of one name keep their places.
 export function deviceRows(ledger: Pick<LedgerDoc, 'devices'> | undefined, deviceId: string): DeviceRow[] {
-  const rows = Object.entries(ledger?.devices ?? {}).map(([id, device]) => ({
+  const devices = ledger?.devices ?? {};
+  const own = Object.hasOwn(devices, deviceId) ? devices[deviceId].userId : undefined;
+  const rows = Object.entries(devices).map(([id, device]) => ({
+    id,
     name: String(device.name),
     tip: String(device.tip),
     height: Number(device.height),
     seenAt: String(device.seenAt),
     thisDevice: id === deviceId,
+    mine: typeof own === 'string' && device.userId === own,
   }));
-  return rows.sort((a, b) => Number(b.thisDevice) - Number(a.thisDevice) || a.name.localeCompare(b.name));
+  return rows.sort(
+    (a, b) =>
+      Number(b.thisDevice) - Number(a.thisDevice) ||
+      Number(b.mine) - Number(a.mine) ||
+      a.name.localeCompare(b.name) ||
+      b.seenAt.localeCompare(a.seenAt) ||
+      a.id.localeCompare(b.id),
+  );
 }
 
 // A new device document: only the genesis block, which the server checks at the join (and seeds a new ledger from).

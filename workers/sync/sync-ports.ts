@@ -77,6 +77,7 @@ export interface SyncOptions {
   now: () => number;
   changed: () => void; // the status changed: the screens hear of it
   takeLedger?: LedgerTaking; // given only once the user agreed, with their password, to take another ledger
+  sessionEnded?: () => void; // the server no longer knows this device's session (it was removed): join again
 }
 
 // How the signed-in user takes the server's ledger in place of this device's untouched demo one, and stays signed in.
@@ -95,5 +96,7 @@ export interface SyncClient {
   release(request: ReleaseRequest): Promise<string | null>;
   // asks the server for a summary key of the granted patient's under an emergency grant and stores it, the same way
   releaseSummary(request: SummaryReleaseRequest): Promise<string | null>;
+  // asks the server to remove another device of this user: null when it did, else why not
+  removeDevice(deviceId: string): Promise<string | null>;
   close(): Promise<void>;
 }

@@ -14,6 +14,9 @@ const RETRY_MS = 5_000; // a server that does not answer is asked again this oft
 const MAX_NAME = 60;
 const NOT_ON_LEDGER = 'Your account is not on the sync server’s ledger, so this browser cannot take it. Nothing was changed.';
 const WRONG_PASSWORD = 'That password does not open your key on the sync server’s ledger. Nothing was changed.';
+const REMOVED =
+  'This device was removed from the sync server by another of your devices. Nothing here was changed. Connect to add it again as a new device.';
+const MAX_DEVICE_ID = 200; // the server's limit (server/wire-checks.ts)
 
 interface SyncSettings {
   on: boolean;
@@ -93,7 +96,7 @@ export function createSync(
     if (!current) return;
     try {
       await store.ready();
-      const { startSync, SyncRefused, SyncNeedsSignIn, SyncOffersLedger } = await import('./sync-client');
+      const { startSync, SyncRefused, SyncRemoved, SyncNeedsSignIn, SyncOffersLedger } = await import('./sync-client');
       const transport = deps.syncTransport ?? (await realTransport());
       try {
         const client = await startSync({
@@ -104,6 +107,7 @@ export function createSync(
           transport,
           now: deps.now,
           changed: () => mine === attempt && changed(),
+          sessionEnded: () => void (mine === attempt && rejoin()),
           ...(taking ? { takeLedger: taking } : {}),
         });
         if (mine !== attempt) return void (await client.close());
@@ -111,6 +115,11 @@ export function createSync(
         if (client.deviceUrl !== current.deviceUrl) await save({ ...current, deviceUrl: client.deviceUrl });
       } catch (error) {
         if (mine !== attempt) return;
+        if (error instanceof SyncRemoved) {
+          // its old id stays refused: a Connect joins under a new one, proving the user's key again; no reconnect by itself
+          await save({ on: false, serverUrl: current.serverUrl, deviceName: current.deviceName, deviceId: deps.randomId() });
+          return setLink({ state: 'refused', reason: REMOVED });
+        }
         if (error instanceof SyncRefused) return setLink({ state: 'refused', reason: error.message });
         if (error instanceof SyncOffersLedger) return setLink({ state: 'refused', reason: error.message, otherLedger: true });
         if (error instanceof SyncNeedsSignIn) {
@@ -163,7 +172,7 @@ export function createSync(
     };
   }
 
-  const api: Pick<LedgerService, 'connectSync' | 'disconnectSync' | 'syncStatus'> = {
+  const api: Pick<LedgerService, 'connectSync' | 'disconnectSync' | 'syncStatus' | 'removeSyncDevice'> = {
     async connectSync(request) {
       const user = await enter();
       const serverUrl = typeof request?.serverUrl === 'string' ? request.serverUrl.trim() : '';
@@ -203,6 +212,22 @@ export function createSync(
 
     async syncStatus() {
       await enter();
+      return status();
+    },
+
+    // The server decides (only a device of the same user); the rows it published let this say why before asking.
+    async removeSyncDevice(deviceId) {
+      await enter();
+      const id = typeof deviceId === 'string' ? deviceId : '';
+      if (id === '' || id.length > MAX_DEVICE_ID) fail('ValidationError', 'Choose a device to remove.');
+      if (id === settings?.deviceId) fail('ValidationError', 'This is this device: use Disconnect to stop its link.');
+      if (link.state !== 'connected') fail('ValidationError', 'Connect this device to the sync server to remove another device.');
+      const row = link.client.status().devices.find((device) => device.id === id);
+      if (!row) fail('NotFoundError', 'The sync server does not list that device.');
+      if (!row.mine) fail('AccessDeniedError', 'That device belongs to another user: you can remove only your own devices.');
+      const problem = await link.client.removeDevice(id).catch((error: unknown) => (error as Error).message);
+      if (problem) fail('ValidationError', `The sync server did not remove the device: ${problem}.`);
+      changed();
       return status();
     },
   };
