@@ -2,12 +2,8 @@ import { useCallback, useId, useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import Table from 'react-bootstrap/Table';
 import type { SyncStatus } from '../../../workers/api';
-import { formatDateTime, formatNumber } from '../../components/format';
-import { HashBadge } from '../../components/hash-badge';
 import { SectionCard } from '../../components/section-card';
-import { SideScrollBox } from '../../components/side-scroll-box';
 import { DEFAULT_SYNC_SERVER, defaultDeviceName, syncWords } from '../../components/sync-words';
 import { useSession } from '../../auth/use-session';
 import { userMessage } from '../../ledger/error-message';
@@ -17,6 +13,7 @@ import type { LedgerRemote } from '../../ledger/ledger-context';
 import { useLedgerQuery } from '../../ledger/use-ledger-query';
 import { CareConsentQuestion } from './care-consent-question';
 import { CareConsentSwitch } from './care-consent-switch';
+import { DeviceTable } from './device-table';
 
 const ACCESS = ['access'] as const; // a consent block, from this device or another, changes who may read
 const noConsent = () => Promise.resolve(undefined); // a doctor has no care-network choice
@@ -29,39 +26,6 @@ const STATE_VARIANT: Record<SyncStatus['state'], string> = {
   offline: 'text-warning-emphasis',
   refused: 'text-danger',
 };
-
-function DeviceTable({ devices }: { devices: SyncStatus['devices'] }) {
-  return (
-    <SideScrollBox label="Devices the server knows">
-      <Table size="sm" className="align-middle mb-0 mt-3">
-        <caption className="visually-hidden">Devices the server knows, with the newest block each holds</caption>
-        <thead>
-          <tr>
-            <th scope="col">Device</th>
-            <th scope="col" className="text-end">
-              Blocks
-            </th>
-            <th scope="col">Tip</th>
-            <th scope="col">Last seen</th>
-          </tr>
-        </thead>
-        <tbody>
-          {devices.map((device) => (
-            <tr key={`${device.name}-${device.seenAt}`} data-this-device={String(device.thisDevice)}>
-              <th scope="row">
-                {device.name}
-                {device.thisDevice ? ' (this device)' : ''}
-              </th>
-              <td className="text-end">{formatNumber(device.height)}</td>
-              <td>{device.tip ? <HashBadge hash={device.tip} label={`tip hash of ${device.name}`} /> : '–'}</td>
-              <td>{device.seenAt ? <time dateTime={device.seenAt}>{formatDateTime(device.seenAt)}</time> : '–'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
-    </SideScrollBox>
-  );
-}
 
 // This device as one of the ledger's witnesses (docs/decisions/one-ledger-across-devices.md): off until the user
 // connects it; with sync off nothing is called.
@@ -145,7 +109,13 @@ export function SyncCard() {
             onChange={(event) => setDeviceName(event.target.value)}
             disabled={linked || busy}
             maxLength={60}
+            aria-describedby={linked ? `${id}-rename` : undefined}
           />
+          {linked ? (
+            <Form.Text id={`${id}-rename`}>
+              To rename this device, disconnect, change its name and connect again: it keeps its place on the server.
+            </Form.Text>
+          ) : null}
         </Form.Group>
         <p id={`${id}-state`} role="status" className={`fw-semibold ${STATE_VARIANT[state]}`} data-sync-state={state}>
           {status ? syncWords(status) : 'Checking the link...'}
