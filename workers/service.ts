@@ -14,7 +14,7 @@ import { createCareConsent } from './ledger/care-consent';
 import { createKeySharing, type KeySharing } from './ledger/key-sharing';
 import { createRecords } from './ledger/records';
 import type { createSandbox } from './ledger/sandbox';
-import { createSealing } from './ledger/sealing';
+import { createSealing, type Sealing } from './ledger/sealing';
 import { createSession } from './ledger/session';
 import { signProof } from './core/sync-proof';
 import { createSharing } from './ledger/sharing';
@@ -82,6 +82,7 @@ export function createLedgerBackend(deps: LedgerDeps): {
   store: LedgerStore;
   actor: () => User | null;
   keySharing: KeySharing;
+  sealing: Sealing; // what the screens read opened (tests look at its caches)
 } {
   const changes = createChanges(deps);
   const expiry = createExpiry(deps, () => store);
@@ -105,6 +106,7 @@ export function createLedgerBackend(deps: LedgerDeps): {
     later.built()?.sandbox.stopAll(); // not built yet: nothing of it runs
     transfers.cancelAll();
     later.built()?.backupRestore.actorChanged();
+    sealing.forget(); // nothing opened for one user is held for the next
     sync.localChanged(); // wraps to the user who signed in are taken, theirs to send are made
   });
   const keySharing = createKeySharing(deps, store, session);
@@ -192,5 +194,11 @@ export function createLedgerBackend(deps: LedgerDeps): {
   void store.ready().catch(() => undefined); // start loading now; a failure is reported by the first call
   void sync.resume().catch(() => undefined); // a device that was connected before the reload connects again
   // the table of who may call what is consulted when a call runs, after any wait for the later capabilities
-  return { service: inArrivalOrder(guarded(service, session.actor), later.loading), store, actor: session.actor, keySharing };
+  return {
+    service: inArrivalOrder(guarded(service, session.actor), later.loading),
+    store,
+    actor: session.actor,
+    keySharing,
+    sealing,
+  };
 }

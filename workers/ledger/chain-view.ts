@@ -83,6 +83,7 @@ export function createChainView(store: LedgerStore, enter: () => Promise<User>, 
       if (refusal && !actor()) throw accessDenied(); // before sign-in, the catalogue's words
       if (refusal) fail('AccessDeniedError', refusal);
       await store.reset();
+      sealing.forget(); // what was opened of the old ledger goes with it
     },
   };
   return api;

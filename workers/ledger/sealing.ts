@@ -46,15 +46,25 @@ interface OpenedUpload {
   tried: string; // which keys were held when it was tried: tried again when that changes
 }
 
+// Every text this device opened, kept for the next build: one set, dropped whole when the signed-in user changes or the
+// demo data is reset (forget), so nothing opened for one user is held for the next.
+function openedCaches() {
+  return {
+    uploads: new Map<string, OpenedUpload>(), // record id -> what was opened of it: records never change
+    texts: new Map<string, string>(), // `${reader}|${record id}` -> a reason or note opened for that reader
+    readableOf: new WeakMap<Snapshot, Map<string, Promise<LedgerState>>>(),
+    builtOf: new WeakMap<Snapshot, Map<string, LedgerState>>(), // the builds of readableOf that are done
+    // a projection's entry -> its opened copy: every build lists every record, and most were opened alike before
+    openedEntries: new WeakMap<RecordEntry, RecordEntry>(),
+    lastBuilt: new Map<string, Built>(), // reader id -> their newest build
+    titlesOf: new WeakMap<LedgerState, Map<number, string>>(),
+  };
+}
+
 // the store's newest snapshot is all sealing reads of it (its type named here: store.ts imports what imports this)
 export function createSealing(store: { current(): Snapshot }, session: SealingSession) {
-  const uploads = new Map<string, OpenedUpload>(); // record id -> what was opened of it: records never change
-  const texts = new Map<string, string>(); // `${reader}|${record id}` -> a reason or note opened for that reader
-  const readableOf = new WeakMap<Snapshot, Map<string, Promise<LedgerState>>>();
-  // a projection's entry -> its opened copy: every build lists every record, and most were opened alike before
-  const openedEntries = new WeakMap<RecordEntry, RecordEntry>();
+  let caches = openedCaches();
   const recordOfDocument = new Map<string, string>(); // document id -> the upload naming it: a fact of the chain
-  const lastBuilt = new Map<string, Built>(); // reader id -> their newest build
 
   // What an upload is opened with here: a change (a key came, a file was deleted) opens it again.
   function keysFor(s: Snapshot, record: ClinicalRecord): string {
@@ -68,8 +78,10 @@ export function createSealing(store: { current(): Snapshot }, session: SealingSe
     return `${record.sealed && s.summaryKeys.has(record.sealed.key) ? 1 : 0}|${held}|${deleted}`;
   }
 
+  type Caches = ReturnType<typeof openedCaches>; // a build reads and fills the set it started with
+
   // Opens a sealed upload with the keys this device holds (`tried`: keysFor), and keeps it for the next build.
-  async function openUpload(s: Snapshot, record: ClinicalRecord, tried: string): Promise<ClinicalRecord> {
+  async function openUpload(c: Caches, s: Snapshot, record: ClinicalRecord, tried: string): Promise<ClinicalRecord> {
     const sealed = record.sealed;
     if (!sealed) return record;
     const summary = s.summaryKeys.get(sealed.key);
@@ -84,11 +96,12 @@ export function createSealing(store: { current(): Snapshot }, session: SealingSe
     const shown: ClinicalRecord = opened
       ? { ...opened.record, files: opened.record.files.map((file, i) => (opened.filesOpened[i] ? file : unnamed(file))) }
       : { ...record, title: SEALED_TITLE, description: SEALED_TEXT, files: record.files.map(unnamed) };
-    uploads.set(record.id, { record: shown, tried });
+    c.uploads.set(record.id, { record: shown, tried });
     return shown;
   }
 
   async function openText(
+    c: Caches,
     reader: User | null,
     sealed: ReaderSealed,
     binding: SealBinding,
@@ -96,41 +109,44 @@ export function createSealing(store: { current(): Snapshot }, session: SealingSe
   ): Promise<string> {
     const privateKey = reader ? session.encryptionKey(reader.id) : undefined;
     const id = `${reader?.id ?? ''}|${binding.recordId}`;
-    const known = texts.get(id);
+    const known = c.texts.get(id);
     if (known !== undefined) return known;
     const opened = reader && privateKey ? await openFromReaders(sealed, reader.id, privateKey, binding) : null;
     const text = typeof opened?.[field] === 'string' ? opened[field] : null;
     if (text === null) return SEALED_TEXT; // not this reader's, or no key unlocked: tried again next time
-    texts.set(id, text);
+    c.texts.set(id, text);
     return text;
   }
 
   // The verified projection with what `reader` may open on this device opened: upload titles, descriptions and file
   // names, and the reasons and notes sealed to them. Rules and writes never read it: they work on clear fields.
   // A grant or share with its sealed text opened for `reader`, and whether it opened (else it is tried again next build).
-  async function openedGrant(reader: User | null, known: GrantState): Promise<{ value: GrantState; opened: boolean }> {
+  async function openedGrant(c: Caches, reader: User | null, known: GrantState): Promise<{ value: GrantState; opened: boolean }> {
     if (!known.sealedReason) return { value: known, opened: true };
     const binding = {
       recordId: readerSealedRecordId(known.sealedReason),
       patientId: known.grant.patientId,
       type: 'emergency_access',
     };
-    const reason = await openText(reader, known.sealedReason, binding, 'reason');
+    const reason = await openText(c, reader, known.sealedReason, binding, 'reason');
     return {
       value: { ...known, grant: { ...known.grant, reason } },
-      opened: texts.has(`${reader?.id ?? ''}|${binding.recordId}`),
+      opened: c.texts.has(`${reader?.id ?? ''}|${binding.recordId}`),
     };
   }
 
-  async function openedShare(reader: User | null, known: ShareState): Promise<{ value: ShareState; opened: boolean }> {
+  async function openedShare(c: Caches, reader: User | null, known: ShareState): Promise<{ value: ShareState; opened: boolean }> {
     if (!known.sealedNote) return { value: known, opened: true };
     const binding = { recordId: readerSealedRecordId(known.sealedNote), patientId: known.share.patientId, type: 'access_shared' };
-    const note = await openText(reader, known.sealedNote, binding, 'note');
-    return { value: { ...known, share: { ...known.share, note } }, opened: texts.has(`${reader?.id ?? ''}|${binding.recordId}`) };
+    const note = await openText(c, reader, known.sealedNote, binding, 'note');
+    return {
+      value: { ...known, share: { ...known.share, note } },
+      opened: c.texts.has(`${reader?.id ?? ''}|${binding.recordId}`),
+    };
   }
 
   // The uploads of `ids` opened with the keys `s` holds: each opened once per set of keys it was tried with.
-  async function openAll(s: Snapshot, records: Iterable<ChainRecord>): Promise<Map<string, ClinicalRecord>> {
+  async function openAll(c: Caches, s: Snapshot, records: Iterable<ChainRecord>): Promise<Map<string, ClinicalRecord>> {
     const openedById = new Map<string, ClinicalRecord>();
     const toOpen: Promise<ClinicalRecord>[] = [];
     for (const record of records) {
@@ -138,23 +154,23 @@ export function createSealing(store: { current(): Snapshot }, session: SealingSe
       for (const file of record.files) recordOfDocument.set(file.documentId, record.id);
       if (!record.sealed) continue;
       const tried = keysFor(s, record);
-      const known = uploads.get(record.id);
+      const known = c.uploads.get(record.id);
       if (known?.tried === tried) openedById.set(record.id, known.record);
-      else toOpen.push(openUpload(s, record, tried)); // all at once: the browser decrypts on several threads
+      else toOpen.push(openUpload(c, s, record, tried)); // all at once: the browser decrypts on several threads
     }
     for (const opened of await Promise.all(toOpen)) openedById.set(opened.id, opened);
     return openedById;
   }
 
   const openedWith =
-    (openedById: ReadonlyMap<string, ClinicalRecord>) =>
+    (c: Caches, openedById: ReadonlyMap<string, ClinicalRecord>) =>
     (entry: RecordEntry): RecordEntry => {
       const record = openedById.get(entry.record.id);
       if (!record) return entry;
-      const known = openedEntries.get(entry);
+      const known = c.openedEntries.get(entry);
       if (known?.record === record) return known;
       const made = { ...entry, record };
-      openedEntries.set(entry, made);
+      c.openedEntries.set(entry, made);
       return made;
     };
 
@@ -167,32 +183,35 @@ export function createSealing(store: { current(): Snapshot }, session: SealingSe
 
   // The verified projection with what `reader` may open on this device opened: upload titles, descriptions and file
   // names, and the reasons and notes sealed to them. Rules and writes never read it: they work on clear fields.
-  async function fullBuild(s: Snapshot, reader: User | null): Promise<Built> {
+  // With `only`, just those uploads are opened and the others stay as the chain holds them (a first screen's build).
+  async function fullBuild(c: Caches, s: Snapshot, reader: User | null, only?: Iterable<ChainRecord>): Promise<Built> {
     const state = s.verified.state;
     const openedById = await openAll(
+      c,
       s,
-      (function* () {
-        for (const entries of state.records.values()) for (const { record } of entries) yield record;
-      })(),
+      only ??
+        (function* () {
+          for (const entries of state.records.values()) for (const { record } of entries) yield record;
+        })(),
     );
     const unopened = new Set<string>();
     const grants = state.grants.copy();
     for (const [id, known] of state.grants) {
       if (!known.sealedReason) continue;
-      const { value, opened } = await openedGrant(reader, known);
+      const { value, opened } = await openedGrant(c, reader, known);
       grants.set(id, value);
       if (!opened) unopened.add(`grant|${id}`);
     }
     const shares = state.shares.copy();
     for (const [id, known] of state.shares) {
       if (!known.sealedNote) continue;
-      const { value, opened } = await openedShare(reader, known);
+      const { value, opened } = await openedShare(c, reader, known);
       shares.set(id, value);
       if (!opened) unopened.add(`share|${id}`);
     }
     const built = { source: s, unopened };
     if (openedById.size === 0) return { ...built, result: { ...state, grants, shares } };
-    const opened = openedWith(openedById);
+    const opened = openedWith(c, openedById);
     const openedLists = (lists: SharedMap<string, RecordEntry[]>) =>
       new SharedMap([...lists].map(([patientId, entries]) => [patientId, entries.map(opened)] as const));
     // maps of their own, changed in place: most of their entries change, which a shared copy would fold in again and again
@@ -232,7 +251,7 @@ export function createSealing(store: { current(): Snapshot }, session: SealingSe
 
   // The build of `s` from the build of a snapshot it appends to: the new blocks' uploads, grants and shares, the
   // uploads whose file keys came or went or whose files were deleted, and the texts not opened yet, opened anew.
-  async function extend(last: Built, s: Snapshot, reader: User | null): Promise<Built> {
+  async function extend(c: Caches, last: Built, s: Snapshot, reader: User | null): Promise<Built> {
     const before = last.source;
     const [old, state] = [before.verified.state, s.verified.state];
     const previous = last.result;
@@ -261,8 +280,8 @@ export function createSealing(store: { current(): Snapshot }, session: SealingSe
         records.push(upload.record);
       }
     }
-    const openedById = await openAll(s, records);
-    const opened = openedWith(openedById);
+    const openedById = await openAll(c, s, records);
+    const opened = openedWith(c, openedById);
 
     const openedLists = (
       lists: SharedMap<string, RecordEntry[]>,
@@ -302,7 +321,7 @@ export function createSealing(store: { current(): Snapshot }, session: SealingSe
     for (const id of grantIds) {
       const known = state.grants.get(id);
       if (!known) continue;
-      const { value, opened: done } = await openedGrant(reader, known);
+      const { value, opened: done } = await openedGrant(c, reader, known);
       grants.set(id, value);
       if (!done) unopened.add(`grant|${id}`);
     }
@@ -310,7 +329,7 @@ export function createSealing(store: { current(): Snapshot }, session: SealingSe
     for (const id of shareIds) {
       const known = state.shares.get(id);
       if (!known) continue;
-      const { value, opened: done } = await openedShare(reader, known);
+      const { value, opened: done } = await openedShare(c, reader, known);
       shares.set(id, value);
       if (!done) unopened.add(`share|${id}`);
     }
@@ -331,32 +350,62 @@ export function createSealing(store: { current(): Snapshot }, session: SealingSe
 
   // Every write publishes a snapshot and its answer reads it: built from the reader's last build when `s` appends to
   // it (the cost of what changed), else from the whole projection.
-  async function build(s: Snapshot, reader: User | null): Promise<LedgerState> {
+  async function build(c: Caches, s: Snapshot, reader: User | null): Promise<LedgerState> {
     const id = reader?.id ?? '';
-    const last = lastBuilt.get(id);
-    const built = last && appendsTo(last, s) ? await extend(last, s, reader) : await fullBuild(s, reader);
-    if ((lastBuilt.get(id)?.source.verified.state.height ?? -1) <= s.verified.state.height) lastBuilt.set(id, built);
+    const last = c.lastBuilt.get(id);
+    const built = last && appendsTo(last, s) ? await extend(c, last, s, reader) : await fullBuild(c, s, reader);
+    if ((c.lastBuilt.get(id)?.source.verified.state.height ?? -1) <= s.verified.state.height) c.lastBuilt.set(id, built);
+    const done = c.builtOf.get(s) ?? new Map<string, LedgerState>();
+    c.builtOf.set(s, done.set(id, built.result));
     return built.result;
   }
 
   // The state the screens of `reader` read, built once per published snapshot and reader.
   function readable(reader: User | null): Promise<LedgerState> {
+    const c = caches;
     const s = store.current();
-    const byReader = readableOf.get(s) ?? new Map<string, Promise<LedgerState>>();
-    readableOf.set(s, byReader);
+    const byReader = c.readableOf.get(s) ?? new Map<string, Promise<LedgerState>>();
+    c.readableOf.set(s, byReader);
     const id = reader?.id ?? '';
     let state = byReader.get(id);
     if (!state) {
-      state = build(s, reader);
+      state = build(c, s, reader);
       byReader.set(id, state);
       state.catch(() => byReader.delete(id));
     }
     return state;
   }
 
+  // The state a first screen reads: only the uploads `shown` picks opened (with every grant's and share's text), when
+  // `readable` would open every upload of the ledger; the whole build follows in the next task, for the next screen.
+  // Where a build is done or cheap (it extends the reader's last one), it is that build; one under way is not waited for.
+  async function readableShowing(
+    reader: User | null,
+    shown: (state: LedgerState) => Iterable<ChainRecord>,
+  ): Promise<LedgerState> {
+    const c = caches;
+    const s = store.current();
+    const id = reader?.id ?? '';
+    const done = c.builtOf.get(s)?.get(id);
+    if (done) return done;
+    const last = c.lastBuilt.get(id);
+    if (last && appendsTo(last, s)) return readable(reader);
+    const first = await fullBuild(c, s, reader, shown(s.verified.state));
+    setTimeout(() => {
+      if (caches === c && store.current() === s) readable(reader).catch(() => undefined);
+    }, 0);
+    return first.result;
+  }
+
+  // Drops every text opened here (the signed-in user changed, or the demo data was reset). A build under way keeps
+  // filling the set it started with, which nothing reads any more.
+  function forget(): void {
+    caches = openedCaches();
+  }
+
   // Block index -> each upload's title as `reader` reads it here (the explorer's rows show it for sealed blocks).
-  const titlesOf = new WeakMap<LedgerState, Map<number, string>>();
   async function openedTitles(reader: User | null): Promise<ReadonlyMap<number, string>> {
+    const { titlesOf } = caches;
     const state = await readable(reader);
     let titles = titlesOf.get(state);
     if (!titles) {
@@ -373,7 +422,7 @@ export function createSealing(store: { current(): Snapshot }, session: SealingSe
     return titles;
   }
 
-  return { sealUploads, sealForPair, readable, openedTitles, clearUploads, resealings };
+  return { sealUploads, sealForPair, readable, readableShowing, forget, openedTitles, clearUploads, resealings };
 }
 
 export type Sealing = ReturnType<typeof createSealing>;
