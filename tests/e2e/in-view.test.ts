@@ -42,7 +42,7 @@ describe('in view', () => {
     });
   }
 
-  test('the explorer shows a whole emergency access title at 1280 px and the Title column without scrolling at 390 px', async ({
+  test('the explorer shows a whole emergency access title at 1280 px, and at 390 px wrapped in the Title column without scrolling', async ({
     page,
   }) => {
     await page.setViewportSize(SIZES[0]);
@@ -56,6 +56,10 @@ describe('in view', () => {
     await page.setViewportSize(SIZES[1]);
     const header = chain.getByRole('columnheader', { name: 'Title' });
     await settled(() => header.evaluate((cell) => cell.getBoundingClientRect().right)).toBeLessThanOrEqual(SIZES[1].width);
+    // on a phone the long title wraps in its cell, whole, instead of ending in "…"
+    await settled(() => title.evaluate((cell) => cell.scrollWidth - cell.clientWidth)).toBe(0);
+    await settled(() => title.evaluate((cell) => cell.getBoundingClientRect().right)).toBeLessThanOrEqual(SIZES[1].width);
+    await settled(() => title.evaluate((cell) => cell.getBoundingClientRect().height)).toBeGreaterThan(41); // more than one line
   });
 
   test('at 390 px the email on My Profile wraps only after its "@" or before a dot', async ({ page }) => {

@@ -7,7 +7,7 @@ import { HashBadge } from '../../components/hash-badge';
 import { RECORD_TYPE_LABELS } from '../../components/record-type';
 import { userName } from '../../components/user-name';
 
-export const ROW_PX = 41; // every row is one line high: the table's spacer rows rely on it
+export const ROW_PX = 41; // a row of one line; on a phone a long title wraps and the table measures its rows
 export const RESTRICTED_TITLE = 'Restricted record'; // a block of a record the reader may not read
 
 interface BlockRowProps {

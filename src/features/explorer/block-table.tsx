@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type UIEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type UIEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import type { BlockSummary, InvalidBlock } from '../../../workers/api';
 import { SideScrollHint } from '../../components/side-scroll-box';
@@ -37,9 +37,11 @@ export function BlockTable({
 }: BlockTableProps) {
   const viewport = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
+  // a row is ROW_PX high, or more where a long title wraps (on a phone): the spacers follow the rows' mean height
+  const [rowPx, setRowPx] = useState(ROW_PX);
   const visibleRows = Math.ceil(VIEW_PX / ROW_PX);
-  const first = Math.max(0, Math.floor(scrollTop / ROW_PX) - OVERSCAN);
-  const last = Math.min(total - 1, Math.floor(scrollTop / ROW_PX) + visibleRows + OVERSCAN);
+  const first = Math.max(0, Math.floor(scrollTop / rowPx) - OVERSCAN);
+  const last = Math.min(total - 1, Math.floor(scrollTop / rowPx) + visibleRows + OVERSCAN);
   const { blockAt, error } = useBlockWindow(load, generation, first, last);
 
   const side = useSideScroll(viewport);
@@ -52,13 +54,28 @@ export function BlockTable({
     [updateSide],
   );
 
+  useLayoutEffect(() => {
+    const measure = () => {
+      const shown = [...(viewport.current?.querySelectorAll<HTMLElement>('tbody tr[data-block-index]') ?? [])];
+      if (shown.length === 0) return;
+      const mean = shown.reduce((sum, row) => sum + row.getBoundingClientRect().height, 0) / shown.length;
+      setRowPx((before) => (Math.abs(before - mean) < 0.5 ? before : Math.max(ROW_PX, mean)));
+    };
+    measure();
+    const table = viewport.current?.querySelector('table');
+    if (!table || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure); // a turned phone or a wider window unwraps the titles
+    observer.observe(table);
+    return () => observer.disconnect();
+  });
+
   useEffect(() => {
     if (!scrollToIndex || !viewport.current) return;
     const position = total - 1 - scrollToIndex.index;
     if (position < 0 || position >= total) return;
     // leave two rows above it, so the row is not hidden under the sticky header
-    viewport.current.scrollTop = Math.max(0, (position - 2) * ROW_PX);
-  }, [scrollToIndex, total]);
+    viewport.current.scrollTop = Math.max(0, (position - 2) * rowPx);
+  }, [scrollToIndex, total]); // eslint-disable-line react-hooks/exhaustive-deps -- only a new request scrolls
 
   // the title comes second (after a sandbox block's check), where a phone shows it without scrolling; time and type after
   const time = <th scope="col">Time</th>;
@@ -88,7 +105,7 @@ export function BlockTable({
         <div
           ref={viewport}
           className="explorer-viewport border rounded"
-          style={{ height: Math.min(VIEW_PX, (total + 1) * ROW_PX + 2), overflow: 'auto' }}
+          style={{ height: Math.min(VIEW_PX, ROW_PX + total * rowPx + 2), overflow: 'auto' }}
           onScroll={onScroll}
           tabIndex={0}
           role="region"
@@ -115,9 +132,9 @@ export function BlockTable({
               </tr>
             </thead>
             <tbody>
-              {first > 0 && <tr aria-hidden="true" style={{ height: first * ROW_PX }} />}
+              {first > 0 && <tr aria-hidden="true" style={{ height: first * rowPx }} />}
               {rows}
-              {last < total - 1 && <tr aria-hidden="true" style={{ height: (total - 1 - last) * ROW_PX }} />}
+              {last < total - 1 && <tr aria-hidden="true" style={{ height: (total - 1 - last) * rowPx }} />}
             </tbody>
           </table>
         </div>
