@@ -120,10 +120,47 @@ async function mergeSettled(
   const refused: RefusedBlockReport[] = [...outcome.refused];
   while (outcome.added.length > 0 && outcome.waiting.length > 0) {
     outcome = await mergeBlocks(outcome.blocks, outcome.waiting, { publicKeys, heldState: outcome.state, now });
-    added.push(...outcome.added);
-    refused.push(...outcome.refused);
+    for (const block of outcome.added) added.push(block); // one by one: a spread of 100,000 overflows the stack
+    for (const report of outcome.refused) refused.push(report);
   }
   return { blocks: outcome.blocks, state: outcome.state, added, refused, waiting: outcome.waiting };
+}
+
+// Blocks of `pool` whose every named block is held or among the others here: only these are worth a merge.
+export function placeable(
+  pool: ReadonlyMap<string, Record<string, unknown>>,
+  isHeld: (hash: string) => boolean,
+): Record<string, unknown>[] {
+  const verdict = new Map<string, boolean>();
+  // depth first with a stack of its own: a device's chain of 10,000 blocks, each naming the one before, overflowed the
+  // call stack when visited by recursion
+  const path: { hash: string; parents: readonly string[]; next: number }[] = [];
+  const enter = (hash: string): void => {
+    verdict.set(hash, false); // a cycle places nothing
+    const value = pool.get(hash);
+    const parents = value ? namedParents(value) : null;
+    // a value whose parents cannot be read goes to the merge, which refuses it with the reason
+    if (!value) verdict.set(hash, isHeld(hash));
+    else if (parents === null) verdict.set(hash, true);
+    else path.push({ hash, parents, next: 0 });
+  };
+  const visit = (hash: string): boolean => {
+    if (!verdict.has(hash)) enter(hash);
+    while (path.length > 0) {
+      const step = path[path.length - 1];
+      const parent = step.parents[step.next];
+      if (parent === undefined) {
+        verdict.set(step.hash, true); // every parent held or placeable
+        path.pop();
+      } else if (isHeld(parent) || verdict.get(parent) === true) step.next++;
+      else if (!verdict.has(parent)) enter(parent);
+      else {
+        path.pop(); // a parent that cannot be placed, or a cycle: neither can this block
+      }
+    }
+    return verdict.get(hash) === true;
+  };
+  return [...pool].filter(([hash]) => visit(hash)).map(([, value]) => value);
 }
 
 // A device document's block entry as a value to verify, or why it is refused before verification.
@@ -253,25 +290,6 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
     summaryField(device.id, (row) => Object.assign(row, summary));
   }
 
-  // Blocks whose every named block is held or among the others here: only these are worth a merge.
-  function placeable(pool: Map<string, Record<string, unknown>>): Record<string, unknown>[] {
-    const verdict = new Map<string, boolean>();
-    const visit = (hash: string): boolean => {
-      const known = verdict.get(hash);
-      if (known !== undefined) return known;
-      verdict.set(hash, false); // a cycle places nothing
-      const value = pool.get(hash);
-      const parents = value ? namedParents(value) : null;
-      // a value whose parents cannot be read goes to the merge, which refuses it with the reason
-      const ok = !value
-        ? heldHashes.has(hash)
-        : parents === null || parents.every((parent) => heldHashes.has(parent) || visit(parent));
-      verdict.set(hash, ok);
-      return ok;
-    };
-    return [...pool].filter(([hash]) => visit(hash)).map(([, value]) => value);
-  }
-
   async function syncBlocks(device: WatchedDevice): Promise<void> {
     if (!ledger || !device.handle.isReady()) return; // watched after a restart: its document has not come back yet
     const doc = device.handle.doc();
@@ -308,7 +326,7 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
     }
     const tryAgain = device.waiting.size > waitingBefore || held.length !== device.placedAt;
     const pool = new Map(tryAgain ? [...device.waiting].map(([hash, waiting]) => [hash, waiting.value]) : []);
-    const incoming = placeable(pool);
+    const incoming = placeable(pool, (hash) => heldHashes.has(hash));
     device.placedAt = held.length;
     const stuck = device.waiting.size - incoming.length;
     if (device.waiting.size > waitingBefore && stuck > 0)
@@ -334,7 +352,7 @@ export async function createLedgerKeeper(options: KeeperOptions): Promise<Ledger
         // a block of another device may have waited for one of these
         for (const other of devices.values()) if (other !== device) schedule(other);
       }
-      refusals.push(...outcome.refused.map(({ hash, reason }): Refusal => [hash, reason]));
+      for (const { hash, reason } of outcome.refused) refusals.push([hash, reason]);
     }
     refuse(device, refusals);
   }
