@@ -1,5 +1,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { Role } from '../../workers/core/types';
+import { DOCTOR_OVERVIEW, PATIENT_OVERVIEW, SHARED_WITH_ME } from '../ledger/shared-queries';
+import type { NamedQuery } from '../ledger/use-ledger-query';
 
 // guest: only when signed out (login); signed-in: any role, inside the layout; a Role: that role only.
 export type RouteAccess = 'guest' | 'signed-in' | Role;
@@ -11,6 +13,8 @@ export interface AppRoute {
   element?: ReactNode;
   // A code-split screen is one line: lazy: () => import('../features/x/x-page').then((m) => m.XPage)
   lazy?: () => Promise<ComponentType>;
+  // what the screen shows first, asked of the worker beside its code when a returning user lands on it (src/start/)
+  firstData?: readonly NamedQuery<unknown>[];
 }
 
 // The layout of every signed-in screen: code-split, the login screen never loads it
@@ -23,6 +27,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
     path: '/patient/dashboard',
     access: 'patient',
     title: 'Dashboard',
+    firstData: [PATIENT_OVERVIEW],
     lazy: () => import('../features/patient-dashboard/patient-dashboard-page').then((m) => m.PatientDashboardPage),
   },
   {
@@ -65,6 +70,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
     path: '/doctor/dashboard',
     access: 'doctor',
     title: 'Dashboard',
+    firstData: [DOCTOR_OVERVIEW, SHARED_WITH_ME],
     lazy: () => import('../features/doctor-dashboard/doctor-dashboard-page').then((m) => m.DoctorDashboardPage),
   },
   {

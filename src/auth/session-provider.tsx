@@ -5,22 +5,28 @@ import { SessionContext, type SessionState, type SessionValue } from './session-
 import { SERVER_LEDGER_NOTICE, leaveSignInNotice, peekSignInNotice } from '../components/sign-in-notice';
 import { SESSION_KEY } from './session-key';
 import { clearStoredUser, readStoredUserId, storeUser } from './session-storage';
+import { earlyResume, type EarlyResume } from './early-resume';
 
 const SIGNED_OUT: SessionState = { status: 'signed-out', user: null };
 const SIGNED_OUT_KINDS: readonly ['signed-out'] = ['signed-out'];
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const service = useLedger();
-  // A fresh object per request, so the same id stored again (another tab) is resumed again.
-  const [resume, setResume] = useState<{ id: string } | null>(() => {
+  const { versions, answers } = useLedgerContext();
+  // A fresh object per request, so the same id stored again (another tab) is resumed again. The first one may have
+  // been asked for before React ran (src/start/first-data.ts).
+  const [resume, setResume] = useState<{ id: string; early?: EarlyResume } | null>(() => {
     const id = readStoredUserId();
-    return id ? { id } : null;
+    return id ? { id, early: earlyResume(service, id) } : null;
   });
-  const [state, setState] = useState<SessionState>(() => (resume ? { status: 'loading', user: null } : SIGNED_OUT));
+  const [state, setState] = useState<SessionState>(() => {
+    const answered = resume?.early?.answered;
+    if (answered?.user) return { status: 'signed-in', user: answered.user };
+    return resume && !answered ? { status: 'loading', user: null } : SIGNED_OUT;
+  });
 
   // The worker signed the user out because this device took the sync server's ledger (on Connect, or again after a
   // reset): the login screen says why, and the screens stop asking for what is now refused.
-  const { versions } = useLedgerContext();
   useEffect(() => {
     let seen = versions.versions()['signed-out'];
     return versions.subscribe(SIGNED_OUT_KINDS, () => {
@@ -37,13 +43,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!resume) return;
     let current = true;
-    service.resumeSession(resume.id).then(
+    (resume.early?.promise ?? service.resumeSession(resume.id)).then(
       (user) => {
         if (!current) return;
+        answers.keepFor(user?.id ?? null); // before any screen of theirs renders
         if (user) {
           storeUser(user);
           // the whole signed-in screen renders now: in a transition, in slices that leave the main thread free
-          startTransition(() => setState({ status: 'signed-in', user }));
+          // (unless it already has: an early resume's answer was there for the first render)
+          startTransition(() =>
+            setState((previous) => (previous.user?.id === user.id ? previous : { status: 'signed-in', user })),
+          );
         } else {
           clearStoredUser();
           setState(SIGNED_OUT);
@@ -57,11 +67,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => {
       current = false;
     };
-  }, [service, resume]);
+  }, [service, answers, resume]);
 
   const signIn = useCallback(
     async (email: string, password: string, role: Role) => {
       const user = await service.signIn(email, password, role);
+      answers.keepFor(user.id);
       storeUser(user);
       startTransition(() => {
         setResume(null);
@@ -69,10 +80,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       });
       return user;
     },
-    [service],
+    [service, answers],
   );
 
   const signOut = useCallback(async () => {
+    answers.keepFor(null);
     clearStoredUser();
     setResume(null);
     setState(SIGNED_OUT);
@@ -81,7 +93,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     } catch (error) {
       console.error('MedLedger: sign-out in the ledger failed', error);
     }
-  }, [service]);
+  }, [service, answers]);
 
   // Another tab signed in or out: follow it (each tab has its own worker session).
   useEffect(() => {

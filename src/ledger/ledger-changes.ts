@@ -1,8 +1,56 @@
 import { proxy, releaseProxy, type Remote } from 'comlink';
-import type { ChangeKind, LedgerChange, Unsubscribe } from '../../workers/api';
+import type { ChainStatus, ChangeKind, LedgerChange, Unsubscribe } from '../../workers/api';
 import { errorName } from './error-message';
+import { createKeptAnswers, type KeptAnswers } from './kept-answers';
 import type { LedgerRemote } from './ledger-context';
+import { createVersionStore, type LedgerVersionStore } from './ledger-versions';
 import { LEDGER_UNAVAILABLE } from './ledger-watchdog';
+import { createSharedQuery, type SharedQuery } from './shared-query';
+
+// What the screens know of one worker's ledger, kept in step with its change notices from follow() on.
+export interface LedgerChanges {
+  versions: LedgerVersionStore; // per change kind, bumped when the worker reports a change of that kind
+  chainStatus: SharedQuery<ChainStatus>; // one fetch for every screen that shows the chain's status
+  answers: KeptAnswers; // named queries' last answers, by version
+  follow: () => () => void; // listens to the worker's notices until the function it returns is called
+}
+
+// A stream of changes (a bulk import, another tab uploading) refetches the screens' data at most this often.
+const CHANGE_THROTTLE_MS = 250;
+
+export function ledgerChanges(service: LedgerRemote): LedgerChanges {
+  const versions = createVersionStore();
+  const chainStatus = createSharedQuery(() => service.chainStatus());
+  const answers = createKeptAnswers();
+  // The first change of a burst refreshes the screens at once, the rest of it once per CHANGE_THROTTLE_MS, with the
+  // kinds of every change in between.
+  const follow = () => {
+    let last = -Infinity;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let pending = new Set<ChangeKind>();
+    const bump = () => {
+      timer = undefined;
+      last = performance.now();
+      const kinds = pending;
+      pending = new Set();
+      if (kinds.has('chain') || kinds.has('signatures') || kinds.has('reset')) chainStatus.invalidate();
+      if (kinds.has('reset') || kinds.has('signed-out')) answers.clear(); // nothing kept outlives what it was read from
+      versions.bump(kinds);
+    };
+    const unsubscribe = subscribeToChanges(service, (change) => {
+      for (const kind of kindsOf(change)) pending.add(kind);
+      if (timer !== undefined) return;
+      const wait = last + CHANGE_THROTTLE_MS - performance.now();
+      if (wait <= 0) bump();
+      else timer = setTimeout(bump, wait);
+    });
+    return () => {
+      unsubscribe();
+      clearTimeout(timer);
+    };
+  };
+  return { versions, chainStatus, answers, follow };
+}
 
 // A change that names no kind is not understood: refetch everything rather than show stale data.
 export function kindsOf(change: LedgerChange | undefined): readonly ChangeKind[] {

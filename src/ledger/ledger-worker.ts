@@ -1,10 +1,12 @@
 import { endpointSymbol } from 'vite-plugin-comlink/symbol';
+import { ledgerChanges, type LedgerChanges } from './ledger-changes';
 import type { LedgerRemote } from './ledger-context';
 import { livenessProbe, watchLedger, type WatchedLedger } from './ledger-watchdog';
 
 // One worker and the watchdog over it; close() ends the worker for good.
 export interface LedgerConnection extends WatchedLedger {
   close: () => void;
+  changes?: LedgerChanges; // followed from the worker's start, so an answer asked for before React ran is kept in step
 }
 
 let current: LedgerConnection | undefined;
@@ -24,7 +26,16 @@ function startWorker(): LedgerConnection {
     watched.fail(`The records service failed${detail}.`);
   });
   watched.onFailure(() => endpoint.terminate());
-  return { ...watched, close: () => endpoint.terminate() };
+  const changes = ledgerChanges(watched.service);
+  const stopFollowing = changes.follow();
+  return {
+    ...watched,
+    changes,
+    close: () => {
+      stopFollowing();
+      endpoint.terminate();
+    },
+  };
 }
 
 // The one place the worker starts, on first use (never at import), so tests inject their own proxy.

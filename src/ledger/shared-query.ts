@@ -11,6 +11,7 @@ export interface SharedQuery<T> {
   subscribe: (listener: () => void) => () => void;
   snapshot: () => QuerySnapshot<T>;
   invalidate: () => void; // refetch now if anyone is watching, else when someone next does
+  prefetch: () => void; // fetch now unless an answer is known or on its way (for a screen about to show it)
 }
 
 export function createSharedQuery<T>(load: () => Promise<T>): SharedQuery<T> {
@@ -51,6 +52,9 @@ export function createSharedQuery<T>(load: () => Promise<T>): SharedQuery<T> {
     invalidate() {
       stale = true;
       if (listeners.size > 0) fetch();
+    },
+    prefetch() {
+      if (stale) fetch();
     },
   };
 }

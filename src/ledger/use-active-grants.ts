@@ -6,5 +6,5 @@ const loadActiveGrants = (service: LedgerRemote) => service.activeGrants(); // m
 
 // The signed-in user's emergency grants that are open now, newest first; refetched when a grant changes.
 export function useActiveGrants(): LedgerQuery<EmergencyGrant[]> {
-  return useLedgerQuery(loadActiveGrants, ['grants']);
+  return useLedgerQuery(loadActiveGrants, ['grants'], 'active-grants');
 }

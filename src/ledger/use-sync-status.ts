@@ -8,5 +8,5 @@ const SYNC_KINDS = ['sync', 'chain'] as const; // the state moves on its own not
 // This device's link to a sync server, refetched when it changes.
 export function useSyncStatus(): LedgerQuery<SyncStatus> {
   const load = useCallback((service: LedgerRemote) => service.syncStatus(), []);
-  return useLedgerQuery(load, SYNC_KINDS);
+  return useLedgerQuery(load, SYNC_KINDS, 'sync-status');
 }

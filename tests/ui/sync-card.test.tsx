@@ -8,10 +8,11 @@ import { DEMO_PASSWORD } from '../../workers/core/constants';
 import type { SyncedKeys } from '../../workers/core/sync-protocol';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 
-// The card once it shows the state: Connect is enabled only then.
+// The card once it shows the state and the patient's emergency consent: Connect is enabled only then.
 async function card() {
   const section = await screen.findByRole('region', { name: 'Devices and sync' });
   await within(section).findByText('Not connected: this device works alone.');
+  await waitFor(() => expect(within(section).getByRole('button', { name: 'Connect' })).toBeEnabled());
   return section;
 }
 

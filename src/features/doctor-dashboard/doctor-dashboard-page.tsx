@@ -17,9 +17,9 @@ import { PageSpinner } from '../../components/page-spinner';
 import { RecordList } from '../../components/record-list';
 import { SectionCard } from '../../components/section-card';
 import { StatCard } from '../../components/stat-card';
-import type { LedgerRemote } from '../../ledger/ledger-context';
 import { useChainStatus } from '../../ledger/use-chain-status';
-import { useLedgerQuery } from '../../ledger/use-ledger-query';
+import { useNamedQuery } from '../../ledger/use-ledger-query';
+import { DOCTOR_OVERVIEW, SHARED_WITH_ME } from '../../ledger/shared-queries';
 import { InitialsAvatar } from '../../components/initials-avatar';
 import { SampleTag } from '../../components/sample-tag';
 import { useActiveGrants } from '../../ledger/use-active-grants';
@@ -48,7 +48,7 @@ function ActiveSessionsLine({ count }: { count: number | undefined }) {
 
 // Shares the doctor has not opened yet: a doctor is told of a new share where they land, with the way to it.
 function NewSharesLine() {
-  const shares = useLedgerQuery(loadShared, ['grants', 'access']).data?.filter((entry) => !entry.opened) ?? [];
+  const shares = useNamedQuery(SHARED_WITH_ME).data?.filter((entry) => !entry.opened) ?? [];
   if (shares.length === 0) return null;
   return (
     <ul className="new-shares-line" aria-label="New shares">
@@ -72,13 +72,10 @@ function NewSharesLine() {
   );
 }
 
-const loadOverview = (service: LedgerRemote) => service.doctorOverview();
-const loadShared = (service: LedgerRemote) => service.sharedWithMe();
-
 export function DoctorDashboardPage() {
   const { user } = useSession();
   // Recent activity of the doctor's patients: their records, and the emergency access records grants add.
-  const query = useLedgerQuery(loadOverview, ['records', 'grants']);
+  const query = useNamedQuery(DOCTOR_OVERVIEW);
   const status = useChainStatus();
   const activeGrants = useActiveGrants();
 

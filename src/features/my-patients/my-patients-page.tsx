@@ -19,6 +19,7 @@ export function MyPatientsPage() {
   const overview = useLedgerQuery(
     useCallback((service: LedgerRemote) => service.doctorOverview(), []),
     ['reset'],
+    'my-patients',
   );
   if (!user || user.role !== 'doctor') return null;
   const doctor: Doctor = user;

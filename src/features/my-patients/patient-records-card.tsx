@@ -16,6 +16,7 @@ export function PatientRecordsCard({ patient }: { patient: Patient }) {
   const records = useLedgerQuery(
     useCallback((service: LedgerRemote) => service.listRecords(patient.id), [patient.id]),
     ['records', 'grants'], // another doctor's grant adds an emergency access record to the patient's list
+    `patient-records:${patient.id}`,
   );
 
   return (

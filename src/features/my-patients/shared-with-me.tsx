@@ -11,16 +11,14 @@ import { PageSpinner } from '../../components/page-spinner';
 import { SectionCard } from '../../components/section-card';
 import { ShareExpiry } from '../../components/share-expiry';
 import { useReloadAtExpiry } from '../../components/use-reload-at-expiry';
-import type { LedgerRemote } from '../../ledger/ledger-context';
-import { useLedgerQuery } from '../../ledger/use-ledger-query';
+import { useNamedQuery } from '../../ledger/use-ledger-query';
+import { SHARED_WITH_ME } from '../../ledger/shared-queries';
 import { SharedRecords } from './shared-records';
-
-const loadShared = (service: LedgerRemote) => service.sharedWithMe(); // module level: stable for useLedgerQuery
 
 // Patients who shared their records with this doctor (active shares only), each openable in place. The open share is
 // in the URL (?share=<id>), so Back closes it and a kept link asks the worker again, which refuses an ended share.
 export function SharedWithMe() {
-  const query = useLedgerQuery(loadShared, ['grants', 'access']); // shares and revokes are 'grants' changes, reads 'access'
+  const query = useNamedQuery(SHARED_WITH_ME);
   const [params, setParams] = useSearchParams();
   const openedId = params.get('share');
   const openers = useRef(new Map<string, HTMLButtonElement>());

@@ -11,18 +11,16 @@ import { RecordList } from '../../components/record-list';
 import { DetailList, healthOverviewFields } from '../../components/detail-list';
 import { SectionCard } from '../../components/section-card';
 import { StatCard } from '../../components/stat-card';
-import type { LedgerRemote } from '../../ledger/ledger-context';
 import { syncBrief } from '../../components/sync-words';
 import { useChainStatus } from '../../ledger/use-chain-status';
 import { useSyncStatus } from '../../ledger/use-sync-status';
-import { useLedgerQuery } from '../../ledger/use-ledger-query';
+import { useNamedQuery } from '../../ledger/use-ledger-query';
+import { PATIENT_OVERVIEW } from '../../ledger/shared-queries';
 import { EmergencyAccessNotice } from './emergency-access-notice';
-
-const loadOverview = (service: LedgerRemote) => service.patientOverview();
 
 export function PatientDashboardPage() {
   // Medical records and their count, plus the alert of emergency accesses (grants and reads).
-  const query = useLedgerQuery(loadOverview, ['records', 'grants', 'access']);
+  const query = useNamedQuery(PATIENT_OVERVIEW);
   const status = useChainStatus();
   const sync = useSyncStatus().data;
 

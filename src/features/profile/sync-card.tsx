@@ -42,7 +42,11 @@ export function SyncCard() {
   const [asking, setAsking] = useState(false); // the first Connect of a patient who has not chosen asks first
   const patient = user?.role === 'patient';
   const loadConsent = useCallback((remote: LedgerRemote) => (patient ? remote.careNetworkConsent() : noConsent()), [patient]);
-  const { data: consent, error: consentError, reload: reloadConsent } = useLedgerQuery(loadConsent, ACCESS);
+  const {
+    data: consent,
+    error: consentError,
+    reload: reloadConsent,
+  } = useLedgerQuery(loadConsent, ACCESS, `care-consent:${patient}`);
 
   const state = status?.state ?? 'off';
   const linked = state !== 'off' && state !== 'refused';

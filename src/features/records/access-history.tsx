@@ -41,7 +41,7 @@ const loadHistory = (service: LedgerRemote) => service.accessHistory(); // modul
 
 // Every break-the-glass access to the patient's records, built from the chain by the worker (docs/decisions/enforced-emergency-access.md).
 export function AccessHistory() {
-  const query = useLedgerQuery(loadHistory, ['grants', 'access']);
+  const query = useLedgerQuery(loadHistory, ['grants', 'access'], 'access-history');
   const patientName = useSession().user?.name;
   const { hash } = useLocation();
   const anchorRef = useRef<HTMLDivElement>(null);

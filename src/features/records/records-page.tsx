@@ -44,6 +44,7 @@ export function RecordsPage() {
       [patientId, wanted, type],
     ),
     ['records'],
+    `records:${patientId}:${type}:${wanted}`,
   );
 
   const [focusNotice, setFocusNotice] = useState(0);

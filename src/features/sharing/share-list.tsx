@@ -15,7 +15,7 @@ const loadShares = (service: LedgerRemote) => service.myShares(); // module leve
 // Every share of the patient, active ones first, each newest first (as the worker lists them).
 export function ShareList({ onRevoked }: { onRevoked?: (entry: ShareEntryData) => void }) {
   // shares and revokes are 'grants' changes, the doctor's reads 'access' ones
-  const query = useLedgerQuery(loadShares, ['grants', 'access']);
+  const query = useLedgerQuery(loadShares, ['grants', 'access'], 'my-shares');
   const [notice, setNotice] = useState<string | null>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
   const active = query.data?.filter((entry) => entry.status === 'active') ?? [];

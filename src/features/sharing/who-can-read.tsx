@@ -15,7 +15,8 @@ const level = (accessLevel: ShareEntry['share']['accessLevel']) => accessLevelLa
 export function WhoCanRead({ activeShares }: { activeShares: readonly ShareEntry[] }) {
   const patientId = useSession().user?.id ?? '';
   const careTeam = DOCTORS.filter((doctor) => doctor.patients.includes(patientId)); // who reads by the access rule (workers/core/access.ts)
-  const emergencies = useLedgerQuery(loadHistory, ['grants']).data?.filter((entry) => entry.status === 'active') ?? [];
+  const emergencies =
+    useLedgerQuery(loadHistory, ['grants'], 'access-history:grants').data?.filter((entry) => entry.status === 'active') ?? [];
   const readers: { key: string; name: string; why: string }[] = [
     ...careTeam.map((doctor) => ({ key: doctor.id, name: doctor.name, why: 'your doctor: reads all your records and files' })),
     ...activeShares.map((entry) => ({
