@@ -19,7 +19,7 @@ export const RULES = {
   workersImportSrc: 'workers/ never imports src/: the worker is the backend and the app its client.',
   coreIsPure: 'workers/core is pure logic: it imports nothing from workers/storage, workers/ledger, comlink, React or the DOM.',
   capabilitiesImportCapabilities:
-    'Capability modules of workers/ledger/ never import one another (only deps.ts, views.ts, transfer-jobs.ts, sealing.ts, seal-writes.ts and the store modules): workers/service.ts composes them.',
+    'Capability modules of workers/ledger/ never import one another (only deps.ts, views.ts, transfer-jobs.ts, sealing.ts, seal-writes.ts, sealed-opening.ts and the store modules): workers/service.ts composes them.',
 };
 
 // workers/ledger/ modules that every capability module may import
@@ -38,6 +38,7 @@ const LEDGER_SHARED = [
   'sandbox-views',
   'sealing',
   'seal-writes', // sealing's write side, split from it by job
+  'sealed-opening', // sealing's opening of one text, split from its builds
 ];
 const FEATURES = readdirSync(join(root, 'src/features'));
 // workers/ paths that are static data (and text-input's pure rules, the screens' checks before a call), imported by the app at run time

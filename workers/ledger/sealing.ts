@@ -1,30 +1,16 @@
 // A patient's medical text opened for the signed-in reader (docs/decisions/nothing-medical-in-clear.md): the chain keeps
-// only clear fields, the screens read what this device may open; sealing before a write is in ./seal-writes.ts. Keys
-// never cross the worker boundary.
-import type { GrantState, LedgerState, RecordEntry, ShareState } from '../core/ledger-state';
-import {
-  openClinicalRecord,
-  openFromReaders,
-  readerSealedRecordId,
-  type ReaderSealed,
-  type SealBinding,
-  type SealedClinicalRecord,
-  type SummaryKey,
-} from '../core/sealed-fields';
+// only clear fields, the screens read what this device may open (one text opened: ./sealed-opening.ts); sealing before
+// a write is in ./seal-writes.ts. Keys never cross the worker boundary.
+import type { LedgerState, RecordEntry } from '../core/ledger-state';
+import type { SummaryKey } from '../core/sealed-fields';
 import { SharedMap } from '../core/shared-map';
 import { clearUploads, resealings, sealForPair, sealUploads } from './seal-writes';
-import type { ChainFile, ChainRecord, ClinicalRecord, User } from '../core/types';
+import { createOpening, openedCaches, type Built, type Caches, type SealingSession } from './sealed-opening';
+import type { ChainRecord, ClinicalRecord, User } from '../core/types';
 import type { Snapshot } from './snapshot';
-import { DELETED_FILE, SEALED_FILE } from './views';
 
-// What a reader sees of a record whose key has not reached this device (or that is not theirs to open).
-export const SEALED_TITLE = 'Sealed record (its key is not on this device)';
+export { SEALED_TEXT, SEALED_TITLE, type SealingSession } from './sealed-opening';
 export { DELETED_FILE, SEALED_FILE } from './views'; // the names sealing gives the files it cannot open
-export const SEALED_TEXT = '(sealed)';
-
-export interface SealingSession {
-  encryptionKey: (userId: string) => CryptoKey | undefined;
-}
 
 // The same summary keys held (a write publishes its own copy of them): a new one may open any older upload.
 function sameSummaryKeys(a: ReadonlyMap<string, SummaryKey>, b: ReadonlyMap<string, SummaryKey>): boolean {
@@ -34,152 +20,10 @@ function sameSummaryKeys(a: ReadonlyMap<string, SummaryKey>, b: ReadonlyMap<stri
   return true;
 }
 
-// One build of the screens' projection for a reader: the snapshot it read, what it made, the texts it could not open.
-interface Built {
-  source: Snapshot;
-  result: LedgerState;
-  unopened: Set<string>; // 'grant|<id>' or 'share|<id>' whose sealed text was not opened: tried again by the next build
-}
-
-interface OpenedUpload {
-  record: ClinicalRecord;
-  tried: string; // which keys were held when it was tried: tried again when that changes
-}
-
-// Every text this device opened, kept for the next build: one set, dropped whole when the signed-in user changes or the
-// demo data is reset (forget), so nothing opened for one user is held for the next.
-function openedCaches() {
-  return {
-    uploads: new Map<string, OpenedUpload>(), // record id -> what was opened of it: records never change
-    texts: new Map<string, string>(), // `${reader}|${record id}` -> a reason or note opened for that reader
-    readableOf: new WeakMap<Snapshot, Map<string, Promise<LedgerState>>>(),
-    builtOf: new WeakMap<Snapshot, Map<string, LedgerState>>(), // the builds of readableOf that are done
-    // a projection's entry -> its opened copy: every build lists every record, and most were opened alike before
-    openedEntries: new WeakMap<RecordEntry, RecordEntry>(),
-    lastBuilt: new Map<string, Built>(), // reader id -> their newest build
-    titlesOf: new WeakMap<LedgerState, Map<number, string>>(),
-  };
-}
-
 // the store's newest snapshot is all sealing reads of it (its type named here: store.ts imports what imports this)
 export function createSealing(store: { current(): Snapshot }, session: SealingSession) {
   let caches = openedCaches();
-  const recordOfDocument = new Map<string, string>(); // document id -> the upload naming it: a fact of the chain
-
-  // What an upload is opened with here: a change (a key came, a file was deleted) opens it again.
-  function keysFor(s: Snapshot, record: ClinicalRecord): string {
-    const documents = s.verified.state.documents;
-    let held = 0;
-    let deleted = 0;
-    for (const file of record.files) {
-      if (s.keys.has(file.documentId)) held++;
-      if (documents.get(file.documentId)?.deletedAt) deleted++;
-    }
-    return `${record.sealed && s.summaryKeys.has(record.sealed.key) ? 1 : 0}|${held}|${deleted}`;
-  }
-
-  type Caches = ReturnType<typeof openedCaches>; // a build reads and fills the set it started with
-
-  // Opens a sealed upload with the keys this device holds (`tried`: keysFor), and keeps it for the next build.
-  async function openUpload(c: Caches, s: Snapshot, record: ClinicalRecord, tried: string): Promise<ClinicalRecord> {
-    const sealed = record.sealed;
-    if (!sealed) return record;
-    const summary = s.summaryKeys.get(sealed.key);
-    const documents = s.verified.state.documents;
-    const opened = summary
-      ? await openClinicalRecord(record as SealedClinicalRecord, new Map([[sealed.key, summary.key]]), s.keys)
-      : null;
-    const unnamed = (file: ChainFile): ChainFile => ({
-      ...file,
-      name: documents.get(file.documentId)?.deletedAt ? DELETED_FILE : SEALED_FILE,
-    });
-    const shown: ClinicalRecord = opened
-      ? { ...opened.record, files: opened.record.files.map((file, i) => (opened.filesOpened[i] ? file : unnamed(file))) }
-      : { ...record, title: SEALED_TITLE, description: SEALED_TEXT, files: record.files.map(unnamed) };
-    c.uploads.set(record.id, { record: shown, tried });
-    return shown;
-  }
-
-  async function openText(
-    c: Caches,
-    reader: User | null,
-    sealed: ReaderSealed,
-    binding: SealBinding,
-    field: 'reason' | 'note',
-  ): Promise<string> {
-    const privateKey = reader ? session.encryptionKey(reader.id) : undefined;
-    const id = `${reader?.id ?? ''}|${binding.recordId}`;
-    const known = c.texts.get(id);
-    if (known !== undefined) return known;
-    const opened = reader && privateKey ? await openFromReaders(sealed, reader.id, privateKey, binding) : null;
-    const text = typeof opened?.[field] === 'string' ? opened[field] : null;
-    if (text === null) return SEALED_TEXT; // not this reader's, or no key unlocked: tried again next time
-    c.texts.set(id, text);
-    return text;
-  }
-
-  // The verified projection with what `reader` may open on this device opened: upload titles, descriptions and file
-  // names, and the reasons and notes sealed to them. Rules and writes never read it: they work on clear fields.
-  // A grant or share with its sealed text opened for `reader`, and whether it opened (else it is tried again next build).
-  async function openedGrant(c: Caches, reader: User | null, known: GrantState): Promise<{ value: GrantState; opened: boolean }> {
-    if (!known.sealedReason) return { value: known, opened: true };
-    const binding = {
-      recordId: readerSealedRecordId(known.sealedReason),
-      patientId: known.grant.patientId,
-      type: 'emergency_access',
-    };
-    const reason = await openText(c, reader, known.sealedReason, binding, 'reason');
-    return {
-      value: { ...known, grant: { ...known.grant, reason } },
-      opened: c.texts.has(`${reader?.id ?? ''}|${binding.recordId}`),
-    };
-  }
-
-  async function openedShare(c: Caches, reader: User | null, known: ShareState): Promise<{ value: ShareState; opened: boolean }> {
-    if (!known.sealedNote) return { value: known, opened: true };
-    const binding = { recordId: readerSealedRecordId(known.sealedNote), patientId: known.share.patientId, type: 'access_shared' };
-    const note = await openText(c, reader, known.sealedNote, binding, 'note');
-    return {
-      value: { ...known, share: { ...known.share, note } },
-      opened: c.texts.has(`${reader?.id ?? ''}|${binding.recordId}`),
-    };
-  }
-
-  // The uploads of `ids` opened with the keys `s` holds: each opened once per set of keys it was tried with.
-  async function openAll(c: Caches, s: Snapshot, records: Iterable<ChainRecord>): Promise<Map<string, ClinicalRecord>> {
-    const openedById = new Map<string, ClinicalRecord>();
-    const toOpen: Promise<ClinicalRecord>[] = [];
-    for (const record of records) {
-      if (!('files' in record)) continue;
-      for (const file of record.files) recordOfDocument.set(file.documentId, record.id);
-      if (!record.sealed) continue;
-      const tried = keysFor(s, record);
-      const known = c.uploads.get(record.id);
-      if (known?.tried === tried) openedById.set(record.id, known.record);
-      else toOpen.push(openUpload(c, s, record, tried)); // all at once: the browser decrypts on several threads
-    }
-    for (const opened of await Promise.all(toOpen)) openedById.set(opened.id, opened);
-    return openedById;
-  }
-
-  const openedWith =
-    (c: Caches, openedById: ReadonlyMap<string, ClinicalRecord>) =>
-    (entry: RecordEntry): RecordEntry => {
-      const record = openedById.get(entry.record.id);
-      if (!record) return entry;
-      const known = c.openedEntries.get(entry);
-      if (known?.record === record) return known;
-      const made = { ...entry, record };
-      c.openedEntries.set(entry, made);
-      return made;
-    };
-
-  // A document as the screens read it: its name and type from its opened upload, when that upload is sealed.
-  function openedDocument(state: LedgerState, openedById: ReadonlyMap<string, ClinicalRecord>, documentId: string) {
-    const document = state.documents.get(documentId);
-    const file = openedById.get(recordOfDocument.get(documentId) ?? '')?.files.find((each) => each.documentId === documentId);
-    return document && file ? { ...document, fileName: file.name, fileType: file.type } : document;
-  }
+  const { recordOfDocument, openAll, openedWith, openedGrant, openedShare, openedDocument } = createOpening(session);
 
   // The verified projection with what `reader` may open on this device opened: upload titles, descriptions and file
   // names, and the reasons and notes sealed to them. Rules and writes never read it: they work on clear fields.
