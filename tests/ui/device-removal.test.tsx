@@ -9,15 +9,21 @@ import { openLedger, renderApp } from './render-app';
 
 const SERVER = 'ws://127.0.0.1:3030';
 
+// Sarah's ledger connected as 'Chrome on Linux', and another browser of hers connected under `otherName`.
+async function twoDevicesOfSarah(otherName: string) {
+  const server = fakeServer({ relay: true });
+  const ledger = openLedger({ syncTransport: server.transport, demoLedger: await testDemoLedger() });
+  await signInAs(ledger.service, SARAH);
+  await ledger.service.connectSync({ serverUrl: SERVER, deviceName: 'Chrome on Linux' });
+  const other = await createDemoBrowser({ syncTransport: server.transport });
+  await signInAs(other, SARAH);
+  await other.connectSync({ serverUrl: SERVER, deviceName: otherName });
+  return { server, ledger };
+}
+
 describe('removing a device from the Devices list', () => {
   it("names each device, removes the user's old browser after the question, and offers nothing on another user's", async () => {
-    const server = fakeServer({ relay: true });
-    const ledger = openLedger({ syncTransport: server.transport, demoLedger: await testDemoLedger() });
-    await signInAs(ledger.service, SARAH);
-    await ledger.service.connectSync({ serverUrl: SERVER, deviceName: 'Chrome on Linux' });
-    const old = await createDemoBrowser({ syncTransport: server.transport });
-    await signInAs(old, SARAH);
-    await old.connectSync({ serverUrl: SERVER, deviceName: 'Chrome on Linux' });
+    const { server, ledger } = await twoDevicesOfSarah('Chrome on Linux');
     const clinic = await createDemoBrowser({ syncTransport: server.transport });
     await signInAs(clinic, CARTER);
     await clinic.connectSync({ serverUrl: SERVER, deviceName: 'Clinic PC' });
@@ -64,13 +70,7 @@ describe('removing a device from the Devices list', () => {
   });
 
   it('keeps the dialog open with the reason when the server refuses', async () => {
-    const server = fakeServer({ relay: true });
-    const ledger = openLedger({ syncTransport: server.transport, demoLedger: await testDemoLedger() });
-    await signInAs(ledger.service, SARAH);
-    await ledger.service.connectSync({ serverUrl: SERVER, deviceName: 'Chrome on Linux' });
-    const old = await createDemoBrowser({ syncTransport: server.transport });
-    await signInAs(old, SARAH);
-    await old.connectSync({ serverUrl: SERVER, deviceName: 'Old laptop' });
+    const { server, ledger } = await twoDevicesOfSarah('Old laptop');
     await expect.poll(async () => (await ledger.service.syncStatus()).devices.length).toBe(2);
     const { user } = renderApp('/patient/profile', { ledger, signedInAs: SARAH.id });
     const section = await screen.findByRole('region', { name: 'Devices and sync' });
