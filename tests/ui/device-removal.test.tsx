@@ -60,10 +60,10 @@ describe('removing a device from the Devices list', () => {
     const again = await screen.findByRole('dialog', { name: 'Remove this device?' });
     within(again).getByRole('button', { name: 'Remove device' }).focus();
     await user.keyboard('{Enter}');
-    expect(
-      await within(section).findByText(/^Chrome on Linux \(id [0-9a-z-]{8}\) was removed from the sync server\.$/),
-    ).toHaveFocus();
+    const said = await within(section).findByText(/^Chrome on Linux \(id [0-9a-z-]{8}\) was removed from the sync server\.$/);
+    // the focus moves to the message once the dialog has closed (its exit transition ends first)
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(said).toHaveFocus());
     await waitFor(() => expect(within(section).queryByText(new RegExp(`id ${oldRow.id.slice(0, 8)}$`))).not.toBeInTheDocument());
     expect(within(section).getByText(`Another user’s device · id ${clinicRow.id.slice(0, 8)}`)).toBeInTheDocument();
     expect(within(section).queryByRole('button', { name: /^Remove/ })).not.toBeInTheDocument();
