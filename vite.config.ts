@@ -3,7 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, runnerImport, type Plugin, type Rolldown } from 'vite';
 import { comlink } from 'vite-plugin-comlink';
 import { VitePWA } from 'vite-plugin-pwa';
-import { contentSecurityPolicyHeader } from './serve-build.ts';
+import { contentSecurityPolicyHeader, sendBrotliCopies, writeBrotliCopies } from './serve-build.ts';
 import { SESSION_KEY } from './src/auth/session-key.ts';
 import { pageHostsOf, withSyncConnectSources } from './server/sync-origins.ts';
 
@@ -190,7 +190,9 @@ export default defineConfig({
     prerenderLogin,
     offlineApp,
     preloadTheApp,
+    writeBrotliCopies,
     contentSecurityPolicyHeader,
+    sendBrotliCopies,
   ],
   css: {
     // Bootstrap 5.3's Sass (src/app/bootstrap.scss) still uses @import and the global functions Dart Sass deprecates
