@@ -1,7 +1,7 @@
 // How `vite preview` serves the build (npm start, the browser tests, the benches): the Content-Security-Policy header
 // where it takes effect, and the build's Brotli copies. Plugins of vite.config.ts.
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { extname, join, normalize } from 'node:path';
+import { extname, join, normalize, sep } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import type { Plugin } from 'vite';
 import { withSyncConnectSources } from './server/sync-origins.ts';
@@ -74,7 +74,7 @@ export const writeBrotliCopies: Plugin = {
 export const sendBrotliCopies: Plugin = {
   name: 'send-brotli-copies',
   configurePreviewServer(server) {
-    const dir = normalize(server.config.build.outDir);
+    const dir = normalize(server.config.build.outDir + sep); // with its separator: no sibling folder matches
     const headers = server.config.preview.headers ?? {};
     server.middlewares.use((req, res, next) => {
       if (req.method !== 'GET' || !/\bbr\b/.test(String(req.headers['accept-encoding'] ?? ''))) return next();

@@ -133,7 +133,9 @@ export async function runSignatureBench({ skipAppBuild = false } = {}) {
     console.log('[bench] Ed25519 verification throughput in 1, 2 and 4 workers…');
     const throughput = await verifyThroughput(browser, baseUrl);
     const chains = [];
-    for (const height of [10_000, Number(process.env.BENCH_HUGE_BLOCKS ?? 100_000)]) {
+    // 1,000 beside the long ledgers: a returning patient's dashboard on 100,000 blocks is held to the one on 1,000
+    const heights = [1_000, 10_000, Number(process.env.BENCH_HUGE_BLOCKS ?? 100_000)];
+    for (const height of heights) {
       console.log(`[bench] ${height.toLocaleString('en-US')} signed blocks: mining, signing, writing…`);
       const context = await browser.newContext({ baseURL: baseUrl });
       const app = await context.newPage();
@@ -201,8 +203,11 @@ export function formatSignatureTable(results) {
     );
   }
   const huge = results.chains.at(-1);
+  const small = results.chains[0];
+  const behindSmall = huge.dashboard.wallMs - small.dashboard.wallMs;
   lines.push('', '| Goal | Measured | Verdict |', '|---|---|---|');
   lines.push(
+    `| ${huge.height.toLocaleString('en-US')} signed blocks: dashboard within 1 s of ${small.height.toLocaleString('en-US')} blocks' | ${ms(behindSmall)} later | ${verdict(!huge.dashboard.failure && behindSmall <= 1000)} |`,
     `| ${huge.height.toLocaleString('en-US')} signed blocks: dashboard within 1.5 s | ${ms(huge.dashboard.wallMs)} | ${verdict(!huge.dashboard.failure && huge.dashboard.wallMs <= 1500)} |`,
     `| ${huge.height.toLocaleString('en-US')} signed blocks: every signature checked within 3 s | ${ms(huge.dashboard.signedMs)} | ${verdict(huge.dashboard.signedMs <= 3000)} |`,
     `| no main-thread task over 50 ms until every signature is checked (CPU) | ${ms(Math.max(...results.chains.map((chain) => chain.dashboard.coldLongestTaskCpuMs)))} | ${verdict(results.chains.every((chain) => chain.dashboard.coldLongestTaskCpuMs <= LONG_TASK_MS))} |`,
