@@ -1,7 +1,8 @@
 // The last answer of each named query with the ledger version it was asked at: a screen shown again while nothing it
-// reads has changed shows it at once, and an answer asked for before React ran (src/start/first-data.ts) is not asked
-// for twice. Answers are kept for the signed-in user only: the session says whose they are (keepFor) before any
-// screen of theirs renders, and a reset or a sign-out by the worker empties them (src/ledger/ledger-changes.ts).
+// reads has changed shows it at once, and a first screen whose answer was asked for before React ran
+// (src/start/first-data.ts) renders with it; either screen asks once more behind it (src/ledger/use-ledger-query.ts).
+// Answers are kept for the signed-in user only: the session says whose they are (keepFor) before any screen of theirs
+// renders, and a reset or a sign-out by the worker empties them (src/ledger/ledger-changes.ts).
 export interface KeptAnswers {
   // the answer kept for `key` at `version`, asked for now if there is none (or it failed, or `fresh` is asked)
   answer: <T>(key: string, version: number, load: () => Promise<T>, fresh?: boolean) => Promise<T>;

@@ -59,7 +59,7 @@ export function useLedgerQuery<T>(
           request === latest &&
           startTransition(() =>
             setState((previous) =>
-              previous.key === keep && previous.version === version && sameAnswer(previous.data, data)
+              previous.key === keep && previous.version === version && !previous.error && sameAnswer(previous.data, data)
                 ? previous
                 : { data, settled: true, key: keep, version },
             ),
