@@ -51,7 +51,8 @@ export interface ChainStatus {
   readOnly: boolean; // true when the stored chain failed verification at load, or its newest block is dated ahead: writes are refused
   futureTip?: string; // the newest block is dated far ahead of this device's clock: why writes wait
   signaturesChecked: number; // blocks from #0 whose signatures were checked and hold
-  signaturesToCheck: number; // blocks that passed the hash, link and rule checks: their signatures are checked next
+  signaturesToCheck: number; // blocks that passed the rule checks: their signatures are checked next
+  hashesChecked: number; // blocks from #0 whose hashes and links were checked and hold (a long chain is shown before)
   ownLedger?: true; // this browser holds a ledger of its own, not the demo ledger every browser holds (an earlier MedLedger made it)
 }
 
@@ -293,7 +294,7 @@ export type ChangeKind =
   | 'records' // uploads and deletions: records and documents
   | 'grants' // emergency access granted, ended or expired
   | 'access' // emergency reads and the patient's acknowledgements: the access history and alerts
-  | 'signatures' // more signatures of the loaded chain were checked: only the chain status
+  | 'signatures' // more hashes or signatures of the loaded chain were checked: only the chain status
   | 'sync' // the link to the sync server changed: its state, pending blocks, the devices
   | 'signed-out' // the worker signed the user out: this device took the sync server's ledger
   | 'reset'; // the whole ledger was replaced (reset, or another tab's reset): everything

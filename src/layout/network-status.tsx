@@ -1,4 +1,4 @@
-import { SignatureProgress } from '../components/signature-progress';
+import { ChainCheckProgress, chainChecking } from '../components/chain-check-progress';
 import { syncBrief } from '../components/sync-words';
 import { useChainStatus } from '../ledger/use-chain-status';
 import { useSyncStatus } from '../ledger/use-sync-status';
@@ -26,14 +26,18 @@ export function NetworkStatus() {
           </div>
           <div>
             <dt>Chain</dt>
-            <dd className={chain.valid ? 'text-success' : 'text-danger'}>{chain.valid ? 'Valid' : 'Invalid'}</dd>
+            {chain.valid && chain.hashesChecked < chain.height ? (
+              <dd>Checking</dd>
+            ) : (
+              <dd className={chain.valid ? 'text-success' : 'text-danger'}>{chain.valid ? 'Valid' : 'Invalid'}</dd>
+            )}
           </div>
         </dl>
       ) : null}
       {chain?.readOnly ? <p className="network-status-note">Read-only: the stored chain failed verification.</p> : null}
-      {chain && !chain.readOnly && chain.signaturesChecked < chain.signaturesToCheck ? (
+      {chain && !chain.readOnly && chainChecking(chain) ? (
         <p className="network-status-note">
-          <SignatureProgress status={chain} />
+          <ChainCheckProgress status={chain} />
         </p>
       ) : null}
       {chain ? null : (

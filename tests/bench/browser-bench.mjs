@@ -431,9 +431,9 @@ export async function dashboardLoad(context, baseUrl, expectedHeight, { allowFai
     await page.goto(`${baseUrl}/patient/dashboard`);
     failure = await dashboardShown(page, expectedHeight, { allowFailure });
     wallMs = Date.now() - began;
-    // the signatures of a long chain are checked after it is shown; the side menu says so until they are
+    // the hashes and signatures of a long chain are checked after it is shown; the side menu says so until they are
     if (!failure)
-      await page.waitForFunction(() => !document.querySelector('.signature-progress'), null, {
+      await page.waitForFunction(() => !document.querySelector('.chain-check-progress'), null, {
         timeout: DASHBOARD_TIMEOUT_MS,
         polling: 50,
       });

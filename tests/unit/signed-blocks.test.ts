@@ -31,7 +31,8 @@ import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { authorKey, reforge } from '../support/forged-blocks';
 import { uploadInClear } from '../support/sealed-blocks';
 import { MICHAEL, SARAH, WILSON, createClock, errorOf, fileInput, signInAs, uploadOf } from '../support/ledger-fixtures';
-import { TEST_KEY_ITERATIONS, createTestLedgerService } from '../support/test-ledger';
+import { TEST_KEY_ITERATIONS, createTestLedgerService, testDeps } from '../support/test-ledger';
+import { createLedgerBackend } from '../../workers/service';
 
 const MINUTE = 60_000;
 
@@ -303,7 +304,7 @@ describe('a long chain', () => {
     longChain = await buildLongChain();
   });
 
-  it('is shown once its hashes and rules hold, then has every signature checked in order, a slice per checker at once', async () => {
+  it('is shown once its rules hold, then has every signature checked in order, a slice per checker at once', async () => {
     const held = heldChecker(2);
     const service = await loadLong(longChain, held.checker);
     expect(await service.chainStatus()).toMatchObject({ valid: true, signaturesChecked: 500, signaturesToCheck: LONG_HEIGHT });
@@ -355,6 +356,55 @@ describe('a long chain', () => {
       index: 100,
       reason: `signature does not hold for the enrolled key of ${WILSON.id}`,
     });
+  });
+});
+
+// The backend of a browser holding `blocks`, before anyone signs in.
+async function backendOf(blocks: Block[]) {
+  const storage = createMemoryStorage();
+  const { stored, contents } = ledger;
+  await storage.commit({ blocks, documents: stored.documents, contents, meta: stored.meta });
+  const released = heldChecker(2);
+  released.release();
+  return createLedgerBackend(testDeps({ storage, now: ledger.clock.now, signatureChecker: released.checker }));
+}
+
+describe("a long chain's hashes and links", () => {
+  beforeAll(async () => {
+    longChain ??= await buildLongChain();
+  });
+
+  it('are checked after it is shown, and nothing is written before they hold', async () => {
+    const { store } = await backendOf(longChain);
+    await store.ready();
+    // shown with its first slice checked (5,000 blocks): the rest follows in the next tasks
+    expect(store.status()).toMatchObject({ valid: true, readOnly: false, height: LONG_HEIGHT, hashesChecked: 5000 });
+    expect(store.state().height).toBe(LONG_HEIGHT);
+    // every write takes the store's lock, which the load holds until the check is done
+    const checkedWhenLocked = store.refresh().then(() => store.status().hashesChecked);
+    expect(await checkedWhenLocked).toBe(LONG_HEIGHT);
+    expect(store.status()).toMatchObject({ valid: true, readOnly: false });
+  });
+
+  it('turn the ledger read-only from a block whose hash fails, found after it was shown', async () => {
+    const blocks = [...longChain];
+    blocks[5500] = { ...blocks[5500], data: { ...blocks[5500].data, description: 'edited' } };
+    const { store, service } = await backendOf(blocks);
+    const changes: ChangeKind[][] = [];
+    await service.onChange(((change: LedgerChange) => changes.push(change.kinds)) as never);
+    await store.ready();
+    expect(store.status()).toMatchObject({ valid: true, readOnly: false, hashesChecked: 5000 });
+    await store.refresh(); // after the check
+    expect(store.status()).toMatchObject({
+      valid: false,
+      readOnly: true,
+      hashesChecked: LONG_HEIGHT,
+      firstInvalid: { index: 5500, reason: 'record data was changed (data hash mismatch)' },
+    });
+    expect(store.state()).toEqual(project(blocks.slice(0, 5500)));
+    expect(changes.some((kinds) => kinds.includes('chain'))).toBe(true);
+    await signInAs(service, SARAH);
+    expect((await errorOf(service.upload(uploadOf('After the check')))).name).toBe('ReadOnlyError');
   });
 });
 

@@ -166,6 +166,7 @@ export function statusOf(chain: PeerChain, difficulty: number): ChainStatus {
     readOnly: false,
     signaturesChecked: 0, // the sandbox checks no signatures itself: each block's problem names a changed one
     signaturesToCheck: 0,
+    hashesChecked: chain.blocks.length,
   };
 }
 

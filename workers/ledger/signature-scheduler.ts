@@ -1,6 +1,7 @@
-// Signatures are checked from the moment the blocks are read, beside the check of hashes, links and rules, and
-// go on in the background once those passed and the screens show the blocks; a failure found later turns the
-// ledger read-only like any other (workers/ledger/store.ts publishes a new snapshot for it).
+// The first slice of signatures is checked from the moment the blocks are read, beside the check of the rules; the
+// rest go on in the background once the screens show the blocks (before, the cores are the load's and the first
+// screen's); a failure found later turns the ledger read-only like any other (workers/ledger/store.ts publishes a
+// new snapshot for it).
 import type { InvalidBlock } from '../api';
 import { firstSignatureFailure, type SignatureChecker, type SignatureFailure } from '../core/signatures';
 import type { Block, KeyEnrolment } from '../core/types';
@@ -13,14 +14,21 @@ export interface SignatureCheck {
   checked: number; // blocks [0, checked) have signatures that hold
   failure?: InvalidBlock; // the first block whose signature failed
   limit: number; // blocks from here on need no check: an earlier one failed a check of hashes, links or rules
-  lanes: number; // slices checked at once: one while this worker verifies the hashes (the other core is free), every checker once shown
+  lanes: number; // slices checked at once once shown: one per checker worker
   running: boolean;
+  shown: boolean; // the chain is shown: the slices after the first may start
   stopped: boolean; // a newer load took over
   progressed: Set<() => void>; // told after every checked slice, a failure, and the end
 }
 
 export function signatureCheck(checked: number): SignatureCheck {
-  return { checked, limit: Infinity, lanes: 1, running: false, stopped: false, progressed: new Set() };
+  return { checked, limit: Infinity, lanes: 1, running: false, shown: false, stopped: false, progressed: new Set() };
+}
+
+// The chain is shown (`stopped`: a newer load took over): the check goes on with `lanes` slices at once, or ends.
+export function resumeCheck(check: SignatureCheck, change: { shown: true; lanes: number } | { stopped: true }): void {
+  Object.assign(check, change);
+  check.progressed.forEach((listener) => listener());
 }
 
 // Resolves once `done` holds for `check`, or its checking ended.
@@ -61,12 +69,16 @@ export function checkSignatures(
     try {
       for (;;) {
         const end = Math.min(blocks().length, check.limit);
-        while (queue.length < check.lanes && next < end) {
+        while (queue.length < check.lanes && next < end && (check.shown || next < FIRST_SIGNATURE_SLICE)) {
           const to = Math.min(end, next + (next < FIRST_SIGNATURE_SLICE ? FIRST_SIGNATURE_SLICE : SIGNATURE_SLICE));
           queue.push({ from: next, to, result: sliceOf(next, to) });
           next = to;
         }
         const head = queue.shift();
+        if (!head && next < end && !check.stopped) {
+          await until(check, () => check.shown || check.stopped);
+          continue;
+        }
         if (!head || check.stopped) return;
         // a check that throws on stored data names the slice's first block rather than leaving it unchecked
         const failure = await head.result.catch((error: unknown) => ({

@@ -2,6 +2,7 @@
 // the first failed check. A published snapshot never changes: a write or a late signature failure publishes a
 // new one (workers/ledger/store.ts).
 import type { InvalidBlock } from '../api';
+import { checkBlock } from '../core/chain';
 import { verifyLedger, type LedgerState, type VerifiedLedger } from '../core/projection';
 import { summaryKeysOf, type SummaryKey } from '../core/sealed-fields';
 import type { StoredKeys } from '../core/signatures';
@@ -25,6 +26,12 @@ export interface Snapshot {
   readonly signatures: SignatureCheck; // the live check of this chain's signatures, shared by the snapshots that extend it
   readonly publicKeys: Map<string, Promise<CryptoKey>>; // enrolled keys (base64) imported once: a cache, not state
   readonly awaiting: ReadonlySet<string>; // documents another device wrote whose key or bytes have not reached this one
+  readonly hashes?: HashCheck; // a long chain shown before its hashes and links were checked: how far that check got
+}
+
+// The check of a long chain's hashes and links, run behind the first screen (workers/ledger/store.ts).
+export interface HashCheck {
+  checked: number; // blocks [0, checked) have hashes and links that hold
 }
 
 // Meta entry: ids of documents merged from another device whose key or bytes are still on their way.
@@ -36,13 +43,43 @@ export function awaitingOf(value: unknown): Set<string> {
   return new Set(Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : []);
 }
 
-async function verifyInSlices(blocks: readonly Block[], difficulty: number): Promise<VerifiedLedger> {
-  let verified = verifyLedger(blocks, difficulty, undefined, VERIFY_SLICE);
+// `checkedBefore`: blocks whose hashes are not checked here (blocks.length: the rules and the fold alone).
+async function verifyInSlices(blocks: readonly Block[], difficulty: number, checkedBefore = 0): Promise<VerifiedLedger> {
+  let verified = verifyLedger(blocks, difficulty, undefined, VERIFY_SLICE, checkedBefore);
   while (!verified.firstInvalid && verified.state.height < blocks.length) {
     await nextTask();
-    verified = verifyLedger(blocks, difficulty, verified, verified.state.height + VERIFY_SLICE);
+    verified = verifyLedger(blocks, difficulty, verified, verified.state.height + VERIFY_SLICE, checkedBefore);
   }
   return verified;
+}
+
+// Hashes (SHA-256 of each record and header, in pure JS) are most of a long chain's check, and the first screen
+// needs the rules and the fold alone: a chain longer than one slice is shown first and its hashes checked after.
+export const hashesBehind = (blocks: readonly Block[]) => blocks.length > VERIFY_SLICE;
+
+// The first block whose hash or link fails, or undefined; `progress` tells how far it got between slices.
+export async function firstHashProblem(
+  blocks: readonly Block[],
+  difficulty: number,
+  progress: HashCheck,
+  told: () => void,
+): Promise<InvalidBlock | undefined> {
+  for (let index = progress.checked; index < blocks.length; index++) {
+    if (index - progress.checked >= VERIFY_SLICE) {
+      progress.checked = index;
+      told();
+      await nextTask();
+    }
+    const reason = checkBlock(blocks[index], index, blocks[index - 1], difficulty);
+    if (reason !== null) return { index, reason };
+  }
+  progress.checked = blocks.length;
+  return undefined;
+}
+
+// The projection of the blocks before `index`, by the rules alone: their hashes held.
+export function verifiedBefore(blocks: readonly Block[], difficulty: number, index: number): VerifiedLedger {
+  return verifyLedger(blocks, difficulty, undefined, index, index);
 }
 
 // Keys and bytes must match the projection exactly: each live document has both, nothing else is stored.
@@ -116,17 +153,20 @@ export function loadedLedger(stored: StoredState, blocks: Block[], previous: Sna
   return { base, ...(extends_ ? { extends: previous } : {}) };
 }
 
-// Hashes, links, rules and the stored items beside the chain; never touches `previous`'s projection.
+// Hashes, links, rules and the stored items beside the chain; never touches `previous`'s projection. With
+// `deferHashes`, a long chain's hashes and links are left to `firstHashProblem` (`hashes` says so).
 export async function verifiedLedger(
   loaded: LoadedLedger,
   contentIds: readonly string[],
   difficulty: number,
-): Promise<{ verified: VerifiedLedger; invalid?: InvalidBlock }> {
+  deferHashes = false,
+): Promise<{ verified: VerifiedLedger; invalid?: InvalidBlock; hashes?: HashCheck }> {
   const { blocks } = loaded.base;
   const from = loaded.extends;
+  const deferred = !from && deferHashes && hashesBehind(blocks);
   const verified = from
     ? verifyLedger(blocks, difficulty, { state: copyState(from.verified.state) })
-    : await verifyInSlices(blocks, difficulty);
+    : await verifyInSlices(blocks, difficulty, deferred ? blocks.length : 0);
   const invalid = verified.firstInvalid ?? offChainProblem(verified.state, loaded.base.keys, contentIds, loaded.base.awaiting);
-  return { verified, ...(invalid ? { invalid } : {}) };
+  return { verified, ...(invalid ? { invalid } : {}), ...(deferred ? { hashes: { checked: 0 } } : {}) };
 }

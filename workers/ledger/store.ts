@@ -16,9 +16,17 @@ import {
 import { createRemoteIntake } from './remote-intake';
 import { fail, type LedgerDeps } from './deps';
 import { freshWrite, newKeys, replaceAll, restoreWrite } from './replace';
-import { FIRST_SIGNATURE_SLICE, checkSignatures, signatureCheck, until } from './signature-scheduler';
+import { FIRST_SIGNATURE_SLICE, checkSignatures, resumeCheck, signatureCheck, until } from './signature-scheduler';
 import type { SummaryKey } from '../core/sealed-fields';
-import { SUMMARY_KEYS_KEY, chainOf, loadedLedger, verifiedLedger, type Snapshot } from './snapshot';
+import {
+  SUMMARY_KEYS_KEY,
+  chainOf,
+  firstHashProblem,
+  loadedLedger,
+  verifiedBefore,
+  verifiedLedger,
+  type Snapshot,
+} from './snapshot';
 import {
   ALL_KINDS,
   createMutex,
@@ -48,7 +56,8 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
   }
 
   // The stored ledger as a verified snapshot, its signature check started; `previous` is this tab's last one.
-  async function toSnapshot(stored: StoredState, previous: Snapshot | null): Promise<Snapshot> {
+  // `deferHashes`: a long chain's hashes and links are checked after it is shown (checkHashesBehind).
+  async function toSnapshot(stored: StoredState, previous: Snapshot | null, deferHashes = false): Promise<Snapshot> {
     const blocks = chainOf(stored, previous) ?? (await storage.load()).blocks; // the new pages did not follow on: read all
     const loaded = loadedLedger(stored, blocks, previous);
     if (loaded.oldFormat) {
@@ -62,9 +71,27 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     // the blocks the check reads: this chain's newest published snapshot once shown (own writes append to it)
     const latest = () => (snapshot?.signatures === signatures ? snapshot.blocks : blocks);
     checkSignatures(signatures, latest, enrolment, loaded.base.publicKeys, deps.signatureChecker);
-    const { verified, invalid } = await verifiedLedger(loaded, stored.contentIds, difficulty);
+    const { verified, invalid, hashes } = await verifiedLedger(loaded, stored.contentIds, difficulty, deferHashes);
     if (verified.firstInvalid) signatures.limit = verified.state.height;
-    return { ...loaded.base, signatures, verified, ...(invalid ? { invalid } : {}) };
+    return { ...loaded.base, signatures, verified, ...(invalid ? { invalid } : {}), ...(hashes ? { hashes } : {}) };
+  }
+
+  // A long chain shown before its hashes and links were checked: checks them, under the lock so nothing is
+  // written on top of them first, and publishes the outcome; a failure turns the ledger read-only from that block.
+  async function checkHashesBehind(): Promise<void> {
+    const shown = current();
+    if (!shown.hashes) return;
+    const told = () => hooks.checked({ revision: shown.revision, kinds: ['signatures'] });
+    const failure = await firstHashProblem(shown.blocks, difficulty, shown.hashes, told).catch((error: unknown) => ({
+      index: shown.hashes?.checked ?? 0,
+      reason: `the check of hashes failed (${error instanceof Error ? error.name : 'unknown error'})`,
+    }));
+    const { hashes: _checked, ...s } = current(); // a signature failure may have been published meanwhile
+    const earlier = !failure || (s.invalid && s.invalid.index <= failure.index);
+    if (failure && !earlier) s.signatures.limit = Math.min(s.signatures.limit, failure.index);
+    publish(earlier ? s : { ...s, invalid: failure, verified: verifiedBefore(s.blocks, difficulty, failure.index) });
+    hooks.stateChanged();
+    hooks.checked({ revision: s.revision, kinds: earlier ? ['signatures'] : ALL_KINDS });
   }
 
   // After a signature failed: the ledger as verified up to that block, read-only from there; null when the
@@ -89,9 +116,9 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
       check,
       () => check.failure !== undefined || check.checked >= Math.min(FIRST_SIGNATURE_SLICE, loaded.blocks.length),
     );
-    if (snapshot && snapshot.signatures !== check) snapshot.signatures.stopped = true;
+    if (snapshot && snapshot.signatures !== check) resumeCheck(snapshot.signatures, { stopped: true });
     publish(withSignatureFailure(loaded) ?? loaded);
-    check.lanes = deps.signatureChecker?.lanes ?? 1;
+    resumeCheck(check, { shown: true, lanes: deps.signatureChecker?.lanes ?? 1 });
     hooks.stateChanged();
     check.progressed.add(() => {
       if (snapshot?.signatures !== check) return;
@@ -103,7 +130,8 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     });
   }
 
-  async function initialLoad(): Promise<void> {
+  // `shown`: called once the screens can read the ledger, which may be before a long chain's hashes are checked.
+  async function initialLoad(shown: () => void): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       const stored = await storage.load();
       const empty = stored.blocks.length + stored.documents.length + stored.contentIds.length === 0;
@@ -112,7 +140,11 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
         await storage.commit({ meta: { [KEYS_KEY]: await newKeys(deps) } });
         continue;
       }
-      if (!empty) return setSnapshot(await toSnapshot(stored, null));
+      if (!empty) {
+        await setSnapshot(await toSnapshot(stored, null, true));
+        shown();
+        return checkHashesBehind();
+      }
       try {
         const revision = storedRevision(stored.meta[REVISION_KEY]);
         await storage.commit(await freshWrite(deps, revision, stored.meta[KEYS_KEY], stored.meta[SESSION_KEY]));
@@ -122,11 +154,14 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     }
   }
 
+  // Resolves once the screens can read the ledger; the lock is held until every check of the load is done.
   function ready(): Promise<void> {
-    loading ??= lock(initialLoad).catch((error: unknown) => {
-      loading = null; // the next call tries again
-      const cause = error instanceof Error && error.name !== 'Error' ? ` (${error.name})` : '';
-      throw ledgerError('StorageError', `The stored records could not be loaded${cause}.`);
+    loading ??= new Promise<void>((resolve, reject) => {
+      lock(() => initialLoad(resolve)).then(resolve, (error: unknown) => {
+        loading = null; // the next call tries again
+        const cause = error instanceof Error && error.name !== 'Error' ? ` (${error.name})` : '';
+        reject(ledgerError('StorageError', `The stored records could not be loaded${cause}.`));
+      });
     });
     return loading;
   }
@@ -242,6 +277,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
       ...(ahead ? { futureTip: ahead } : {}),
       signaturesChecked: Math.min(s.signatures.checked, s.verified.state.height),
       signaturesToCheck: s.verified.state.height,
+      hashesChecked: s.hashes ? s.hashes.checked : s.blocks.length,
       ...(isOtherThanDemo(s.blocks[0], deps.demoLedger) ? { ownLedger: true as const } : {}),
     };
   }

@@ -1,7 +1,7 @@
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import type { ChainStatus } from '../../../workers/api';
-import { SignatureProgress } from '../../components/signature-progress';
+import { ChainCheckProgress } from '../../components/chain-check-progress';
 
 interface VerificationSummaryProps {
   status: ChainStatus;
@@ -12,6 +12,14 @@ interface VerificationSummaryProps {
 // The verification result: valid, or the first invalid block and the check it failed (docs/decisions/chain-verification.md).
 export function VerificationSummary({ status, onShowInvalid, unsigned = false }: VerificationSummaryProps) {
   const blocks = `${status.height} ${status.height === 1 ? 'block' : 'blocks'}`;
+  if ((status.valid || !status.firstInvalid) && status.hashesChecked < status.height) {
+    return (
+      <Alert variant="info" className="mb-3" data-chain-valid="checking">
+        <strong>Checking the chain.</strong> Its records are shown while every hash and link of its {blocks} is checked; nothing
+        is written before that is done. <ChainCheckProgress status={status} />
+      </Alert>
+    );
+  }
   if (status.valid || !status.firstInvalid) {
     const checking = status.signaturesChecked < status.signaturesToCheck;
     return (
@@ -21,7 +29,7 @@ export function VerificationSummary({ status, onShowInvalid, unsigned = false }:
         {unsigned ? (
           'These are unsigned demo blocks: hashes and links are checked, there are no signatures.'
         ) : checking ? (
-          <SignatureProgress status={status} />
+          <ChainCheckProgress status={status} />
         ) : (
           'Every block is signed by its author, checked against the keys the genesis block enrolled.'
         )}

@@ -1,0 +1,31 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { ChainStatus } from '../../workers/api';
+import { VerificationSummary } from '../../src/features/explorer/verification-summary';
+
+const status = (checks: Partial<ChainStatus>): ChainStatus => ({
+  height: 100_000,
+  valid: true,
+  difficulty: 2,
+  lastBlockTime: '2026-03-02T10:00:00.000Z',
+  readOnly: false,
+  signaturesChecked: 500,
+  signaturesToCheck: 100_000,
+  hashesChecked: 100_000,
+  ...checks,
+});
+
+describe('a long chain shown before every check is done', () => {
+  it('is not called valid while its hashes and links are checked', () => {
+    render(<VerificationSummary status={status({ hashesChecked: 25_000 })} />);
+    expect(screen.getByText('Checking the chain.')).toBeInTheDocument();
+    expect(screen.queryByText('Chain valid.')).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Checking hashes and links: 25,000 of 100,000 (25%)');
+  });
+
+  it('is valid once they hold, and says how far its signatures got', () => {
+    render(<VerificationSummary status={status({})} />);
+    expect(screen.getByText('Chain valid.')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Checking signatures: 500 of 100,000 (0%)');
+  });
+});
