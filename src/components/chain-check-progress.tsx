@@ -1,16 +1,17 @@
 import type { ChainStatus } from '../../workers/api';
+import { checkingHashes } from './chain-integrity';
 import { formatNumber } from './format';
 
-type Checked = Pick<ChainStatus, 'height' | 'hashesChecked' | 'signaturesChecked' | 'signaturesToCheck'>;
+type Checked = Pick<ChainStatus, 'valid' | 'height' | 'hashesChecked' | 'signaturesChecked' | 'signaturesToCheck'>;
 
 // A long chain is shown before every check is done: its hashes and links are checked first, then its signatures.
 export function chainChecking(status: Checked): boolean {
-  return status.hashesChecked < status.height || status.signaturesChecked < status.signaturesToCheck;
+  return checkingHashes(status) || status.signaturesChecked < status.signaturesToCheck;
 }
 
 // How far the checks behind the screens got.
 export function ChainCheckProgress({ status }: { status: Checked }) {
-  const hashes = status.hashesChecked < status.height;
+  const hashes = checkingHashes(status);
   const [checked, total] = hashes ? [status.hashesChecked, status.height] : [status.signaturesChecked, status.signaturesToCheck];
   return (
     <span className="chain-check-progress" role="status">

@@ -1,4 +1,5 @@
 import { ChainCheckProgress, chainChecking } from '../components/chain-check-progress';
+import { chainVerdict } from '../components/chain-integrity';
 import { syncBrief } from '../components/sync-words';
 import { useChainStatus } from '../ledger/use-chain-status';
 import { useSyncStatus } from '../ledger/use-sync-status';
@@ -26,11 +27,7 @@ export function NetworkStatus() {
           </div>
           <div>
             <dt>Chain</dt>
-            {chain.valid && chain.hashesChecked < chain.height ? (
-              <dd>Checking</dd>
-            ) : (
-              <dd className={chain.valid ? 'text-success' : 'text-danger'}>{chain.valid ? 'Valid' : 'Invalid'}</dd>
-            )}
+            <dd className={chainVerdict(chain).tone}>{chainVerdict(chain).text}</dd>
           </div>
         </dl>
       ) : null}

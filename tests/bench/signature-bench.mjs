@@ -133,6 +133,12 @@ export async function runSignatureBench({ skipAppBuild = false } = {}) {
     for (const rate of [1, 4]) logins.push(await loginTimes(browser, baseUrl, rate, 5));
     console.log('[bench] Ed25519 verification throughput in 1, 2 and 4 workers…');
     const throughput = await verifyThroughput(browser, baseUrl);
+    // 1,000 beside the long ledgers: a returning patient's dashboard on 100,000 blocks is held to the one on 1,000
+    const heights = process.env.BENCH_SIGNATURE_HEIGHTS?.split(',').map(Number) ?? [
+      1_000,
+      10_000,
+      Number(process.env.BENCH_HUGE_BLOCKS ?? 100_000),
+    ];
     // every ledger is seeded first, then the dashboards are loaded in turns, so a change of load hits them alike
     const seededChains = [];
     for (const height of heights) {

@@ -1,6 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { ChainStatus } from '../../workers/api';
+import { chainIntegrity, chainVerdict } from '../../src/components/chain-integrity';
 import { VerificationSummary } from '../../src/features/explorer/verification-summary';
 
 const status = (checks: Partial<ChainStatus>): ChainStatus => ({
@@ -21,6 +22,15 @@ describe('a long chain shown before every check is done', () => {
     expect(screen.getByText('Checking the chain.')).toBeInTheDocument();
     expect(screen.queryByText('Chain valid.')).not.toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Checking hashes and links: 25,000 of 100,000 (25%)');
+  });
+
+  it('is neither valid nor invalid on the dashboards until they hold', () => {
+    expect(chainVerdict(status({ hashesChecked: 25_000 })).text).toBe('Checking');
+    expect(chainIntegrity(status({ hashesChecked: 25_000 }))).toBe('checking, 25%');
+    expect(chainVerdict(status({})).text).toBe('Valid');
+    expect(chainIntegrity(status({}))).toBe('100%');
+    const failed = status({ valid: false, hashesChecked: 100_000, firstInvalid: { index: 40_000, reason: 'x' } });
+    expect([chainVerdict(failed).text, chainIntegrity(failed)]).toEqual(['Invalid', '40%']);
   });
 
   it('is valid once they hold, and says how far its signatures got', () => {

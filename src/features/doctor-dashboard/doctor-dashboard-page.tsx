@@ -10,7 +10,7 @@ import {
   TODAYS_SCHEDULE,
 } from '../../../workers/core/constants';
 import { useSession } from '../../auth/use-session';
-import { chainIntegrity } from '../../components/chain-integrity';
+import { chainIntegrity, chainVerdict } from '../../components/chain-integrity';
 import { formatDate, formatDateTime } from '../../components/format';
 import { LoadError } from '../../components/load-error';
 import { PageSpinner } from '../../components/page-spinner';
@@ -178,7 +178,7 @@ export function DoctorDashboardPage() {
               </div>
               <div>
                 <dt>Chain Integrity</dt>
-                <dd className={chain.valid ? 'text-success fw-semibold' : 'text-danger fw-semibold'}>{chainIntegrity(chain)}</dd>
+                <dd className={`${chainVerdict(chain).tone} fw-semibold`}>{chainIntegrity(chain)}</dd>
               </div>
               {chain.firstInvalid ? (
                 <div>

@@ -2,6 +2,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import type { ChainStatus } from '../../../workers/api';
 import { ChainCheckProgress } from '../../components/chain-check-progress';
+import { checkingHashes } from '../../components/chain-integrity';
 
 interface VerificationSummaryProps {
   status: ChainStatus;
@@ -12,7 +13,7 @@ interface VerificationSummaryProps {
 // The verification result: valid, or the first invalid block and the check it failed (docs/decisions/chain-verification.md).
 export function VerificationSummary({ status, onShowInvalid, unsigned = false }: VerificationSummaryProps) {
   const blocks = `${status.height} ${status.height === 1 ? 'block' : 'blocks'}`;
-  if ((status.valid || !status.firstInvalid) && status.hashesChecked < status.height) {
+  if (checkingHashes(status)) {
     return (
       <Alert variant="info" className="mb-3" data-chain-valid="checking">
         <strong>Checking the chain.</strong> Its records are shown while every hash and link of its {blocks} is checked; nothing

@@ -2,7 +2,7 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router-dom';
 import { HEALTH_SCORE, NEXT_APPOINTMENT } from '../../../workers/core/constants';
-import { chainIntegrity } from '../../components/chain-integrity';
+import { chainIntegrity, chainVerdict } from '../../components/chain-integrity';
 import { DeviceOnlyNote } from '../../components/device-only-note';
 import { formatDate } from '../../components/format';
 import { LoadError } from '../../components/load-error';
@@ -103,9 +103,7 @@ export function PatientDashboardPage() {
               </div>
               <div>
                 <dt>Chain Status</dt>
-                <dd className={chain.valid ? 'text-success fw-semibold' : 'text-danger fw-semibold'}>
-                  {chain.valid ? 'Valid' : 'Invalid'}
-                </dd>
+                <dd className={`${chainVerdict(chain).tone} fw-semibold`}>{chainVerdict(chain).text}</dd>
               </div>
               {chain.firstInvalid ? (
                 <div>
