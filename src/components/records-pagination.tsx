@@ -38,13 +38,16 @@ export function RecordsPagination({ label, page, total, pageSize, onPage, top }:
     onPage(to);
   };
   const end = (disabled: boolean) => (disabled ? { className: 'disabled', 'aria-disabled': true } : {});
+  const numbers = pageNumbers(page, pages);
+  const between = numbers.filter((number) => number === 0).length === 2; // a gap each side: a phone shows 1 … 5 … 9
   return (
     <nav aria-label={label} className="records-pagination">
       <Pagination size="sm">
-        <Pagination.Item as="button" type="button" {...end(page <= 1)} onClick={() => go(page - 1)}>
-          Previous
+        <Pagination.Item as="button" type="button" aria-label="Previous" {...end(page <= 1)} onClick={() => go(page - 1)}>
+          <span className="d-none d-sm-inline">Previous</span>
+          <span className="d-sm-none">‹</span>
         </Pagination.Item>
-        {pageNumbers(page, pages).map((number, i) =>
+        {numbers.map((number, i) =>
           number === 0 ? (
             <li key={`gap-${i}`} className="page-item disabled" aria-hidden="true">
               <span className="page-link">…</span>
@@ -54,7 +57,7 @@ export function RecordsPagination({ label, page, total, pageSize, onPage, top }:
               key={number}
               as="button"
               type="button"
-              className={number === page ? 'active' : undefined}
+              className={number === page ? 'active' : between && Math.abs(number - page) === 1 ? 'page-near' : undefined}
               aria-current={number === page ? 'page' : undefined}
               aria-label={`Page ${number}`}
               onClick={() => go(number)}
@@ -63,8 +66,9 @@ export function RecordsPagination({ label, page, total, pageSize, onPage, top }:
             </Pagination.Item>
           ),
         )}
-        <Pagination.Item as="button" type="button" {...end(page >= pages)} onClick={() => go(page + 1)}>
-          Next
+        <Pagination.Item as="button" type="button" aria-label="Next" {...end(page >= pages)} onClick={() => go(page + 1)}>
+          <span className="d-none d-sm-inline">Next</span>
+          <span className="d-sm-none">›</span>
         </Pagination.Item>
       </Pagination>
     </nav>
