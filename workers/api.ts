@@ -141,6 +141,16 @@ export interface DoctorOverview {
 export interface RecordQuery {
   search?: string; // matches title or description, NFC and case-insensitive; refused over 200 characters (text-input.ts)
   type?: RecordType;
+  page?: number; // from 1, RECORDS_PAGE_SIZE records each; one past the last answers the last
+  recordId?: string; // answers the page that lists this record instead, when the query lists it
+}
+
+// One page of a patient's records, newest first, and how many the query lists in all.
+export interface RecordListPage {
+  records: RecordView[];
+  total: number;
+  page: number; // the page answered, from 1
+  pageSize: number;
 }
 
 export interface EmergencyRequest {
@@ -328,7 +338,7 @@ export interface LedgerService {
 
   // patient
   patientOverview(): Promise<PatientOverview>;
-  listRecords(patientId: string, query?: RecordQuery): Promise<RecordView[]>; // newest first
+  listRecords(patientId: string, query?: RecordQuery): Promise<RecordListPage>;
   upload(request: UploadRequest): Promise<UploadResult>;
   readDocument(documentId: string): Promise<DocumentContent>;
   deleteDocument(documentId: string): Promise<DocumentView>;

@@ -36,9 +36,9 @@ async function refusal(promise: unknown): Promise<{ name: string; message: strin
 async function observable(ledger: ConnectedLedger) {
   const { service } = ledger;
   await signInAs(service, SARAH);
-  const sarah = { status: await service.chainStatus(), records: await service.listRecords(SARAH.id) };
+  const sarah = { status: await service.chainStatus(), records: (await service.listRecords(SARAH.id)).records };
   await signInAs(service, WILSON);
-  const wilson = { records: await service.listRecords(MICHAEL.id) };
+  const wilson = { records: (await service.listRecords(MICHAEL.id)).records };
   await signInAs(service, SARAH);
   const prototypes = [Object.prototype, Array.prototype, Function.prototype].map((p) => Object.getOwnPropertyNames(p).sort());
   return { sarah, wilson, prototypes, includes: Array.prototype.includes };

@@ -51,7 +51,7 @@ export async function viewsOf(service: LedgerService): Promise<unknown> {
   const views: Record<string, unknown> = {};
   await signInAs(service, SARAH);
   views.sarah = {
-    records: await service.listRecords(SARAH.id),
+    records: (await service.listRecords(SARAH.id)).records,
     files: await recordsWithFileHashes(service, SARAH.id),
     history: await service.accessHistory(),
     shares: await service.myShares(),
@@ -60,7 +60,7 @@ export async function viewsOf(service: LedgerService): Promise<unknown> {
   };
   await signInAs(service, MICHAEL);
   views.michael = {
-    records: await service.listRecords(MICHAEL.id),
+    records: (await service.listRecords(MICHAEL.id)).records,
     overview: await service.patientOverview(),
     consent: await service.careNetworkConsent(),
   };

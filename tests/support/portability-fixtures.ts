@@ -47,7 +47,7 @@ export async function sha256Hex(bytes: ArrayBuffer): Promise<string> {
 
 // Every medical record of the signed-in patient with the SHA-256 of each file's bytes (deleted files have none).
 export async function recordsWithFileHashes(service: LedgerService, patientId: string) {
-  const records = await service.listRecords(patientId);
+  const records = (await service.listRecords(patientId)).records;
   return Promise.all(
     records.map(async (record) => ({
       title: record.title,

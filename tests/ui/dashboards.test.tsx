@@ -58,7 +58,7 @@ describe('Patient dashboard', () => {
     expect(statValue('Total Records')).toHaveTextContent(/^7$/);
     const today = new Date().toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
     expect(statValue('Last Upload')).toHaveTextContent(today);
-    const [newest] = await ledger.service.listRecords('patient-1');
+    const [newest] = (await ledger.service.listRecords('patient-1')).records;
     expect(within(recent).getByText(newest.blockchainHash.slice(0, 8))).toHaveAttribute('title', newest.blockchainHash);
   });
 

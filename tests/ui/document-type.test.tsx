@@ -21,11 +21,14 @@ async function recordsWithTypes(types: { listed?: string; read?: string }) {
     { title: 'Scan', files: [{ name: 'scan.pdf', type: '', text: '<script>parent.stolen = 1</script>' }] },
   ]);
   const { proxy } = ledger;
-  const listRecords: LedgerService['listRecords'] = async (...args) =>
-    (await proxy.listRecords(...args)).map((record) => ({
+  const listRecords: LedgerService['listRecords'] = async (...args) => {
+    const page = await proxy.listRecords(...args);
+    const records = page.records.map((record) => ({
       ...record,
       documents: record.documents.map((document) => retype(document, types.listed)),
     }));
+    return { ...page, records };
+  };
   const readDocument: LedgerService['readDocument'] = async (id) => {
     const content = await proxy.readDocument(id);
     return { ...content, document: retype(content.document, types.read) };

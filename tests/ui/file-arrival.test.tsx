@@ -26,11 +26,14 @@ async function recordsWithArrivingScan() {
   const { proxy } = ledger;
   let arrival: FileArrival | undefined = { receivedBytes: 4 * MB, totalBytes: 10 * MB };
   const listeners: ChangeListener[] = [];
-  const listRecords: LedgerService['listRecords'] = async (...args) =>
-    (await proxy.listRecords(...args)).map((record) => ({
+  const listRecords: LedgerService['listRecords'] = async (...args) => {
+    const page = await proxy.listRecords(...args);
+    const records = page.records.map((record) => ({
       ...record,
       documents: record.documents.map((document) => (arrival ? { ...document, arriving: { ...arrival } } : document)),
     }));
+    return { ...page, records };
+  };
   const onChange = async (listener: ChangeListener) => {
     listeners.push(listener);
     return proxy.onChange(listener);

@@ -77,7 +77,7 @@ describe('the upload form', () => {
     await user.type(titleField(), 'Typed');
     await user.click(uploadButton());
     await screen.findByRole('heading', { name: 'Upload successful' });
-    const [newest] = await ledger.service.listRecords('patient-1');
+    const [newest] = (await ledger.service.listRecords('patient-1')).records;
     expect(newest.documents[0].fileType).toBe('application/pdf');
   });
 });

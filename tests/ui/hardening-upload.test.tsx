@@ -65,7 +65,7 @@ describe('file names with markup, right-to-left text, emoji and 255 characters',
     const panel = (await screen.findByRole('heading', { name: 'Upload successful' })).closest('.upload-success') as HTMLElement;
     expect(panel).toHaveTextContent(`${title} (2 files)`);
     expect(container.querySelector('b[onmouseover], img')).toBeNull();
-    const [newest] = await ledger.service.listRecords('patient-1');
+    const [newest] = (await ledger.service.listRecords('patient-1')).records;
     expect(newest.title).toBe(title);
     expect(newest.documents.map((document) => document.fileName)).toEqual([NAMES.html, NAMES.rtl]);
   });
@@ -116,7 +116,7 @@ describe('file checks when files are added', () => {
     await user.type(titleField(), 'Full scan');
     await user.click(uploadButton());
     await screen.findByRole('heading', { name: 'Upload successful' });
-    const [newest] = await ledger.service.listRecords('patient-1');
+    const [newest] = (await ledger.service.listRecords('patient-1')).records;
     expect(newest.documents.map((document) => document.fileName)).toEqual(
       Array.from({ length: MAX_FILES_PER_UPLOAD }, (_, i) => `page-${i + 1}.pdf`),
     );

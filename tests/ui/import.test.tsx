@@ -137,7 +137,7 @@ describe('Import (FHIR) of another clinic’s Bundle', () => {
     await view.user.click(within(dialog).getAllByRole('button', { name: 'Close' })[0]);
     const heading = await within(section).findByRole('heading', { name: 'Echocardiogram', level: 3 });
     const item = heading.closest('li') as HTMLElement;
-    const imported = (await ledger.service.listRecords('patient-1')).find((record) => record.title === 'Echocardiogram');
+    const imported = (await ledger.service.listRecords('patient-1')).records.find((record) => record.title === 'Echocardiogram');
     expect(item).toHaveTextContent(`Dated ${formatDateTime('2024-03-05T19:50:00.000Z')}`);
     expect(item).toHaveTextContent(`Imported ${formatDateTime(imported?.timestamp ?? '')}`);
   });

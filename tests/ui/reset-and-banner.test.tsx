@@ -31,7 +31,9 @@ describe('Reset demo data', { timeout: 15_000 }, () => {
     await user.click(confirm);
     await waitFor(() => expect(location().pathname).toBe('/patient/dashboard'));
     await waitFor(() => expect(blocks()).toHaveTextContent(/^1$/));
-    expect((await ledger.service.listRecords('patient-1')).map((record) => record.title)).toEqual(['Initial health assessment']);
+    expect((await ledger.service.listRecords('patient-1')).records.map((record) => record.title)).toEqual([
+      'Initial health assessment',
+    ]);
   });
 
   it('says why a reset is refused when it would erase what someone else wrote, and offers no way to do it', async () => {
@@ -49,7 +51,7 @@ describe('Reset demo data', { timeout: 15_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: 'Reset demo data?' });
     expect(await within(dialog).findByText(/written by Dr\. Emily Carter/)).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Reset demo data' })).toBeDisabled();
-    expect((await ledger.service.listRecords('patient-1')).map((record) => record.title)).toContain('Sarah’s record');
+    expect((await ledger.service.listRecords('patient-1')).records.map((record) => record.title)).toContain('Sarah’s record');
   });
 });
 

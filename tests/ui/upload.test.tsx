@@ -89,7 +89,7 @@ describe('Upload', () => {
 
     const heading = await screen.findByRole('heading', { name: 'Upload successful' });
     const success = heading.closest('.upload-success') as HTMLElement;
-    const records = await ledger.service.listRecords('patient-1');
+    const records = (await ledger.service.listRecords('patient-1')).records;
     const stored = records.find((record) => record.title === 'Lab results');
     expect(stored?.documents.map((document) => document.fileName)).toEqual(['a.pdf', 'b.pdf']);
     expect(within(success).getByText(stored!.blockchainHash.slice(0, 8))).toHaveAttribute('title', stored!.blockchainHash);
@@ -159,6 +159,6 @@ describe('Upload', () => {
     await user.type(screen.getByLabelText('Title'), 'Scan');
     await user.click(uploadButton());
     expect(await screen.findByRole('alert')).toHaveTextContent('"scan.pdf"');
-    expect(await ledger.service.listRecords('patient-1')).toHaveLength(1); // genesis only: nothing stored
+    expect((await ledger.service.listRecords('patient-1')).records).toHaveLength(1); // genesis only: nothing stored
   });
 });

@@ -116,7 +116,7 @@ describe('backup and restore', () => {
       kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations: 1_000 },
     });
     expect(header.kdf.salt).toMatch(/^[A-Za-z0-9+/]{22}==$/); // 16 random bytes
-    const documents = (await service.listRecords(SARAH.id))
+    const documents = (await service.listRecords(SARAH.id)).records
       .flatMap((record) => record.documents)
       .filter((document) => !document.deletedAt);
     expect(roots.slice(1).sort()).toEqual(documents.map((document) => document.ipfsHash).sort());
@@ -276,7 +276,7 @@ describe('a backup holds what its maker may read', () => {
     const { service } = await ledgerWithHistory();
     await signInAs(service, MICHAEL);
     await service.upload(uploadOf('HIV test', [fileInput('hiv.pdf', 'michael only')]));
-    const michael = (await service.listRecords(MICHAEL.id)).flatMap((record) => record.documents);
+    const michael = (await service.listRecords(MICHAEL.id)).records.flatMap((record) => record.documents);
     await signInAs(service, CARTER); // Sarah's doctor, not Michael's
     const contents = await contentsOf(await backupOf(service, 'mine'));
     expect(contents.scope).toBe('mine');
@@ -303,7 +303,7 @@ describe('a backup holds what its maker may read', () => {
     const seen = contents.blocks.flatMap((block) => ('data' in block ? [block.data] : []));
     expect(seen.some((record) => record.type === 'emergency_access' && record.emergency.event === 'read')).toBe(true);
     expect(seen.every((record) => record.patientId === SARAH.id)).toBe(true);
-    const live = (await service.listRecords(SARAH.id)).flatMap((record) => record.documents).filter((d) => !d.deletedAt);
+    const live = (await service.listRecords(SARAH.id)).records.flatMap((record) => record.documents).filter((d) => !d.deletedAt);
     expect(contents.documentIds.sort()).toEqual(live.map((document) => document.ipfsHash).sort());
     expect(Object.keys(contents.signingKeys.users)).toEqual([SARAH.id]);
   });
@@ -340,7 +340,7 @@ describe('a restore merges', () => {
   it('adds the blocks and files of a newer backup of the same ledger, checked against this ledger, and keeps the session', async () => {
     const { a, b, storage } = await sameLedgerPair();
     await a.upload(uploadOf('Thyroid panel', [fileInput('tsh.pdf', 'tsh bytes')]));
-    await a.deleteDocument((await a.listRecords(SARAH.id)).find((r) => r.title === 'Blood panel')!.documents[0].id);
+    await a.deleteDocument((await a.listRecords(SARAH.id)).records.find((r) => r.title === 'Blood panel')!.documents[0].id);
     const newer = await backupOf(a, 'mine');
     const plan = await b.prepareRestore(newer.slice().buffer, PASSWORD);
     expect(plan).toMatchObject({ mode: 'merge', adds: { blocks: 2, records: 1, files: 1, accessEvents: 0 }, deletesFiles: 1 });

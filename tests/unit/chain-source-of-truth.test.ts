@@ -232,7 +232,7 @@ describe('stored data the chain cannot hold', () => {
     const status = await service.chainStatus();
     expect(status).toMatchObject({ valid: false, readOnly: true, firstInvalid: { index: 1 } });
     expect(status.firstInvalid?.reason).toMatch(/malformed|data hash mismatch/);
-    expect((await service.listRecords(SARAH.id)).map((record) => record.title)).toEqual(['Initial health assessment']);
+    expect((await service.listRecords(SARAH.id)).records.map((record) => record.title)).toEqual(['Initial health assessment']);
     await service.resetDemoData();
     expect(await service.chainStatus()).toMatchObject({ valid: true, readOnly: false, height: 1 });
   });

@@ -28,7 +28,7 @@ async function exchangeWraps(a: Device, b: Device): Promise<void> {
   await a.keySharing.acceptWraps(await b.keySharing.wrapsToSend());
 }
 
-const titlesOf = async (device: Device) => (await device.service.listRecords(SARAH.id)).map((record) => record.title);
+const titlesOf = async (device: Device) => (await device.service.listRecords(SARAH.id)).records.map((record) => record.title);
 
 describe('devices that wrote while apart', () => {
   it('end with every block of both, in the same order, each verified, and the next block names both heads', async () => {
@@ -165,7 +165,7 @@ describe('devices that wrote while apart', () => {
     expect(await titlesOf(b)).toContain(SEALED_TITLE); // its summary key has not come yet
     await b.keySharing.acceptWraps(await a.keySharing.wrapsToSend()); // as the sync does after the blocks
     expect(await titlesOf(b)).toContain('Scan from the phone');
-    const fileOnB = async () => (await b.service.listRecords(SARAH.id)).flatMap((view) => view.documents);
+    const fileOnB = async () => (await b.service.listRecords(SARAH.id)).records.flatMap((view) => view.documents);
     // the file's name is under its own key, which is only kept once the bytes it opens are here
     expect(await fileOnB()).toEqual([expect.objectContaining({ id: documentId, fileName: 'Sealed file' })]);
     expect(b.store.current().awaiting.has(documentId)).toBe(true);

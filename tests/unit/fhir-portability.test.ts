@@ -81,7 +81,7 @@ describe('the FHIR export', () => {
     expect(blood?.content[0].attachment.hash).toBeUndefined(); // R4's hash is SHA-1: never a SHA-256 there
     const identifiers = new Set(blood?.identifier?.map((identifier) => identifier.system));
     expect(identifiers).toEqual(new Set([SYSTEMS.recordId, SYSTEMS.blockHash, SYSTEMS.contentId]));
-    const records = await service.listRecords(SARAH.id);
+    const records = (await service.listRecords(SARAH.id)).records;
     const provenance = resourcesOf<Provenance>(bundle, 'Provenance');
     expect(provenance).toHaveLength(documents.length);
     const bloodRecord = records.find((record) => record.title === 'Blood panel');
@@ -282,7 +282,7 @@ describe('the FHIR import', () => {
     expect(result.skipped).toEqual([
       { entry: 3, resourceType: 'Observation', reason: 'MedLedger adds only documents and reports as records' },
     ]);
-    const records = await service.listRecords(SARAH.id);
+    const records = (await service.listRecords(SARAH.id)).records;
     const xray = records.find((record) => record.title === 'Chest X-ray');
     expect(xray?.description).toBe('No acute findings.');
     expect([...new Uint8Array((await service.readDocument(xray?.documentIds[0] ?? '')).bytes)]).toEqual(pngBytes);
@@ -310,7 +310,7 @@ describe('the FHIR import', () => {
     const { service } = await ledgerWithHistory();
     const bundle = await exportOf(service);
     await signInAs(service, MICHAEL);
-    const before = { height: (await service.chainStatus()).height, records: await service.listRecords(MICHAEL.id) };
+    const before = { height: (await service.chainStatus()).height, records: (await service.listRecords(MICHAEL.id)).records };
     expect(await service.importFhir(bytesOfJson(bundle))).toEqual({
       imported: [],
       skipped: [],
@@ -318,11 +318,11 @@ describe('the FHIR import', () => {
       otherPatient: { name: 'Sarah Johnson', birthDate: '1988-04-12' },
     });
     expect((await service.chainStatus()).height).toBe(before.height);
-    expect(await service.listRecords(MICHAEL.id)).toEqual(before.records);
+    expect((await service.listRecords(MICHAEL.id)).records).toEqual(before.records);
     const confirmed = await service.importFhir(bytesOfJson(bundle), { otherPatientConfirmed: true });
     expect(confirmed.imported.map((record) => record.title).sort()).toEqual(['Amoxicillin', 'Blood panel']);
     expect(confirmed.needsConfirmation).toBeUndefined();
-    const titles = (await service.listRecords(MICHAEL.id)).map((record) => record.title);
+    const titles = (await service.listRecords(MICHAEL.id)).records.map((record) => record.title);
     expect(titles).toEqual(expect.arrayContaining(['Amoxicillin', 'Blood panel']));
     expect(titles).toHaveLength(before.records.length + 2);
   });
@@ -381,7 +381,7 @@ describe('the FHIR import', () => {
   it('skips every entry of her own export imported again as already in her records, naming the block, and adds nothing', async () => {
     const { service } = await ledgerWithHistory();
     const bundle = await exportOf(service);
-    const before = { height: (await service.chainStatus()).height, records: await service.listRecords(SARAH.id) };
+    const before = { height: (await service.chainStatus()).height, records: (await service.listRecords(SARAH.id)).records };
     const result = await service.importFhir(bytesOfJson(bundle));
     expect(result.imported).toEqual([]);
     expect(result.needsConfirmation).toBeUndefined();
@@ -399,7 +399,7 @@ describe('the FHIR import', () => {
       });
     }
     expect((await service.chainStatus()).height).toBe(before.height);
-    expect(await service.listRecords(SARAH.id)).toEqual(before.records);
+    expect((await service.listRecords(SARAH.id)).records).toEqual(before.records);
   });
 
   it('reads a content type with parameters by its essence: "application/pdf; charset=binary" names a .pdf', async () => {
@@ -421,7 +421,7 @@ describe('the FHIR import', () => {
     };
     const service = await freshPatientLedger();
     expect((await service.importFhir(bytesOfJson(bundle))).imported).toMatchObject([{ title: 'Referral letter', files: 1 }]);
-    const record = (await service.listRecords(SARAH.id)).find((candidate) => candidate.title === 'Referral letter');
+    const record = (await service.listRecords(SARAH.id)).records.find((candidate) => candidate.title === 'Referral letter');
     expect(record?.documents.map((document) => [document.fileName, document.fileType])).toEqual([
       ['Referral.pdf', 'application/pdf'],
     ]);
@@ -449,10 +449,10 @@ describe('the FHIR import', () => {
   ];
   it.each(refusals)('refuses %s with a message naming the problem and stores nothing', async (_what, file, message) => {
     const service = await freshPatientLedger();
-    const before = { status: await service.chainStatus(), records: await service.listRecords(SARAH.id) };
+    const before = { status: await service.chainStatus(), records: (await service.listRecords(SARAH.id)).records };
     expect(await errorOf(service.importFhir(file))).toEqual({ name: 'ValidationError', message });
     expect(await service.chainStatus()).toEqual(before.status);
-    expect(await service.listRecords(SARAH.id)).toEqual(before.records);
+    expect((await service.listRecords(SARAH.id)).records).toEqual(before.records);
   });
 
   it('stores none of the entries when one of them is refused (all or nothing)', async () => {

@@ -298,7 +298,7 @@ describe("a record's file arriving on another device, through the service", () =
     const { record } = await phone.upload(uploadOf('Ultrasound', [fileInput('ultrasound.pdf', size)]));
     const total = storedSize(size);
     const arriving = async () =>
-      (await clinic.listRecords(SARAH.id)).find((shown) => shown.id === record.id)?.documents[0]?.arriving ?? null;
+      (await clinic.listRecords(SARAH.id)).records.find((shown) => shown.id === record.id)?.documents[0]?.arriving ?? null;
     await expect.poll(arriving).toEqual({ receivedBytes: 0, totalBytes: total });
     const heightThen = (await clinic.chainStatus()).height;
     const noticesThen = changes.length;

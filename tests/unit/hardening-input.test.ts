@@ -38,7 +38,7 @@ async function expectNothingStored(service: ReturnType<typeof createTestLedgerSe
   const stored = await storage.load();
   expect(stored.blocks).toHaveLength(1);
   expect(stored.documents).toHaveLength(0);
-  expect(await service.listRecords(SARAH.id)).toHaveLength(1);
+  expect((await service.listRecords(SARAH.id)).records).toHaveLength(1);
 }
 
 describe('names with markup, right-to-left text, emoji and 255 characters', () => {
@@ -63,7 +63,7 @@ describe('names with markup, right-to-left text, emoji and 255 characters', () =
 
     const reopened = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await signInAs(reopened, SARAH);
-    const [newest] = await reopened.listRecords(SARAH.id);
+    const [newest] = (await reopened.listRecords(SARAH.id)).records;
     expect(newest).toMatchObject({ title, description, fileName: HOSTILE_NAMES.html });
     expect(newest.documents.map((document) => document.fileName)).toEqual(Object.values(HOSTILE_NAMES));
     expect(await reopened.chainStatus()).toMatchObject({ valid: true, height: 2 });

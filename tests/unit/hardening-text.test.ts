@@ -141,8 +141,10 @@ describe('search', () => {
 
   it('finds an NFC title from an NFD query, in any case', async () => {
     const service = await withNfcTitle();
-    expect((await service.listRecords(SARAH.id, { search: 'RE\u0301SUME\u0301' })).map((r) => r.title)).toEqual([NFC_TITLE]);
-    expect((await service.listRecords(SARAH.id, { search: ` ${NFD_TITLE} ` })).map((r) => r.title)).toEqual([NFC_TITLE]);
+    expect((await service.listRecords(SARAH.id, { search: 'RE\u0301SUME\u0301' })).records.map((r) => r.title)).toEqual([
+      NFC_TITLE,
+    ]);
+    expect((await service.listRecords(SARAH.id, { search: ` ${NFD_TITLE} ` })).records.map((r) => r.title)).toEqual([NFC_TITLE]);
   });
 
   it(`refuses a records search longer than ${MAX_SEARCH_LENGTH} characters or holding a control character`, async () => {
@@ -153,7 +155,7 @@ describe('search', () => {
     expect(await errorOf(service.listRecords(SARAH.id, { search: 'a\u202Eb' }))).toEqual(
       invalid('The search contains a hidden control or text-direction character (U+202E).'),
     );
-    expect(await service.listRecords(SARAH.id, { search: 'x'.repeat(MAX_SEARCH_LENGTH) })).toEqual([]);
+    expect((await service.listRecords(SARAH.id, { search: 'x'.repeat(MAX_SEARCH_LENGTH) })).records).toEqual([]);
   });
 
   it('finds patients by a trimmed, upper-case query, and refuses a query over the limit', async () => {

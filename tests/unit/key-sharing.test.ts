@@ -74,7 +74,7 @@ describe('document keys between devices', () => {
     expect(await b.keySharing.acceptWraps(wraps)).toBe(1); // the file's key
     expect(b.store.current().awaiting.has(documentId)).toBe(false);
     expect(textOf((await b.service.readDocument(documentId)).bytes)).toBe('scan');
-    expect((await b.service.listRecords(SARAH.id))[0]).toMatchObject({ title: 'Scan from the phone' });
+    expect((await b.service.listRecords(SARAH.id)).records[0]).toMatchObject({ title: 'Scan from the phone' });
     expect(await b.service.chainStatus()).toMatchObject({ valid: true, readOnly: false });
     expect(await b.keySharing.acceptWraps(wraps)).toBe(0); // held already
   });

@@ -119,7 +119,7 @@ async function populated(storage: LedgerStorage) {
 
 // How Sarah's deleted files read: a sealed file's name and type were under its key, which the deletion dropped.
 async function deletedFiles(service: LedgerService) {
-  const records = await service.listRecords(SARAH.id);
+  const records = (await service.listRecords(SARAH.id)).records;
   return records.flatMap((record) =>
     record.documents.filter((document) => document.deletedAt).map(({ fileName, fileType }) => ({ fileName, fileType })),
   );
@@ -135,7 +135,7 @@ describe('persistence across a reload', () => {
     await signInAs(after, SARAH);
     expect(await after.chainStatus()).toEqual(status);
     expect(await deletedFiles(after)).toEqual([{ fileName: 'Deleted file', fileType: '' }]); // its name went with its key
-    expect(await after.listRecords(SARAH.id)).toEqual(await before.service.listRecords(SARAH.id));
+    expect((await after.listRecords(SARAH.id)).records).toEqual((await before.service.listRecords(SARAH.id)).records);
     expect(textOf((await after.readDocument(before.kept.record.documentIds[0])).bytes)).toBe('ECG trace');
     expect(textOf((await after.readDocument(before.kept.record.documentIds[1])).bytes)).toBe('note');
     expect((await errorOf(after.readDocument(before.removed.record.documentIds[0]))).name).toBe('NotFoundError');
@@ -231,7 +231,7 @@ describe('IndexedDB keeps the chain in pages of 1,000 blocks', () => {
     expect(await after.chainStatus()).toEqual(await before.service.chainStatus());
     expect(await after.chainStatus()).toMatchObject({ valid: true, readOnly: false });
     expect(await deletedFiles(after)).toEqual([{ fileName: 'Deleted file', fileType: '' }]); // its name went with its key
-    expect(await after.listRecords(SARAH.id)).toEqual(await before.service.listRecords(SARAH.id));
+    expect((await after.listRecords(SARAH.id)).records).toEqual((await before.service.listRecords(SARAH.id)).records);
     expect(await after.accessHistory()).toEqual(await before.service.accessHistory());
     expect(textOf((await after.readDocument(before.kept.record.documentIds[0])).bytes)).toBe('ECG trace');
     expect((await after.upload(uploadOf('After the upgrade'))).block.index).toBe((await before.service.chainStatus()).height);
@@ -348,7 +348,7 @@ describe('a stored chain that fails verification', () => {
 
   it('keeps serving what verified, and only that', async () => {
     const { service, kept } = await tampered();
-    const titles = (await service.listRecords(SARAH.id)).map((r) => r.title);
+    const titles = (await service.listRecords(SARAH.id)).records.map((r) => r.title);
     expect(titles).toEqual(['ECG', 'Initial health assessment']);
     expect(textOf((await service.readDocument(kept.record.documentIds[0])).bytes)).toBe('ECG trace');
     const page = await service.blocksPage(0, 500);
@@ -371,7 +371,10 @@ describe('a stored chain that fails verification', () => {
     expect((await service.upload(uploadOf('Fresh start'))).block.index).toBe(1);
     const reopened = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await signInAs(reopened, SARAH);
-    expect((await reopened.listRecords(SARAH.id)).map((r) => r.title)).toEqual(['Fresh start', 'Initial health assessment']);
+    expect((await reopened.listRecords(SARAH.id)).records.map((r) => r.title)).toEqual([
+      'Fresh start',
+      'Initial health assessment',
+    ]);
   });
 
   it('is read-only when the blocks are gone but other data remains, instead of silently starting over', async () => {
@@ -389,7 +392,7 @@ describe('a write the storage refuses (atomic upload)', () => {
     const { storage, failWhen } = createFailingStorage(createIndexedDbStorage(name));
     const service = createTestLedgerService({ storage });
     await signInAs(service, SARAH);
-    const before = await service.listRecords(SARAH.id);
+    const before = (await service.listRecords(SARAH.id)).records;
     failWhen((write) => (write.blocks?.length ?? 0) > 0);
     expect(await errorOf(service.upload(uploadOf('Lost', [fileInput('a.pdf'), fileInput('b.pdf')])))).toEqual({
       name: 'StorageError',
@@ -397,7 +400,7 @@ describe('a write the storage refuses (atomic upload)', () => {
         'The upload was not saved: this device has no room left for MedLedger. Free some space (or delete files you no longer need), then try again.',
     });
     expect(await service.chainStatus()).toMatchObject({ height: 1, valid: true });
-    expect(await service.listRecords(SARAH.id)).toEqual(before);
+    expect((await service.listRecords(SARAH.id)).records).toEqual(before);
     const stored = await storage.load();
     expect(stored.blocks).toHaveLength(1);
     expect(stored.documents).toEqual([]);
@@ -473,7 +476,7 @@ describe('two tabs', () => {
       const changed = new Promise<void>((resolve) => void second.onChange(Object.assign(() => resolve(), {}) as never));
       await first.upload(uploadOf('From tab one'));
       await changed;
-      expect((await second.listRecords(SARAH.id))[0].title).toBe('From tab one');
+      expect((await second.listRecords(SARAH.id)).records[0].title).toBe('From tab one');
     } finally {
       close();
     }
@@ -498,7 +501,7 @@ describe('two tabs', () => {
       const reopened = createTestLedgerService({ storage: createIndexedDbStorage(name) });
       await signInAs(reopened, SARAH);
       expect(await reopened.chainStatus()).toMatchObject({ height: 4, valid: true });
-      expect((await first.listRecords(SARAH.id)).map((r) => r.title).sort()).toEqual([
+      expect((await first.listRecords(SARAH.id)).records.map((r) => r.title).sort()).toEqual([
         'Initial health assessment',
         'One',
         'Three',
@@ -524,7 +527,7 @@ describe('two tabs', () => {
     const reopened = createTestLedgerService({ storage: createIndexedDbStorage(name) });
     await signInAs(reopened, SARAH);
     expect(await reopened.chainStatus()).toMatchObject({ height: 5, valid: true });
-    expect((await reopened.listRecords(SARAH.id)).map((r) => r.title).sort()).toEqual([
+    expect((await reopened.listRecords(SARAH.id)).records.map((r) => r.title).sort()).toEqual([
       'A1',
       'A2',
       'B1',

@@ -25,6 +25,6 @@ describe('records search', () => {
     await signInAs(service, SARAH);
     await service.upload(uploadOf('Imaging', [fileInput('chest-xray.png')]));
     await service.upload(uploadOf('Bloods', [fileInput('cbc.pdf')]));
-    expect((await service.listRecords(SARAH.id, { search: 'XRAY' })).map((r) => r.title)).toEqual(['Imaging']);
+    expect((await service.listRecords(SARAH.id, { search: 'XRAY' })).records.map((r) => r.title)).toEqual(['Imaging']);
   });
 });

@@ -151,7 +151,7 @@ async function everyView(service: LedgerService, documents: readonly string[]) {
     };
     if (who.role === 'patient') {
       view.overview = await service.patientOverview();
-      view.records = await service.listRecords(who.id);
+      view.records = (await service.listRecords(who.id)).records;
       view.history = await service.accessHistory();
       view.shares = await service.myShares();
     } else {

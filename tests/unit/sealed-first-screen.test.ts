@@ -1,5 +1,5 @@
-// The patient dashboard opens only the uploads it shows before it answers (workers/ledger/sealing.ts, readableShowing);
-// every other screen still reads every upload opened, and what was opened is dropped when the signed-in user changes.
+// The patient dashboard opens only the uploads it shows before it answers (workers/ledger/sealing.ts, readableShowing; a
+// page of Medical Records too: tests/unit/records-pages.test.ts); what was opened is dropped when the signed-in user changes.
 import { describe, expect, it } from 'vitest';
 import { PATIENT_RECENT_RECORDS } from '../../workers/core/constants';
 import { SEALED_TITLE, createSealing } from '../../workers/ledger/sealing';
@@ -38,7 +38,7 @@ describe('the dashboard’s first read of sealed records', () => {
     expect(overview.recent[0].fileName).toBe(`scan-${UPLOADS - 1}.pdf`);
     expect(overview.recent[0].documents[0].fileName).toBe(`scan-${UPLOADS - 1}.pdf`);
 
-    const listed = await device.service.listRecords(SARAH.id);
+    const listed = (await device.service.listRecords(SARAH.id)).records;
     const titles = listed.map((record) => record.title);
     for (let n = 0; n < UPLOADS; n++) expect(titles).toContain(`Sealed record ${n}`);
     expect(titles).not.toContain(SEALED_TITLE);

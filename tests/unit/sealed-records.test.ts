@@ -45,9 +45,9 @@ describe('what a patient writes travels sealed', () => {
     expect(stored.sealed?.key).toMatch(/^[0-9a-f]{32}$/);
     expect(secretsIn([await service.block(record.blockIndex)])).toEqual([]);
     expect(record).toMatchObject({ title: TITLE, description: DESCRIPTION, fileName: FILE_NAME });
-    expect((await service.listRecords(SARAH.id))[0]).toMatchObject({ title: TITLE, fileName: FILE_NAME });
+    expect((await service.listRecords(SARAH.id)).records[0]).toMatchObject({ title: TITLE, fileName: FILE_NAME });
     expect(blocks[0]).toMatchObject({ index: record.blockIndex, title: TITLE }); // the explorer shows what she opened
-    expect(await service.listRecords(SARAH.id, { search: 'viral load' })).toHaveLength(1); // search runs on the opened text
+    expect((await service.listRecords(SARAH.id, { search: 'viral load' })).records).toHaveLength(1); // search runs on the opened text
   });
 
   it('seals a share’s note and a grant’s reason to the patient and the doctor, who each read them', async () => {
@@ -95,9 +95,9 @@ describe('another device of the ledger', () => {
     expect(secretsIn(b.store.current().blocks)).toEqual([]);
 
     await signInAs(b.service, SARAH);
-    expect((await b.service.listRecords(SARAH.id))[0].title).toBe(SEALED_TITLE); // her key has not come yet
+    expect((await b.service.listRecords(SARAH.id)).records[0].title).toBe(SEALED_TITLE); // her key has not come yet
     expect(await b.keySharing.acceptWraps(wraps)).toBe(2); // the summary key and the file's key
-    expect((await b.service.listRecords(SARAH.id))[0]).toMatchObject({ title: TITLE, fileName: FILE_NAME });
+    expect((await b.service.listRecords(SARAH.id)).records[0]).toMatchObject({ title: TITLE, fileName: FILE_NAME });
     expect(textOf((await b.service.readDocument(documentId)).bytes)).toBe('viral load');
   });
 
@@ -167,7 +167,7 @@ describe('a backup', () => {
     await signInAs(target, MICHAEL);
     await target.confirmRestore((await target.prepareRestore(bytes.buffer, 'backup password')).planId);
     await signInAs(target, SARAH);
-    expect((await target.listRecords(SARAH.id))[0]).toMatchObject({
+    expect((await target.listRecords(SARAH.id)).records[0]).toMatchObject({
       title: TITLE,
       description: DESCRIPTION,
       fileName: FILE_NAME,

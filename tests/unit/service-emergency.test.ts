@@ -348,8 +348,8 @@ describe("the patient's access history", () => {
     await service.emergencyView(grant.id);
     await service.endEmergencyAccess(grant.id);
     await signInAs(service, SARAH);
-    expect(await service.listRecords(SARAH.id, { type: 'emergency_access' })).toEqual([]);
-    expect((await service.listRecords(SARAH.id)).some((r) => r.type === 'emergency_access')).toBe(false);
+    expect((await service.listRecords(SARAH.id, { type: 'emergency_access' })).records).toEqual([]);
+    expect((await service.listRecords(SARAH.id)).records.some((r) => r.type === 'emergency_access')).toBe(false);
     const after = await service.patientOverview();
     expect(after.totalRecords).toBe(before.totalRecords);
     expect(after.recent.map((r) => r.id)).toEqual(before.recent.map((r) => r.id));

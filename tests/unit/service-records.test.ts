@@ -53,7 +53,7 @@ describe('upload validation stores nothing', () => {
     expect(stored.blocks).toHaveLength(1);
     expect(stored.documents).toHaveLength(0);
     expect((await service.chainStatus()).height).toBe(1);
-    expect(await service.listRecords(SARAH.id)).toHaveLength(1);
+    expect((await service.listRecords(SARAH.id)).records).toHaveLength(1);
   });
 
   it('rejects a record type other than prescription or test report', async () => {
@@ -156,26 +156,26 @@ describe('listing records', () => {
 
   it("lists a patient's records newest first, genesis last", async () => {
     const service = await withRecords();
-    const titles = (await service.listRecords(SARAH.id)).map((r) => r.title);
+    const titles = (await service.listRecords(SARAH.id)).records.map((r) => r.title);
     expect(titles).toEqual(['Chest X-ray', 'Beta blocker', 'Lipid panel', 'Initial health assessment']);
   });
 
   it('searches title and description without regard to case', async () => {
     const service = await withRecords();
-    expect((await service.listRecords(SARAH.id, { search: 'x-RAY' })).map((r) => r.title)).toEqual(['Chest X-ray']);
-    expect((await service.listRecords(SARAH.id, { search: 'food' })).map((r) => r.title)).toEqual(['Beta blocker']);
-    expect(await service.listRecords(SARAH.id, { search: 'nothing like this' })).toEqual([]);
+    expect((await service.listRecords(SARAH.id, { search: 'x-RAY' })).records.map((r) => r.title)).toEqual(['Chest X-ray']);
+    expect((await service.listRecords(SARAH.id, { search: 'food' })).records.map((r) => r.title)).toEqual(['Beta blocker']);
+    expect((await service.listRecords(SARAH.id, { search: 'nothing like this' })).records).toEqual([]);
   });
 
   it('filters by type', async () => {
     const service = await withRecords();
-    const reports = await service.listRecords(SARAH.id, { type: 'test_report' });
+    const reports = (await service.listRecords(SARAH.id, { type: 'test_report' })).records;
     expect(reports.map((r) => r.title)).toEqual(['Chest X-ray', 'Lipid panel']);
   });
 
   it('joins each record with its block index and block hash', async () => {
     const service = await withRecords();
-    const [newest] = await service.listRecords(SARAH.id);
+    const [newest] = (await service.listRecords(SARAH.id)).records;
     const block = await service.block(newest.blockIndex);
     expect(newest.blockIndex).toBe(3);
     expect(newest.blockchainHash).toBe(block.hash);
@@ -189,7 +189,7 @@ describe('listing records', () => {
   it("lets a doctor list their own patient's records but no one else's", async () => {
     const service = await withRecords();
     await signInAs(service, CARTER);
-    expect(await service.listRecords(SARAH.id)).toHaveLength(4);
+    expect((await service.listRecords(SARAH.id)).records).toHaveLength(4);
     await signInAs(service, WILSON);
     expect(await errorOf(service.listRecords(SARAH.id))).toEqual(DENIED);
   });
@@ -229,7 +229,7 @@ describe('documents', () => {
     expect((await storage.load()).documents).toEqual([]);
     expect((await service.chainStatus()).height).toBe(3);
     expect((await service.block(2)).data).toMatchObject({ type: 'document_deleted', documentId, patientId: SARAH.id });
-    const [record] = await service.listRecords(SARAH.id);
+    const [record] = (await service.listRecords(SARAH.id)).records;
     expect(record.title).toBe('ECG');
     expect(record.documents[0]).toMatchObject({ id: documentId, deletedAt: deleted.deletedAt });
     // its name was sealed under its key, which the deletion dropped
@@ -241,7 +241,7 @@ describe('documents', () => {
     await service.deleteDocument(documentId);
     const reloaded = createTestLedgerService({ storage });
     await signInAs(reloaded, SARAH);
-    const fileOf = async (device: typeof service) => (await device.listRecords(SARAH.id))[0].documents[0];
+    const fileOf = async (device: typeof service) => (await device.listRecords(SARAH.id)).records[0].documents[0];
     expect(await fileOf(reloaded)).toMatchObject({ id: documentId, fileName: 'Deleted file', fileType: '' });
     expect(await fileOf(service)).toEqual(await fileOf(reloaded));
   });

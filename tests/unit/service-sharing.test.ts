@@ -113,7 +113,7 @@ describe('a patient sharing with a doctor', () => {
     const { service } = await sarahWithRecords();
     await signInAs(service, WILSON);
     expect(await errorOf(service.listRecords(SARAH.id))).toEqual(DENIED);
-    expect(await service.listRecords(MICHAEL.id)).toEqual([]); // allowed: Michael is Wilson's patient, with no records yet
+    expect((await service.listRecords(MICHAEL.id)).records).toEqual([]); // allowed: Michael is Wilson's patient, with no records yet
     expect(await errorOf(service.sharedView('no-such-share'))).toEqual(DENIED);
   });
 

@@ -162,7 +162,10 @@ describe('keys', () => {
     });
     await service.signOut();
     await signInAs(service, SARAH); // the demo password still unlocks her key
-    expect((await service.listRecords(SARAH.id)).map((record) => record.title)).toEqual(['Blood panel', expect.any(String)]);
+    expect((await service.listRecords(SARAH.id)).records.map((record) => record.title)).toEqual([
+      'Blood panel',
+      expect.any(String),
+    ]);
   });
 
   it('refuses a wrong password with the catalogue message and keeps no session', async () => {
@@ -214,7 +217,7 @@ describe('every block is signed by its author', () => {
     blocks[1] = { ...blocks[1], signature: '' };
     const { service, status } = await loadWith(ledger, blocks);
     expect(status.firstInvalid).toEqual({ index: 1, reason: 'signature: the block is not signed' });
-    expect((await service.listRecords(SARAH.id)).map((record) => record.title)).toEqual(['Initial health assessment']);
+    expect((await service.listRecords(SARAH.id)).records.map((record) => record.title)).toEqual(['Initial health assessment']);
   });
 
   it('names a block whose data changed and was re-mined: the signature was made over the old hash', async () => {

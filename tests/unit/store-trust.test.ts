@@ -106,7 +106,7 @@ describe("another tab's change", () => {
 
     expect((await tabA.upload(uploadOf('After it'))).block.index).toBe(5);
     expect(reads).toEqual([3]); // tab A's tip (block 3) again, to check the link, and what follows
-    expect((await tabA.listRecords(SARAH.id)).map((record) => record.title)).toContain('From the other tab');
+    expect((await tabA.listRecords(SARAH.id)).records.map((record) => record.title)).toContain('From the other tab');
     expect(await tabA.chainStatus()).toMatchObject({ valid: true, height: 6 });
   });
 });

@@ -186,7 +186,9 @@ describe('sync through the service', () => {
       adopted: true,
     });
     const { record } = await phone.upload(uploadOf('Blood panel'));
-    await expect.poll(async () => (await clinic.listRecords(SARAH.id)).map((shown) => shown.title)).toContain('Blood panel');
+    await expect
+      .poll(async () => (await clinic.listRecords(SARAH.id)).records.map((shown) => shown.title))
+      .toContain('Blood panel');
     const phoneTip = (await phone.chainStatus()).height;
     await expect.poll(async () => (await clinic.chainStatus()).height).toBe(phoneTip);
     await expect.poll(async () => (await phone.syncStatus()).state).toBe('in-step');
@@ -210,7 +212,7 @@ describe('sync through the service', () => {
     await signInAs(service, SARAH);
     expect((await service.block(0)).hash).toBe(genesis);
     await expect
-      .poll(async () => (await service.listRecords(SARAH.id)).map((record) => record.title))
+      .poll(async () => (await service.listRecords(SARAH.id)).records.map((record) => record.title))
       .toContain('Kept by the server'); // taken back from the server
     await expect.poll(async () => (await service.syncStatus()).state).toBe('in-step');
     expect(new Set(server.joins.map((join) => join.proof.genesis))).toEqual(new Set([genesis]));

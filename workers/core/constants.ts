@@ -8,6 +8,7 @@ export const PATIENT_RECENT_RECORDS = 5;
 export const DOCTOR_KEPT_RECORDS = 10;
 export const DOCTOR_SHOWN_RECORDS = 5;
 export const EMERGENCY_BASIC_RECORDS = 5;
+export const RECORDS_PAGE_SIZE = 20; // records on one page of Medical Records and of a doctor's patient card
 
 export const EMERGENCY_DURATIONS = [15, 30, 60, 120, 240] as const; // minutes
 export const DEFAULT_EMERGENCY_DURATION = 60;

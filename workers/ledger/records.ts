@@ -2,11 +2,11 @@
 import { transfer } from 'comlink';
 import type { DocumentContent, LedgerService, RecordQuery } from '../api';
 import { assertCanDelete, assertCanReadPatient, documentAccess, requireRole } from '../core/access';
-import { PATIENT_RECENT_RECORDS } from '../core/constants';
+import { PATIENT_RECENT_RECORDS, RECORDS_PAGE_SIZE } from '../core/constants';
 import { findUser } from '../core/directory';
 import { decryptDocument, encryptDocument } from '../core/documents';
 import { deletionRecord, iso, type AccessRead } from '../core/ledger-records';
-import type { LedgerState } from '../core/projection';
+import type { LedgerState, RecordEntry } from '../core/projection';
 import { checkText, foldForSearch } from '../core/text-input';
 import type { ClinicalRecord, DocumentInfo, User } from '../core/types';
 import { validateUpload } from '../core/upload-request';
@@ -22,8 +22,10 @@ import {
   isClinical,
   newestRecords,
   openedEntries,
+  pageAsked,
   SEALED_DOCUMENT_READ,
   readableSummary,
+  recordsPageOf,
   recordView,
   sharesOf,
 } from './views';
@@ -81,25 +83,35 @@ export function createRecords(
     async listRecords(patientId, query: RecordQuery = {}) {
       const signedIn = await enter();
       assertCanReadPatient(signedIn, patientId);
-      const state = await sealing.readable(signedIn);
-      const checked = checkText('search', typeof query?.search === 'string' ? query.search : '');
+      const asked = query ?? {};
+      const checked = checkText('search', typeof asked.search === 'string' ? asked.search : '');
       if (checked.problem) fail('ValidationError', checked.problem);
       const search = foldForSearch(checked.text);
-      return newestRecords(state, patientId)
-        .filter(isClinical) // access events live in the access history, never among medical records
-        .filter(({ record }) => !query?.type || record.type === query.type)
-        .filter(
-          ({ record }) =>
-            search === '' ||
-            // the care team's name too: every record's card shows it (src/components/record-author.ts)
-            [
-              record.title,
-              record.description,
-              findUser(record.doctorId)?.name ?? '',
-              ...record.files.map((file) => file.name),
-            ].some((text) => foldForSearch(text).includes(search)),
-        )
-        .map((entry) => recordView(state, entry, true, arrivalOf));
+      const wanted = pageAsked(asked);
+      const listed = (state: LedgerState) =>
+        newestRecords(state, patientId)
+          .filter(isClinical) // access events live in the access history, never among medical records
+          .filter(({ record }) => !asked.type || record.type === asked.type);
+      const answer = (state: LedgerState, entries: (RecordEntry & { record: ClinicalRecord })[]) => {
+        const { entries: shown, total, page } = recordsPageOf(entries, wanted);
+        const records = shown.map((entry) => recordView(state, entry, true, arrivalOf));
+        return { records, total, page, pageSize: RECORDS_PAGE_SIZE };
+      };
+      if (search === '') {
+        // the kind and type are clear fields: the page is chosen on the chain's projection and only its uploads opened
+        const shown = (state: LedgerState) => recordsPageOf(listed(state), wanted).entries.map((entry) => entry.record);
+        const state = await sealing.readableShowing(signedIn, shown);
+        return answer(state, listed(state));
+      }
+      // the searched text is sealed: every upload is opened to search it
+      const state = await sealing.readable(signedIn);
+      const matching = listed(state).filter(({ record }) =>
+        // the care team's name too: every record's card shows it (src/components/record-author.ts)
+        [record.title, record.description, findUser(record.doctorId)?.name ?? '', ...record.files.map((file) => file.name)].some(
+          (text) => foldForSearch(text).includes(search),
+        ),
+      );
+      return answer(state, matching);
     },
 
     async upload(request) {

@@ -34,11 +34,21 @@ interface OpenedUpload {
   tried: string; // which keys were held when it was tried: tried again when that changes
 }
 
+interface Opening {
+  tried: string;
+  done: Promise<ClinicalRecord>;
+}
+
+// Uploads a whole build opens at once: WebCrypto runs its jobs in the order they were asked, so a build that asked for
+// every upload at once would hold a page's few openings behind all of them.
+export const WHOLE_BUILD_OPENINGS = 32;
+
 // Every text this device opened, kept for the next build: one set, dropped whole when the signed-in user changes or the
 // demo data is reset (forget), so nothing opened for one user is held for the next.
 export function openedCaches() {
   return {
     uploads: new Map<string, OpenedUpload>(), // record id -> what was opened of it: records never change
+    opening: new Map<string, Opening>(), // record id -> its opening under way: a second read waits for it
     texts: new Map<string, string>(), // `${reader}|${record id}` -> a reason or note opened for that reader
     readableOf: new WeakMap<Snapshot, Map<string, Promise<LedgerState>>>(),
     builtOf: new WeakMap<Snapshot, Map<string, LedgerState>>(), // the builds of readableOf that are done
@@ -129,10 +139,29 @@ export function createOpening(session: SealingSession) {
     };
   }
 
-  // The uploads of `records` opened with the keys `s` holds: each opened once per set of keys it was tried with.
-  async function openAll(c: Caches, s: Snapshot, records: Iterable<ChainRecord>): Promise<Map<string, ClinicalRecord>> {
+  // One upload opened with the keys `s` holds: kept from before, the opening under way, or a new one.
+  function openOne(c: Caches, s: Snapshot, record: ClinicalRecord, tried: string): ClinicalRecord | Promise<ClinicalRecord> {
+    const known = c.uploads.get(record.id);
+    if (known?.tried === tried) return known.record;
+    const under = c.opening.get(record.id);
+    if (under?.tried === tried) return under.done;
+    const done = openUpload(c, s, record, tried).finally(() => {
+      if (c.opening.get(record.id)?.done === done) c.opening.delete(record.id);
+    });
+    c.opening.set(record.id, { tried, done });
+    return done;
+  }
+
+  // The uploads of `records` opened with the keys `s` holds: each opened once per set of keys it was tried with, at
+  // most `atOnce` at a time (a whole build leaves WebCrypto's queue short for a screen's page asked meanwhile).
+  async function openAll(
+    c: Caches,
+    s: Snapshot,
+    records: Iterable<ChainRecord>,
+    atOnce = Infinity,
+  ): Promise<Map<string, ClinicalRecord>> {
     const openedById = new Map<string, ClinicalRecord>();
-    const toOpen: Promise<ClinicalRecord>[] = [];
+    const toOpen: [ClinicalRecord, string][] = [];
     for (const record of records) {
       if (!('files' in record)) continue;
       for (const file of record.files) recordOfDocument.set(file.documentId, record.id);
@@ -140,9 +169,16 @@ export function createOpening(session: SealingSession) {
       const tried = keysFor(s, record);
       const known = c.uploads.get(record.id);
       if (known?.tried === tried) openedById.set(record.id, known.record);
-      else toOpen.push(openUpload(c, s, record, tried)); // all at once: the browser decrypts on several threads
+      else toOpen.push([record, tried]);
     }
-    for (const opened of await Promise.all(toOpen)) openedById.set(opened.id, opened);
+    let next = 0;
+    const lane = async () => {
+      while (next < toOpen.length) {
+        const [record, tried] = toOpen[next++];
+        openedById.set(record.id, await openOne(c, s, record, tried)); // the browser decrypts on several threads
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(atOnce, toOpen.length) }, lane));
     return openedById;
   }
 

@@ -5,7 +5,14 @@ import type { LedgerState, RecordEntry } from '../core/ledger-state';
 import type { SummaryKey } from '../core/sealed-fields';
 import { SharedMap } from '../core/shared-map';
 import { clearUploads, resealings, sealForPair, sealUploads } from './seal-writes';
-import { createOpening, openedCaches, type Built, type Caches, type SealingSession } from './sealed-opening';
+import {
+  createOpening,
+  openedCaches,
+  WHOLE_BUILD_OPENINGS,
+  type Built,
+  type Caches,
+  type SealingSession,
+} from './sealed-opening';
 import type { ChainRecord, ClinicalRecord, User } from '../core/types';
 import type { Snapshot } from './snapshot';
 
@@ -30,14 +37,11 @@ export function createSealing(store: { current(): Snapshot }, session: SealingSe
   // With `only`, just those uploads are opened and the others stay as the chain holds them (a first screen's build).
   async function fullBuild(c: Caches, s: Snapshot, reader: User | null, only?: Iterable<ChainRecord>): Promise<Built> {
     const state = s.verified.state;
-    const openedById = await openAll(
-      c,
-      s,
-      only ??
-        (function* () {
-          for (const entries of state.records.values()) for (const { record } of entries) yield record;
-        })(),
-    );
+    const every = function* () {
+      // newest first: the pages a reader turns to next are opened first
+      for (const entries of state.records.values()) for (let i = entries.length - 1; i >= 0; i--) yield entries[i].record;
+    };
+    const openedById = await (only ? openAll(c, s, only) : openAll(c, s, every(), WHOLE_BUILD_OPENINGS));
     const unopened = new Set<string>();
     const grants = state.grants.copy();
     for (const [id, known] of state.grants) {
@@ -220,9 +224,10 @@ export function createSealing(store: { current(): Snapshot }, session: SealingSe
     return state;
   }
 
-  // The state a first screen reads: only the uploads `shown` picks opened (with every grant's and share's text), when
-  // `readable` would open every upload of the ledger; the whole build follows in the next task, for the next screen.
-  // Where a build is done or cheap (it extends the reader's last one), it is that build; one under way is not waited for.
+  // The state a first screen or a page of records reads: only the uploads `shown` picks opened (with every grant's and
+  // share's text), when `readable` would open every upload of the ledger; the whole build follows in the next task, for
+  // the next screen. Where a build is done or cheap (it extends the reader's last one), it is that build; one under way
+  // is not waited for, but the uploads it is opening are (sealed-opening.ts, openOne).
   async function readableShowing(
     reader: User | null,
     shown: (state: LedgerState) => Iterable<ChainRecord>,

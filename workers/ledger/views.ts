@@ -10,6 +10,7 @@ import type {
   RestrictedBlockSummary,
   SignatureState,
 } from '../api';
+import { RECORDS_PAGE_SIZE } from '../core/constants';
 import { PATIENTS, findUser } from '../core/directory';
 import type { AccessRead } from '../core/ledger-records';
 import type { GrantRead, GrantState, LedgerState, NotApplied, RecordEntry } from '../core/projection';
@@ -104,6 +105,29 @@ export function newestRecords(state: LedgerState, patientId: string): RecordEntr
 // A medical record of the patient's (an upload or the genesis diagnosis); the rest of their entries are grant starts.
 export function isClinical(entry: RecordEntry): entry is RecordEntry & { record: ClinicalRecord } {
   return entry.record.type !== 'emergency_access';
+}
+
+export interface PageAsked {
+  page: number;
+  recordId?: string;
+}
+
+// The page a records query asks for, checked: it crosses the worker boundary.
+export function pageAsked({ page = 1, recordId }: { page?: unknown; recordId?: unknown }): PageAsked {
+  if (typeof page !== 'number' || !Number.isInteger(page) || page < 1)
+    fail('ValidationError', 'Ask for a page numbered 1 or more.');
+  if (recordId !== undefined && typeof recordId !== 'string') fail('ValidationError', 'Ask for a record by its id.');
+  return recordId === undefined ? { page } : { page, recordId };
+}
+
+// That page of `entries`: the one listing `recordId` when it is listed, and the last for one past it (a list can
+// shrink under a screen, at a reset of the demo data).
+export function recordsPageOf<T extends RecordEntry>(entries: readonly T[], { page, recordId }: PageAsked) {
+  const last = Math.max(1, Math.ceil(entries.length / RECORDS_PAGE_SIZE));
+  const at = recordId === undefined ? -1 : entries.findIndex((entry) => entry.record.id === recordId);
+  const chosen = at >= 0 ? Math.floor(at / RECORDS_PAGE_SIZE) + 1 : Math.min(page, last);
+  const start = (chosen - 1) * RECORDS_PAGE_SIZE;
+  return { entries: entries.slice(start, start + RECORDS_PAGE_SIZE), total: entries.length, page: chosen };
 }
 
 export function patientById(id: string): Patient {

@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import type { Patient } from '../../../workers/core/types';
@@ -7,16 +7,19 @@ import { DeviceOnlyNote } from '../../components/device-only-note';
 import { LoadError } from '../../components/load-error';
 import { PageSpinner } from '../../components/page-spinner';
 import { RecordDetailList } from '../../components/record-detail-list';
+import { RecordsPagination } from '../../components/records-pagination';
 import { SectionCard } from '../../components/section-card';
 import type { LedgerRemote } from '../../ledger/ledger-context';
 import { useLedgerQuery } from '../../ledger/use-ledger-query';
 
-// One of the doctor's own patients: health overview beside every record, newest first.
+// One of the doctor's own patients: health overview beside their records, newest first, a page at a time.
 export function PatientRecordsCard({ patient }: { patient: Patient }) {
+  const [page, setPage] = useState(1);
+  const listTop = useRef<HTMLHeadingElement>(null);
   const records = useLedgerQuery(
-    useCallback((service: LedgerRemote) => service.listRecords(patient.id), [patient.id]),
+    useCallback((service: LedgerRemote) => service.listRecords(patient.id, { page }), [patient.id, page]),
     ['records', 'grants'], // another doctor's grant adds an emergency access record to the patient's list
-    `patient-records:${patient.id}`,
+    `patient-records:${patient.id}:${page}`,
   );
 
   return (
@@ -30,8 +33,8 @@ export function PatientRecordsCard({ patient }: { patient: Patient }) {
           />
         </Col>
         <Col lg={8} className="patient-records">
-          <h3 className="patient-records-title">
-            Records{records.data ? <span className="patient-records-count"> ({records.data.length})</span> : null}
+          <h3 className="patient-records-title" ref={listTop}>
+            Records{records.data ? <span className="patient-records-count"> ({records.data.total})</span> : null}
           </h3>
           <DeviceOnlyNote />
           {!records.data ? (
@@ -43,7 +46,17 @@ export function PatientRecordsCard({ patient }: { patient: Patient }) {
               <PageSpinner label={`Loading ${patient.name}'s records`} />
             )
           ) : (
-            <RecordDetailList records={records.data} empty={`${patient.name} has no records yet.`} />
+            <>
+              <RecordDetailList records={records.data.records} empty={`${patient.name} has no records yet.`} />
+              <RecordsPagination
+                label={`${patient.name}'s records pages`}
+                page={records.data.page}
+                total={records.data.total}
+                pageSize={records.data.pageSize}
+                onPage={setPage}
+                top={listTop}
+              />
+            </>
           )}
         </Col>
       </Row>

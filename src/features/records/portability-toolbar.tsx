@@ -10,6 +10,7 @@ import { useTransferJob } from '../../components/transfer-job';
 import { useTransferNotice } from '../../components/transfer-notice';
 import { userMessage } from '../../ledger/error-message';
 import { useLedger } from '../../ledger/use-ledger';
+import { everyRecord } from './every-record';
 import { ImportModal } from './import-modal';
 import { PrintSummary, type SummaryData } from './print-summary';
 
@@ -42,7 +43,7 @@ export function PortabilityToolbar({ patient }: { patient: Patient }) {
   const print = async () => {
     notice.clear();
     try {
-      const [records, history] = await Promise.all([service.listRecords(patient.id), service.accessHistory()]);
+      const [records, history] = await Promise.all([everyRecord(service, patient.id), service.accessHistory()]);
       setSummary({ patient, records, history, printedAt: new Date().toISOString() });
     } catch (caught) {
       say('danger', userMessage(caught, 'The summary could not be prepared. Please try again.'));

@@ -2,12 +2,14 @@ import { useCallback, useDeferredValue, useEffect, useRef, useState } from 'reac
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { Link, useLocation } from 'react-router-dom';
+import { RECORDS_PAGE_SIZE } from '../../../workers/core/constants';
 import { checkText } from '../../../workers/core/text-input';
 import { useSession } from '../../auth/use-session';
 import { DeviceOnlyNote } from '../../components/device-only-note';
 import { LoadError } from '../../components/load-error';
 import { PageSpinner } from '../../components/page-spinner';
 import { RecordDetailList } from '../../components/record-detail-list';
+import { RecordsPagination } from '../../components/records-pagination';
 import { linkedRecordId } from '../../components/record-link';
 import { SectionCard } from '../../components/section-card';
 import { useScrollToSection } from '../../components/use-scroll-to-section';
@@ -24,7 +26,8 @@ function countLabel(count: number): string {
   return count === 1 ? '1 record' : `${count} records`;
 }
 
-// All of the patient's records, newest first, searchable, with their files; then the access history (docs/decisions/real-screens.md).
+// All of the patient's records, newest first, a page at a time, searchable, with their files; then the access history
+// (docs/decisions/real-screens.md).
 export function RecordsPage() {
   const { user } = useSession();
   const patientId = user?.id ?? '';
@@ -35,16 +38,30 @@ export function RecordsPage() {
   const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
   const [deleted, setDeleted] = useState<string | null>(null);
   const deletedRef = useRef<HTMLDivElement>(null);
+  const listTop = useRef<HTMLDivElement>(null);
   const highlightId = linkedRecordId(useLocation().hash); // "View record" after an upload
+  // null: the page that lists the linked record (the first without one); a link followed later asks for its page again
+  const [page, setPage] = useState<number | null>(null);
+  const [linked, setLinked] = useState(highlightId);
+  if (linked !== highlightId) {
+    setLinked(highlightId);
+    setPage(null);
+  }
 
   const records = useLedgerQuery(
     useCallback(
       (service: LedgerRemote) =>
-        wanted === null ? Promise.resolve([]) : service.listRecords(patientId, { search: wanted, ...(type ? { type } : {}) }),
-      [patientId, wanted, type],
+        wanted === null
+          ? Promise.resolve({ records: [], total: 0, page: 1, pageSize: RECORDS_PAGE_SIZE })
+          : service.listRecords(patientId, {
+              search: wanted,
+              ...(type ? { type } : {}),
+              ...(page !== null ? { page } : highlightId ? { recordId: highlightId } : {}),
+            }),
+      [patientId, wanted, type, page, highlightId],
     ),
     ['records'],
-    `records:${patientId}:${type}:${wanted}`,
+    `records:${patientId}:${type}:${page ?? `#${highlightId ?? ''}`}:${wanted}`,
   );
 
   const [focusNotice, setFocusNotice] = useState(0);
@@ -56,9 +73,18 @@ export function RecordsPage() {
   }, [focusNotice]);
 
   const filtered = search.trim() !== '' || type !== '';
+  // another search or type lists other records: from their first page
+  const searchFor = (text: string) => {
+    setSearch(text);
+    setPage(1);
+  };
+  const filterType = (chosen: TypeFilter) => {
+    setType(chosen);
+    setPage(1);
+  };
   const clearFilters = () => {
-    setSearch('');
-    setType('');
+    searchFor('');
+    filterType('');
   };
 
   return (
@@ -89,10 +115,16 @@ export function RecordsPage() {
           </Link>
         }
       >
-        <div className="records-toolbar">
-          <RecordFilters search={search} searchProblem={searchCheck.problem} type={type} onSearch={setSearch} onType={setType} />
+        <div className="records-toolbar" ref={listTop}>
+          <RecordFilters
+            search={search}
+            searchProblem={searchCheck.problem}
+            type={type}
+            onSearch={searchFor}
+            onType={filterType}
+          />
           <p className="records-count" aria-live="polite">
-            {records.data ? countLabel(records.data.length) : ''}
+            {records.data ? countLabel(records.data.total) : ''}
           </p>
         </div>
         <DeviceOnlyNote />
@@ -105,28 +137,38 @@ export function RecordsPage() {
             <PageSpinner label="Loading your records" />
           )
         ) : (
-          <RecordDetailList
-            records={records.data}
-            highlightId={highlightId}
-            onDeleteDocument={(record, document) => {
-              setDeleted(null);
-              setDeleting({ record, document });
-            }}
-            empty={
-              filtered ? (
-                <>
-                  No records match.{' '}
-                  <Button variant="link" className="p-0 align-baseline" onClick={clearFilters}>
-                    Clear search and filter
-                  </Button>
-                </>
-              ) : (
-                <>
-                  No records yet. <Link to="/patient/upload">Upload a document</Link>
-                </>
-              )
-            }
-          />
+          <>
+            <RecordDetailList
+              records={records.data.records}
+              highlightId={highlightId}
+              onDeleteDocument={(record, document) => {
+                setDeleted(null);
+                setDeleting({ record, document });
+              }}
+              empty={
+                filtered ? (
+                  <>
+                    No records match.{' '}
+                    <Button variant="link" className="p-0 align-baseline" onClick={clearFilters}>
+                      Clear search and filter
+                    </Button>
+                  </>
+                ) : (
+                  <>
+                    No records yet. <Link to="/patient/upload">Upload a document</Link>
+                  </>
+                )
+              }
+            />
+            <RecordsPagination
+              label="Records pages"
+              page={records.data.page}
+              total={records.data.total}
+              pageSize={records.data.pageSize}
+              onPage={setPage}
+              top={listTop}
+            />
+          </>
         )}
       </SectionCard>
 
