@@ -1,12 +1,11 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import Pagination from 'react-bootstrap/Pagination';
+import type { RecordListPage } from '../../workers/api';
 import './records-pagination.scss';
 
 interface RecordsPaginationProps {
   label: string; // the navigation landmark's name
-  page: number; // the page shown, from 1
-  total: number;
-  pageSize: number;
+  list: Pick<RecordListPage, 'page' | 'total' | 'pageSize'>; // the page shown and how many there are in all
   onPage: (page: number) => void;
   top: RefObject<HTMLElement | null>; // moved into view when a page the reader chose here is shown
 }
@@ -21,7 +20,8 @@ export function pageNumbers(page: number, pages: number): number[] {
 
 // Previous, page numbers and Next for a list of records. Every control stays a button (an end's is marked disabled
 // without losing the focus), so a keyboard user turning pages keeps their place.
-export function RecordsPagination({ label, page, total, pageSize, onPage, top }: RecordsPaginationProps) {
+export function RecordsPagination({ label, list, onPage, top }: RecordsPaginationProps) {
+  const { page, total, pageSize } = list;
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const chosen = useRef(false);
   useEffect(() => {

@@ -50,21 +50,24 @@ describe('Medical Records', () => {
       },
     ]);
     await waitFor(() => expect(titles(section)).toEqual(['Statin prescription', 'Lipid panel', 'Initial health assessment']));
-    const newest = recordNamed(section, 'Statin prescription');
-    const { record } = uploads[1];
-    expect(within(newest).getByText('Prescription')).toBeInTheDocument();
-    // the patient uploaded it: the doctor's name is the care team, never the author
-    expect(within(newest).getByText('Added by you')).toBeInTheDocument();
-    expect(within(newest).getByText('Care team: Dr. Emily Carter')).toBeInTheDocument();
-    expect(within(newest).queryByText('Dr. Emily Carter')).not.toBeInTheDocument();
-    expect(within(newest).getByText('Verified on the chain')).toBeInTheDocument();
-    expect(within(newest).getByText(`Block #${record.blockIndex}`)).toBeInTheDocument();
-    expect(within(newest).getByText(record.blockchainHash.slice(0, 8))).toHaveAttribute('title', record.blockchainHash);
-    expect(within(newest).getByText('statin.pdf')).toBeInTheDocument();
-    expect(within(newest).getByText('label.png')).toBeInTheDocument();
-    expect(within(newest).getByRole('time')).toHaveAttribute('dateTime', record.timestamp);
-    expect(within(recordNamed(section, 'Lipid panel')).getByText('Fasting sample')).toBeInTheDocument();
-    expect(within(section).getByText('3 records')).toBeInTheDocument();
+    // the list settles as one answer: its details are read with retries, as any screen's settled state
+    await waitFor(() => {
+      const newest = recordNamed(section, 'Statin prescription');
+      const { record } = uploads[1];
+      expect(within(newest).getByText('Prescription')).toBeInTheDocument();
+      // the patient uploaded it: the doctor's name is the care team, never the author
+      expect(within(newest).getByText('Added by you')).toBeInTheDocument();
+      expect(within(newest).getByText('Care team: Dr. Emily Carter')).toBeInTheDocument();
+      expect(within(newest).queryByText('Dr. Emily Carter')).not.toBeInTheDocument();
+      expect(within(newest).getByText('Verified on the chain')).toBeInTheDocument();
+      expect(within(newest).getByText(`Block #${record.blockIndex}`)).toBeInTheDocument();
+      expect(within(newest).getByText(record.blockchainHash.slice(0, 8))).toHaveAttribute('title', record.blockchainHash);
+      expect(within(newest).getByText('statin.pdf')).toBeInTheDocument();
+      expect(within(newest).getByText('label.png')).toBeInTheDocument();
+      expect(within(newest).getByRole('time')).toHaveAttribute('dateTime', record.timestamp);
+      expect(within(recordNamed(section, 'Lipid panel')).getByText('Fasting sample')).toBeInTheDocument();
+      expect(within(section).getByText('3 records')).toBeInTheDocument();
+    });
   });
 
   it('searches title and description and filters by type, with a "No records match" state that clears', async () => {

@@ -48,14 +48,7 @@ export function PatientRecordsCard({ patient }: { patient: Patient }) {
           ) : (
             <>
               <RecordDetailList records={records.data.records} empty={`${patient.name} has no records yet.`} />
-              <RecordsPagination
-                label={`${patient.name}'s records pages`}
-                page={records.data.page}
-                total={records.data.total}
-                pageSize={records.data.pageSize}
-                onPage={setPage}
-                top={listTop}
-              />
+              <RecordsPagination label={`${patient.name}'s records pages`} list={records.data} onPage={setPage} top={listTop} />
             </>
           )}
         </Col>

@@ -160,14 +160,7 @@ export function RecordsPage() {
                 )
               }
             />
-            <RecordsPagination
-              label="Records pages"
-              page={records.data.page}
-              total={records.data.total}
-              pageSize={records.data.pageSize}
-              onPage={setPage}
-              top={listTop}
-            />
+            <RecordsPagination label="Records pages" list={records.data} onPage={setPage} top={listTop} />
           </>
         )}
       </SectionCard>
