@@ -87,7 +87,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
       reason: `the check of hashes failed (${error instanceof Error ? error.name : 'unknown error'})`,
     }));
     const { hashes: _checked, ...s } = current(); // a signature failure may have been published meanwhile
-    const earlier = !failure || (s.invalid && s.invalid.index <= failure.index);
+    const earlier = !failure || (s.invalid && s.invalid.index < failure.index); // at one block, a full check names this first
     if (failure && !earlier) s.signatures.limit = Math.min(s.signatures.limit, failure.index);
     publish(earlier ? s : { ...s, invalid: failure, verified: verifiedBefore(s.blocks, difficulty, failure.index) });
     hooks.stateChanged();
