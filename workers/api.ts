@@ -42,23 +42,9 @@ export interface RecordView {
   documents: DocumentView[]; // every file of the record, deleted ones included (deletedAt set)
 }
 
-export interface ChainStatus {
-  height: number; // blocks in the chain, genesis included
-  valid: boolean;
-  firstInvalid?: InvalidBlock;
-  difficulty: number; // leading zero hex digits required
-  lastBlockTime: string; // ISO 8601
-  readOnly: boolean; // true when the stored chain failed verification at load, or its newest block is dated ahead: writes are refused
-  futureTip?: string; // the newest block is dated far ahead of this device's clock: why writes wait
-  signaturesChecked: number; // blocks from #0 whose signatures were checked and hold
-  signaturesToCheck: number; // blocks that passed the rule checks: their signatures are checked next
-  hashesChecked: number; // blocks from #0 whose hashes and links were checked and hold (a long chain is shown before)
-  ownLedger?: true; // this browser holds a ledger of its own, not the demo ledger every browser holds (an earlier MedLedger made it)
-}
-
-// Whether a block's signature holds against its author's enrolled key, is not checked yet, or fails; the
-// explorer's demo blocks (never on the records chain) are unsigned.
-export type SignatureState = 'holds' | 'unchecked' | 'fails' | 'unsigned';
+// The loaded chain's verification, and each block's signature: workers/api-chain.ts.
+import type { ChainStatus, SignatureState } from './api-chain';
+export type { ChainStatus, SignatureState } from './api-chain';
 
 export interface ReadableBlockSummary {
   restricted?: false;
@@ -262,7 +248,7 @@ export interface PeersReport {
 }
 
 // The records chain's tip kept outside the device and its check: workers/api-anchor.ts.
-import type { AnchorCheck, ChainAnchor, InvalidBlock } from './api-anchor';
+import type { AnchorCheck, ChainAnchor } from './api-anchor';
 export type { AnchorCheck, ChainAnchor, InvalidBlock } from './api-anchor';
 
 // This device's link to a sync server (docs/decisions/one-ledger-across-devices.md): workers/api-sync.ts.
