@@ -1,5 +1,5 @@
 import type { ChainStatus } from '../../workers/api';
-import { checkingHashes } from './chain-integrity';
+import { chainVerdict, checkingHashes } from './chain-integrity';
 import { formatNumber } from './format';
 
 type Checked = Pick<ChainStatus, 'valid' | 'height' | 'hashesChecked' | 'signaturesChecked' | 'signaturesToCheck'>;
@@ -19,4 +19,10 @@ export function ChainCheckProgress({ status }: { status: Checked }) {
       {Math.floor((checked / Math.max(1, total)) * 100)}%)
     </span>
   );
+}
+
+// The chain's verdict as a description list's value: Valid, Invalid, or Checking while a long chain's hashes are.
+export function ChainVerdictValue({ status, className = '' }: { status: ChainStatus; className?: string }) {
+  const { text, tone } = chainVerdict(status);
+  return <dd className={`${tone} ${className}`.trim()}>{text}</dd>;
 }

@@ -1,5 +1,4 @@
-import { ChainCheckProgress, chainChecking } from '../components/chain-check-progress';
-import { chainVerdict } from '../components/chain-integrity';
+import { ChainCheckProgress, ChainVerdictValue, chainChecking } from '../components/chain-check-progress';
 import { syncBrief } from '../components/sync-words';
 import { useChainStatus } from '../ledger/use-chain-status';
 import { useSyncStatus } from '../ledger/use-sync-status';
@@ -27,7 +26,7 @@ export function NetworkStatus() {
           </div>
           <div>
             <dt>Chain</dt>
-            <dd className={chainVerdict(chain).tone}>{chainVerdict(chain).text}</dd>
+            <ChainVerdictValue status={chain} />
           </div>
         </dl>
       ) : null}

@@ -2,7 +2,8 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router-dom';
 import { HEALTH_SCORE, NEXT_APPOINTMENT } from '../../../workers/core/constants';
-import { chainIntegrity, chainVerdict } from '../../components/chain-integrity';
+import { chainIntegrity } from '../../components/chain-integrity';
+import { ChainVerdictValue } from '../../components/chain-check-progress';
 import { DeviceOnlyNote } from '../../components/device-only-note';
 import { formatDate } from '../../components/format';
 import { LoadError } from '../../components/load-error';
@@ -103,7 +104,7 @@ export function PatientDashboardPage() {
               </div>
               <div>
                 <dt>Chain Status</dt>
-                <dd className={`${chainVerdict(chain).tone} fw-semibold`}>{chainVerdict(chain).text}</dd>
+                <ChainVerdictValue status={chain} className="fw-semibold" />
               </div>
               {chain.firstInvalid ? (
                 <div>
