@@ -29,7 +29,15 @@ export async function newDevice(browser: Browser, baseUrl: string): Promise<Reco
 }
 
 export async function waitForSyncState(page: Page, state: string, timeout = 30_000): Promise<void> {
-  await expect.poll(() => syncState(page).getAttribute('data-sync-state'), { timeout }).toBe(state);
+  try {
+    await expect.poll(() => syncState(page).getAttribute('data-sync-state'), { timeout }).toBe(state);
+  } catch (error) {
+    // the card says why (a refusal's reason, say): a failure under load is then explained in the CI log
+    const says = await syncCard(page)
+      .innerText({ timeout: 5_000 })
+      .catch(() => 'nothing readable');
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\nThe sync card says: ${says}`, { cause: error });
+  }
 }
 
 // Connects from My Profile; a device that took the server's ledger signs in again (as `email`), as the card asks.
