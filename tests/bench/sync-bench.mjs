@@ -3,11 +3,16 @@
 // - upload-to-visible: an upload through the form on device A until its record is listed on device B. Both pages
 //   stamp the moment with performance.timeOrigin + performance.now() (one clock on one machine): A when its
 //   "Upload successful" heading is added, B when a MutationObserver on Medical Records sees the record's heading;
-// - catch-up: a new device connects to a server holding 1,000 or 10,000 blocks (seeded from Node: the ledger
-//   service over memory storage, pushed as a device through an Automerge-repo client, tests/server/support/devices.ts)
-//   and takes the ledger: Connect click until the card offers the server's ledger and asks for the password, then
-//   from the password given until every block is held and verified (the device proves its user's key first), then
-//   the explorer shows every block verified;
+// - catch-up: a new device connects to a server holding 1,000, 10,000 or 100,000 blocks (SYNC_CATCH_UP) and takes
+//   the ledger: Connect click until the card offers the server's ledger and asks for the password, then from the
+//   password given until every block is held and verified (the device proves its user's key first), then the
+//   explorer shows every block verified (the bench fails unless it shows all of them); the card's status line is read
+//   every 2 s meanwhile (SYNC_SHOTS=<folder> saves a screenshot of the card at each read). The server is seeded from
+//   Node by a device (tests/server/support/devices.ts) sending 1,000 blocks a change: by default a chain made
+//   directly (tests/bench/signed-chain.ts: bench records mined and signed with real keys, the demo password), with
+//   SYNC_SEED=service uploads written one by one through the ledger service (100,000 of these took over 39 minutes).
+//   Measured on 2026-12-07 (2 CPUs, shared; load 2.1-2.9): 100,000 blocks held and verified 23.4 s after the
+//   password (goal: under 60 s), the card counting down "Syncing 99,999 blocks" in slices of 10,000;
 // - a real block accepted while 20,000 junk blocks of another device wait for a block that never comes (from Node:
 //   the block's change sent until the server's height counts it);
 // - a 10 MB file: its upload's answer on A until its encrypted bytes are stored in B's IndexedDB (the key does not
@@ -402,6 +407,13 @@ export async function runSyncBench() {
 
 const ms = (value) => `${Math.round(value).toLocaleString('en-US')} ms`;
 
+// issue 44's catch-up goals: 10,000 blocks taken in under 5 s, 100,000 in under 60 s
+function goalOf(each) {
+  const limit = { 10000: 5_000, 100000: 60_000 }[each.blocks];
+  if (!limit) return '';
+  return `< ${limit.toLocaleString('en-US')} ms: ${each.takenMs + each.blocksMs < limit ? 'met' : 'missed'}`;
+}
+
 export function formatSyncTable(run) {
   const { visible } = run;
   const rows = [
@@ -417,7 +429,7 @@ export function formatSyncTable(run) {
       [
         `New device takes ${each.blocks.toLocaleString('en-US')} blocks: Connect to ledger taken, the password typed aside`,
         ms(each.takenMs + each.blocksMs),
-        each.blocks === 10000 ? `< 5,000 ms: ${each.takenMs + each.blocksMs < 5000 ? 'met' : 'missed'}` : '',
+        goalOf(each),
       ],
       ['  of which the server’s ledger offered (genesis and keys), before the password', ms(each.takenMs), ''],
       ['  of which proof, join and every block held and verified, after the password', ms(each.blocksMs), ''],
