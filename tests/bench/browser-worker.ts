@@ -2,9 +2,9 @@
 // ledger worker, in a real browser Worker, seeds the app's IndexedDB with legal chains (bench-chain.ts, every
 // live file with its key and encrypted bytes) and times the ledger service loading them.
 import { sha256 } from 'js-sha256';
-import { blockTemplate, createGenesisBlock, mineBlock, verifyChain } from '../../workers/core/chain';
+import { blockTemplate, createGenesisBlock, verifyChain } from '../../workers/core/chain';
 import { DEMO_PASSWORD, DIFFICULTY } from '../../workers/core/constants';
-import { DEMO_ACCOUNTS, USERS } from '../../workers/core/directory';
+import { DEMO_ACCOUNTS } from '../../workers/core/directory';
 import { encryptDocument } from '../../workers/core/documents';
 import { createNonceSearch } from '../../workers/core/nonce-search';
 import { project, verifyLedger } from '../../workers/core/projection';
@@ -20,16 +20,9 @@ import {
   type LedgerStorage,
   type StoredState,
 } from '../../workers/storage/ledger-storage';
-import {
-  LEDGER_AUTHOR,
-  PBKDF2_ITERATIONS,
-  createStoredKeys,
-  enrolmentOf,
-  signBlock,
-  unlockUserKey,
-  type StoredKeys,
-} from '../../workers/core/signatures';
+import { PBKDF2_ITERATIONS, enrolmentOf, type StoredKeys } from '../../workers/core/signatures';
 import { benchRecords, countKinds, liveFiles } from './bench-chain';
+import { mineSigned, unlockBenchKeys, type BenchKeys } from './signed-chain';
 
 export type BenchCommand =
   | { cmd: 'hashRate'; ms: number }
@@ -67,36 +60,14 @@ async function prepare(height: number): Promise<Prepared> {
 // Every user's keys (wrapped as the app wraps them) and each one unlocked, once per bench worker: the seeded
 // chains are signed by their authors, as the app signs them. Keys the app already made are reused, so the
 // session of a user signed in before the seed still holds the enrolled key.
-let keys: Promise<{ stored: StoredKeys; signing: Map<string, CryptoKey> }> | null = null;
+let keys: Promise<BenchKeys> | null = null;
 function benchKeys() {
-  keys ??= (async () => {
-    const stored =
-      ((await createIndexedDbStorage().readMeta(KEYS_KEY)) as StoredKeys | undefined) ??
-      (await createStoredKeys(
-        USERS.map((user) => user.id),
-        DEMO_PASSWORD,
-        PBKDF2_ITERATIONS,
-      ));
-    const signing = new Map<string, CryptoKey>([[LEDGER_AUTHOR, stored.ledger.privateKey!]]);
-    for (const [id, wrapped] of Object.entries(stored.users)) signing.set(id, (await unlockUserKey(wrapped, DEMO_PASSWORD))!);
-    return { stored, signing };
-  })();
+  keys ??= (async () => unlockBenchKeys((await createIndexedDbStorage().readMeta(KEYS_KEY)) as StoredKeys | undefined))();
   return keys;
 }
 
 async function mine(records: readonly ChainRecord[], blocks: Block[], until: number): Promise<void> {
-  const from = blocks.length;
-  for (let index = from; index < until; index++) {
-    const data = records[index];
-    blocks.push(
-      index === 0
-        ? createGenesisBlock(data, data.timestamp, DIFFICULTY)
-        : mineBlock(blocks[index - 1], data, data.timestamp, DIFFICULTY),
-    );
-  }
-  const { signing } = await benchKeys();
-  const signed = await Promise.all(blocks.slice(from, until).map((block) => signBlock(block, signing.get(block.author)!)));
-  blocks.splice(from, signed.length, ...signed);
+  await mineSigned(records, blocks, until, (await benchKeys()).signing);
 }
 
 const built = new Map<number, { prepared: Prepared; blocks: Block[] }>();

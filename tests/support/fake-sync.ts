@@ -74,7 +74,8 @@ export const fakeProve = async (challenge: string, genesis: string, deviceId: st
 
 // The server's side: its ledger document, and what a join records.
 // With `relay`, the server takes every block a device document gains (all but those whose hash starts 'bad'), its file
-// entries and its key wraps; `release` answers POST /api/release (else: no grant).
+// entries and its key wraps; `release` answers POST /api/release (else: no grant); the first `unfetched` POST
+// /api/device are answered as when the server could not fetch the device document yet.
 export function fakeServer(
   options: {
     genesis?: Block;
@@ -84,6 +85,7 @@ export function fakeServer(
     careNetworkKey?: string;
     serverTime?: string;
     release?: (request: ReleaseRequest) => Promise<ReleaseAnswer>;
+    unfetched?: number;
   } = {},
 ) {
   const repos = fakeRepo();
@@ -179,6 +181,8 @@ export function fakeServer(
     if (path === '/api/device' && init && joined) {
       const { deviceUrl } = JSON.parse(init.body) as { deviceUrl: string };
       registered.push(deviceUrl);
+      if (registered.length <= (options.unfetched ?? 0))
+        return json({ ok: false, reason: 'the server could not fetch the device document yet', retry: true });
       const deviceId = joined.proof.deviceId;
       let seen = '';
       const record = () => {

@@ -20,6 +20,8 @@ import type { DocHandleLike, LedgerTaking, RepoLike, SyncClient, SyncOptions, Sy
 
 export { SyncRefused, SyncRemoved };
 
+const REGISTER_TRIES = 3; // POST /api/device answered 'retry' (the server could not fetch the device document yet)
+
 // The server holds another ledger this untouched device could take: nothing changes until the user agrees on the
 // Devices card with their password (why: the message).
 export class SyncOffersLedger extends Error {
@@ -102,10 +104,16 @@ export async function startSync(options: SyncOptions): Promise<SyncClient> {
     options.keys?.setCareNetworkKey(answer.careNetworkKey ?? null);
     const device = await deviceDoc(repo, options, genesis);
     const url = `${origin}/api/device`;
-    const registered = (await readJson(
-      await transport.fetch(url, post({ deviceUrl: device.url }, session)),
-      'POST /api/device',
-    )) as DeviceAnswer;
+    let registered: DeviceAnswer | undefined;
+    // the server fetches the new document from this device, and may not find it at once: asked again here, not
+    // after the retry delay a server that does not answer waits
+    for (let tries = 1; tries <= REGISTER_TRIES; tries++) {
+      registered = (await readJson(
+        await transport.fetch(url, post({ deviceUrl: device.url }, session)),
+        'POST /api/device',
+      )) as DeviceAnswer;
+      if (registered?.ok || !registered?.retry) break;
+    }
     if (registered && !registered.ok && registered.retry) throw new Error(registered.reason);
     if (!registered?.ok) throw new SyncRefused(registered?.reason || 'The sync server refused this device.');
     const ledger = await repo.find<LedgerDoc>(answer.ledgerUrl);

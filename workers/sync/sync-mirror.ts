@@ -16,7 +16,16 @@ import {
   type ReleaseAnswer,
   type RemoveDeviceAnswer,
 } from '../core/sync-protocol';
-import { blocksToPush, blocksToTake, deviceRows, filesToTake, pendingBlocks, pendingFiles } from './sync-plan';
+import {
+  blocksToPush,
+  blocksToTake,
+  deviceRows,
+  filesToTake,
+  namingRefused,
+  pendingBlocks,
+  pendingFiles,
+  takeSlices,
+} from './sync-plan';
 import type { DocHandleLike, RepoLike, SyncClient, SyncOptions } from './sync-ports';
 import { iso, post, readJson } from './sync-http';
 
@@ -142,10 +151,16 @@ export function mirror(
     if (!doc || doc.genesis !== local[0]?.hash) return;
     const held = new Set(local.map((block) => block.hash));
     const incoming = blocksToTake(doc, held, new Set(refusedHere.keys()));
-    if (incoming.length > 0) {
-      const outcome = await store.mergeRemote(incoming);
+    let waiting: unknown[] = [];
+    for (const slice of takeSlices(incoming)) {
+      if (closed) return;
+      // what waited in a slice before is offered again with the next: the blocks it names may be in it
+      const outcome = await store.mergeRemote([...waiting, ...slice]);
       for (const { hash, reason } of outcome.refused) refusedHere.set(hash, reason);
+      waiting = outcome.waiting;
+      changed(); // the card shows the blocks still to take
     }
+    for (const [hash, reason] of namingRefused(waiting, refusedHere)) refusedHere.set(hash, reason);
     startFiles();
     await acceptWraps();
   }

@@ -10,6 +10,7 @@ import {
   type LedgerDoc,
   type LedgerInfo,
 } from '../core/sync-protocol';
+import { parentsOf } from '../core/dag';
 import type { Block } from '../core/types';
 
 export type JoinPlan =
@@ -65,6 +66,42 @@ export function blocksToTake(
     if (block !== undefined) incoming.push(block);
   }
   return incoming;
+}
+
+export const TAKE_SLICE = 10_000; // blocks verified and stored at a time while a device catches up
+
+// The blocks to take in slices, oldest first (a ledger's timestamps never go back): each slice mostly follows blocks
+// held or in the slices before it, so the device holds more after each, and the card counts down.
+export function takeSlices(incoming: readonly unknown[], size: number = TAKE_SLICE): unknown[][] {
+  const time = (value: unknown) => {
+    const timestamp = (value as { timestamp?: unknown } | null)?.timestamp;
+    return typeof timestamp === 'string' ? timestamp : '';
+  };
+  const ordered = incoming
+    .map((value) => ({ value, at: time(value) }))
+    .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
+    .map(({ value }) => value);
+  const slices: unknown[][] = [];
+  for (let from = 0; from < ordered.length; from += size) slices.push(ordered.slice(from, from + size));
+  return slices;
+}
+
+// Blocks still waiting after every slice that name a refused block, or one of these, with why: they can never be
+// placed (a merge of all of them at once refuses them the same way).
+export function namingRefused(waiting: readonly unknown[], refused: ReadonlyMap<string, string>): [string, string][] {
+  const named = new Map<string, string>();
+  for (let found = true; found;) {
+    found = false;
+    for (const value of waiting) {
+      const block = value as Block | null;
+      if (typeof block?.hash !== 'string' || named.has(block.hash)) continue;
+      const parent = parentsOf(block).find((hash) => refused.has(hash) || named.has(hash));
+      if (parent === undefined) continue;
+      named.set(block.hash, `it names block ${parent.slice(0, 8)}, which was refused`);
+      found = true;
+    }
+  }
+  return [...named];
 }
 
 // Files of the ledger whose bytes this device lacks, by document id.

@@ -20,6 +20,7 @@ import { KEYS_KEY } from '../../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../../workers/storage/memory-storage';
 import { SARAH, fileInput, signInAs, uploadOf } from '../../support/ledger-fixtures';
 import { createTestLedgerService } from '../../support/test-ledger';
+import { signedBenchChain, unlockBenchKeys } from '../../bench/signed-chain';
 import { RefusedQuietly } from './raw-client';
 
 const RETRY_MS = 100; // how soon a device tries the server again after it went away
@@ -49,8 +50,27 @@ export async function signedLedger(uploads = 1) {
   return { storage, service, blocks, keys, sarah };
 }
 
+// A ledger of `height` blocks made directly (tests/bench/signed-chain.ts: bench records, mined and signed by their
+// authors with real keys under the demo password), for servers seeded with more blocks than the service writes in time.
+export async function benchLedger(height: number) {
+  const made = await unlockBenchKeys();
+  const chain = await signedBenchChain(height, made);
+  const blocks = async (): Promise<Block[]> => chain;
+  const { users, ledger } = made.stored;
+  const keys: SyncedKeys = { algorithm: 'Ed25519', users, ledger: { publicKey: ledger.publicKey } };
+  const sarah: Identity = { userId: SARAH.id, signingKey: made.signing.get(SARAH.id)! };
+  return { blocks, keys, sarah };
+}
+
 export function encodeBlocks(blocks: readonly Block[]): Record<string, Uint8Array> {
   return Object.fromEntries(blocks.map((block) => [block.hash, encodeBlock(block)]));
+}
+
+// Appends `blocks` (the next ones of its chain) to a device document, inside a change.
+export function addBlocks(doc: DeviceDoc, blocks: readonly Block[]): void {
+  for (const block of blocks) doc.blocks[block.hash] = encodeBlock(block);
+  doc.tip = blocks[blocks.length - 1].hash;
+  doc.height += blocks.length;
 }
 
 // `count` well-formed blocks that name a head that never arrives: they can only wait, as a hostile device's would.
