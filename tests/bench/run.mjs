@@ -72,6 +72,7 @@ async function loadSealingBench() {
     logLevel: 'error',
     server: { middlewareMode: true, hmr: false, ws: false },
     appType: 'custom',
+    optimizeDeps: { noDiscovery: true, entries: [] }, // Node modules only: nothing of the app to scan
   });
   return createServerModuleRunner(server.environments.ssr, { hmr: false }).import('/tests/bench/sealing-bench.ts');
 }
