@@ -3,8 +3,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { CARTER, MICHAEL, SARAH, signInAs, uploadOf } from '../support/ledger-fixtures';
 import { fakeServer } from '../support/fake-sync';
-import { openLedger, renderApp } from './render-app';
+import { openLedger, renderApp, withOverrides } from './render-app';
 import { DEMO_PASSWORD } from '../../workers/core/constants';
+import type { SyncRequest } from '../../workers/api';
 import type { SyncedKeys } from '../../workers/core/sync-protocol';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 
@@ -48,6 +49,30 @@ describe('Devices and sync on My Profile', () => {
     await user.click(within(section).getByRole('button', { name: 'Disconnect' }));
     expect(await within(section).findByText('Not connected: this device works alone.')).toBeInTheDocument();
     expect(within(section).getByLabelText('Server address')).toBeEnabled();
+  });
+
+  it('says Disconnect, not Disconnecting..., while a Connect that already linked the device is still taking blocks', async () => {
+    const server = fakeServer({ relay: true });
+    const ledger = openLedger({ syncTransport: server.transport });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const connectSync = async (options: SyncRequest) => {
+      const connection = await ledger.proxy.connectSync(options);
+      await held; // as a long catch-up keeps the Connect running after the device is linked
+      return connection;
+    };
+    const { user } = renderApp('/patient/profile', {
+      ledger,
+      proxy: withOverrides(ledger.proxy, { connectSync }),
+      signedInAs: SARAH.id,
+    });
+    const section = await card();
+    await user.click(within(section).getByRole('button', { name: 'Connect' }));
+    await within(section).findByText('In step with the server: 1 device');
+    expect(within(section).getByRole('button', { name: 'Disconnect' })).toBeDisabled(); // until the Connect ends
+    expect(within(section).queryByRole('button', { name: 'Disconnecting...' })).toBeNull();
+    release();
+    await waitFor(() => expect(within(section).getByRole('button', { name: 'Disconnect' })).toBeEnabled());
   });
 
   it('says why a server of another ledger refused this device, and what to do', async () => {

@@ -36,7 +36,8 @@ export function SyncCard() {
   const { data: status, error: loadError } = useSyncStatus();
   const [serverUrl, setServerUrl] = useState<string | null>(null); // null: what the worker holds, or the default
   const [deviceName, setDeviceName] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [running, setRunning] = useState<'connect' | 'disconnect' | null>(null); // a connect links the device before it ends
+  const busy = running !== null;
   const [error, setError] = useState('');
   const [password, setPassword] = useState('');
   const [asking, setAsking] = useState(false); // the first Connect of a patient who has not chosen asks first
@@ -53,15 +54,15 @@ export function SyncCard() {
   const shownServer = serverUrl ?? (status?.serverUrl || DEFAULT_SYNC_SERVER);
   const shownName = deviceName ?? (status?.deviceName || defaultDeviceName(navigator.userAgent));
 
-  const run = async (call: () => Promise<unknown>, failure: string) => {
-    setBusy(true);
+  const run = async (action: 'connect' | 'disconnect', call: () => Promise<unknown>, failure: string) => {
+    setRunning(action);
     setError('');
     try {
       await call();
     } catch (caught) {
       setError(userMessage(caught, failure));
     } finally {
-      setBusy(false);
+      setRunning(null);
     }
   };
 
@@ -74,18 +75,22 @@ export function SyncCard() {
   };
 
   const answer = (on: boolean) =>
-    void run(async () => {
-      await service.setCareNetworkConsent(on);
-      reloadConsent();
-      setAsking(false);
-      await connectNow();
-    }, 'The device could not connect.');
+    void run(
+      'connect',
+      async () => {
+        await service.setCareNetworkConsent(on);
+        reloadConsent();
+        setAsking(false);
+        await connectNow();
+      },
+      'The device could not connect.',
+    );
 
   const connect = (event: FormEvent) => {
     event.preventDefault();
     // a consent block would make this browser's ledger its own, so where the server's ledger is taken it is not asked
     if (patient && consent?.recorded === null && !offersLedger) return setAsking(true);
-    void run(connectNow, 'The device could not connect.');
+    void run('connect', connectNow, 'The device could not connect.');
   };
 
   return (
@@ -142,9 +147,9 @@ export function SyncCard() {
           <Button
             variant="outline-dark"
             disabled={busy}
-            onClick={() => void run(() => service.disconnectSync(), 'The device could not disconnect.')}
+            onClick={() => void run('disconnect', () => service.disconnectSync(), 'The device could not disconnect.')}
           >
-            {busy ? 'Disconnecting...' : 'Disconnect'}
+            {running === 'disconnect' ? 'Disconnecting...' : 'Disconnect'}
           </Button>
         ) : asking ? null : (
           <Button
