@@ -62,7 +62,9 @@ async function prepare(height: number): Promise<Prepared> {
 // session of a user signed in before the seed still holds the enrolled key.
 let keys: Promise<BenchKeys> | null = null;
 function benchKeys() {
-  keys ??= (async () => unlockBenchKeys((await createIndexedDbStorage().readMeta(KEYS_KEY)) as StoredKeys | undefined))();
+  keys ??= createIndexedDbStorage()
+    .readMeta(KEYS_KEY)
+    .then((stored) => unlockBenchKeys(stored as StoredKeys | undefined));
   return keys;
 }
 

@@ -32,6 +32,9 @@ export interface MergeOptions {
   now?: number; // the verifier's clock (ms): a block dated more than MAX_CLOCK_AHEAD_MS after it is refused
 }
 
+// Why a block naming refused block `hash` is refused too: it can never be placed.
+export const namesRefused = (hash: string) => `it names block ${hash.slice(0, 8)}, which was refused`;
+
 // Why a block dated ahead of the verifier's clock is refused, or null: one such block would stop every writer until then.
 export function futureBlockProblem(timestamp: unknown, now: number | undefined): string | null {
   if (now === undefined || typeof timestamp !== 'string') return null;
@@ -131,8 +134,7 @@ export async function mergeBlocks(
     candidates.delete(hash);
     refused.push({ hash, reason });
     // a block naming a refused block can never be placed
-    for (const other of [...candidates.values()])
-      if (parentsOf(other).includes(hash)) refuse(other.hash, `it names block ${hash.slice(0, 8)}, which was refused`);
+    for (const other of [...candidates.values()]) if (parentsOf(other).includes(hash)) refuse(other.hash, namesRefused(hash));
   };
 
   // signatures do not depend on the order: with the held ledger's keys known they are checked beside hashes and rules

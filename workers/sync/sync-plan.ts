@@ -11,6 +11,7 @@ import {
   type LedgerInfo,
 } from '../core/sync-protocol';
 import { parentsOf } from '../core/dag';
+import { namesRefused } from '../core/merge';
 import type { Block } from '../core/types';
 
 export type JoinPlan =
@@ -87,7 +88,7 @@ export function takeSlices(incoming: readonly unknown[], size: number = TAKE_SLI
 }
 
 // Blocks still waiting after every slice that name a refused block, or one of these, with why: they can never be
-// placed (a merge of all of them at once refuses them the same way).
+// placed (a merge of all of them at once refuses them the same way, merge.ts).
 export function namingRefused(waiting: readonly unknown[], refused: ReadonlyMap<string, string>): [string, string][] {
   const named = new Map<string, string>();
   for (let found = true; found;) {
@@ -97,7 +98,7 @@ export function namingRefused(waiting: readonly unknown[], refused: ReadonlyMap<
       if (typeof block?.hash !== 'string' || named.has(block.hash)) continue;
       const parent = parentsOf(block).find((hash) => refused.has(hash) || named.has(hash));
       if (parent === undefined) continue;
-      named.set(block.hash, `it names block ${parent.slice(0, 8)}, which was refused`);
+      named.set(block.hash, namesRefused(parent));
       found = true;
     }
   }

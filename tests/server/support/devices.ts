@@ -68,7 +68,7 @@ export function encodeBlocks(blocks: readonly Block[]): Record<string, Uint8Arra
 
 // Appends `blocks` (the next ones of its chain) to a device document, inside a change.
 export function addBlocks(doc: DeviceDoc, blocks: readonly Block[]): void {
-  for (const block of blocks) doc.blocks[block.hash] = encodeBlock(block);
+  Object.assign(doc.blocks, encodeBlocks(blocks));
   doc.tip = blocks[blocks.length - 1].hash;
   doc.height += blocks.length;
 }
