@@ -12,6 +12,7 @@ export interface ChainStatus {
   signaturesChecked: number; // blocks from #0 whose signatures were checked and hold
   signaturesToCheck: number; // blocks that passed the rule checks: their signatures are checked next
   hashesChecked: number; // blocks from #0 whose hashes and links were checked and hold (a long chain is shown before)
+  lastCheck?: true; // the height and times of this device's last load, shown while the stored blocks are read and checked again
   ownLedger?: true; // this browser holds a ledger of its own, not the demo ledger every browser holds (an earlier MedLedger made it)
 }
 

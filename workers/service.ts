@@ -1,6 +1,6 @@
 // The composition root: builds the one LedgerService of workers/api.ts from one module per capability.
 // Modules never import each other; what one needs of another is handed over here.
-import type { LedgerService } from './api';
+import type { ChangeKind, LedgerService } from './api';
 import type { User } from './core/types';
 import { dueExpiryRecords } from './core/ledger-records';
 import type { createAnchors } from './ledger/anchor';
@@ -10,6 +10,7 @@ import { createChanges } from './ledger/changes';
 import type { LedgerDeps } from './ledger/deps';
 import { createEmergency } from './ledger/emergency';
 import { createExpiry } from './ledger/expiry';
+import { createFirstScreen } from './ledger/first-screen';
 import { createCareConsent } from './ledger/care-consent';
 import { createKeySharing, type KeySharing } from './ledger/key-sharing';
 import { createRecords } from './ledger/records';
@@ -86,7 +87,9 @@ export function createLedgerBackend(deps: LedgerDeps): {
 } {
   const changes = createChanges(deps);
   const expiry = createExpiry(deps, () => store);
+  const firstScreen = createFirstScreen(deps, () => store);
   const store = createLedgerStore(deps, {
+    beforeLoad: () => session.prepareEarlyResume(),
     dueRecords: (state, at) => dueExpiryRecords(state, at, deps.randomId),
     committed: (change) => {
       changes.announce(change);
@@ -102,13 +105,19 @@ export function createLedgerBackend(deps: LedgerDeps): {
     if (reloaded) sync.localChanged(); // another tab wrote: its blocks leave through this tab's link too
     return reloaded;
   });
-  const session = createSession(deps, store, expiry.recordDue, () => {
-    later.built()?.sandbox.stopAll(); // not built yet: nothing of it runs
-    transfers.cancelAll();
-    later.built()?.backupRestore.actorChanged();
-    sealing.forget(); // nothing opened for one user is held for the next
-    sync.localChanged(); // wraps to the user who signed in are taken, theirs to send are made
-  });
+  const session = createSession(
+    deps,
+    store,
+    expiry.recordDue,
+    () => {
+      later.built()?.sandbox.stopAll(); // not built yet: nothing of it runs
+      transfers.cancelAll();
+      later.built()?.backupRestore.actorChanged();
+      sealing.forget(); // nothing opened for one user is held for the next
+      sync.localChanged(); // wraps to the user who signed in are taken, theirs to send are made
+    },
+    firstScreen.early,
+  );
   const keySharing = createKeySharing(deps, store, session);
   const sealing = createSealing(store, session);
   // progress of files on their way from other devices: the screens reread records a few times a second at most
@@ -164,18 +173,23 @@ export function createLedgerBackend(deps: LedgerDeps): {
     arrivals.progress,
   );
 
+  const chainView = createChainView(store, session.enter, session.actor, sealing);
+  const records = createRecords(
+    deps,
+    store,
+    session.enter,
+    { emergency: emergency.logRead, share: sharing.logShareRead },
+    sealing,
+    sync.release,
+    arrivals.of,
+  );
   const service: LedgerService = {
     ...session.api,
-    ...createChainView(store, session.enter, session.actor, sealing),
-    ...createRecords(
-      deps,
-      store,
-      session.enter,
-      { emergency: emergency.logRead, share: sharing.logShareRead },
-      sealing,
-      sync.release,
-      arrivals.of,
-    ),
+    ...chainView,
+    ...records,
+    // a long ledger's returning patient: their dashboard as last answered here, while the load runs
+    chainStatus: () => firstScreen.chainStatus(session.actor(), chainView.chainStatus),
+    patientOverview: () => firstScreen.patientOverview(session.actor(), records.patientOverview),
     ...emergency.api,
     ...sharing.api,
     ...changes.api,
@@ -191,7 +205,15 @@ export function createLedgerBackend(deps: LedgerDeps): {
     ...sync.api,
     ...createCareConsent(deps, store, session.enter, () => sync.localChanged()),
   };
-  void store.ready().catch(() => undefined); // start loading now; a failure is reported by the first call
+  // start loading now (a failure is reported by the first call); once shown, screens shown a kept answer ask again
+  void store.ready().then(
+    () => {
+      const held = session.confirmEarlyResume();
+      const kinds: ChangeKind[] = held ? ['chain', 'records', 'grants', 'access'] : ['signed-out'];
+      if (!held || firstScreen.served()) changes.notifyLocal({ revision: store.current().revision, kinds });
+    },
+    () => undefined,
+  );
   void sync.resume().catch(() => undefined); // a device that was connected before the reload connects again
   // the table of who may call what is consulted when a call runs, after any wait for the later capabilities
   return {

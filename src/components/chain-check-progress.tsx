@@ -2,7 +2,7 @@ import type { ChainStatus } from '../../workers/api';
 import { chainVerdict, checkingHashes } from './chain-integrity';
 import { formatNumber } from './format';
 
-type Checked = Pick<ChainStatus, 'valid' | 'height' | 'hashesChecked' | 'signaturesChecked' | 'signaturesToCheck'>;
+type Checked = Pick<ChainStatus, 'valid' | 'height' | 'hashesChecked' | 'signaturesChecked' | 'signaturesToCheck' | 'lastCheck'>;
 
 // A long chain is shown before every check is done: its hashes and links are checked first, then its signatures.
 export function chainChecking(status: Checked): boolean {
@@ -11,6 +11,14 @@ export function chainChecking(status: Checked): boolean {
 
 // How far the checks behind the screens got.
 export function ChainCheckProgress({ status }: { status: Checked }) {
+  if (status.lastCheck) {
+    return (
+      <span className="chain-check-progress" role="status" data-last-check="true">
+        Reading the {formatNumber(status.height)} stored blocks to check them again: shown meanwhile as this device last checked
+        them
+      </span>
+    );
+  }
   const hashes = checkingHashes(status);
   const [checked, total] = hashes ? [status.hashesChecked, status.height] : [status.signaturesChecked, status.signaturesToCheck];
   return (

@@ -157,6 +157,36 @@ async function storedGenesisAndKeys(page: Page): Promise<{ genesis: Block; users
   });
 }
 
+// The stored genesis, then Dr. Wilson's emergency grant on Sarah and his reads under it, each block mined and
+// signed with his key (unlocked from the stored keys with the demo password), up to `height` blocks.
+async function wilsonReadsSarah(page: Page, height: number): Promise<Block[]> {
+  const { genesis, users } = await storedGenesisAndKeys(page);
+  const doctor = DOCTORS[1]; // Dr. Wilson, not Sarah's doctor: an emergency grant and its reads
+  const key = await unlockUserKey(users[doctor.id], DEMO_PASSWORD);
+  if (!key) throw new Error("the demo password did not unlock Dr. Wilson's key");
+  const at = Math.max(Date.now(), Date.parse(genesis.timestamp));
+  const grant: EmergencyGrant = {
+    id: crypto.randomUUID(),
+    patientId: PATIENTS[0].id,
+    doctorId: doctor.id,
+    accessLevel: 'basic',
+    reason: 'Unconscious on arrival',
+    durationMinutes: 240,
+    expiresAt: grantExpiresAt(at, 240),
+    createdAt: iso(at),
+    isActive: true,
+  };
+  const blocks: Block[] = [genesis];
+  for (let index = 1; index < height; index++) {
+    const record =
+      index === 1
+        ? emergencyRecord(crypto.randomUUID(), grant, 'granted', iso(at))
+        : emergencyRecord(crypto.randomUUID(), grant, 'read', iso(at + index), { what: accessScope('basic').legacyRead });
+    blocks.push(mineBlock(blocks[index - 1], record, record.timestamp));
+  }
+  return [genesis, ...(await Promise.all(blocks.slice(1).map((block) => signBlock(block, key))))];
+}
+
 describe('a long signed chain', () => {
   test(
     'has its signatures checked by checker workers, and one that fails there is named with its block and turns the app read-only',
@@ -165,31 +195,8 @@ describe('a long signed chain', () => {
       const HEIGHT = 2600; // past the first slice checked in the ledger worker: the rest goes to the checkers
       const BAD = 2000;
       await login(page, 'patient');
-      const { genesis, users } = await storedGenesisAndKeys(page);
-      const doctor = DOCTORS[1]; // Dr. Wilson, not Sarah's doctor: an emergency grant and its reads
-      const key = await unlockUserKey(users[doctor.id], DEMO_PASSWORD);
-      if (!key) throw new Error("the demo password did not unlock Dr. Wilson's key");
-      const at = Math.max(Date.now(), Date.parse(genesis.timestamp));
-      const grant: EmergencyGrant = {
-        id: crypto.randomUUID(),
-        patientId: PATIENTS[0].id,
-        doctorId: doctor.id,
-        accessLevel: 'basic',
-        reason: 'Unconscious on arrival',
-        durationMinutes: 240,
-        expiresAt: grantExpiresAt(at, 240),
-        createdAt: iso(at),
-        isActive: true,
-      };
-      const blocks: Block[] = [genesis];
-      for (let index = 1; index < HEIGHT; index++) {
-        const record =
-          index === 1
-            ? emergencyRecord(crypto.randomUUID(), grant, 'granted', iso(at))
-            : emergencyRecord(crypto.randomUUID(), grant, 'read', iso(at + index), { what: accessScope('basic').legacyRead });
-        blocks.push(mineBlock(blocks[index - 1], record, record.timestamp));
-      }
-      const signed = [genesis, ...(await Promise.all(blocks.slice(1).map((block) => signBlock(block, key))))];
+      const signed = await wilsonReadsSarah(page, HEIGHT);
+      const doctor = DOCTORS[1];
       const bytes = fromBase64(signed[BAD].signature);
       bytes[0] ^= 1;
       signed[BAD] = { ...signed[BAD], signature: toBase64(bytes) };
@@ -209,6 +216,44 @@ describe('a long signed chain', () => {
       ).toBe(true);
       const status = section(page, 'Blockchain Status');
       await settled(() => text(status)).toContain(`#${BAD}: signature does not hold`);
+    },
+  );
+  test(
+    "shows a returning patient's dashboard as this device last answered it while its blocks are read, then the verified one",
+    { timeout: 180_000 },
+    async ({ page }) => {
+      const HEIGHT = 5200; // over 5,000 blocks: a long ledger, whose dashboard answer is kept for the next load
+      await login(page, 'patient');
+      await storeBlocks(page, (await wilsonReadsSarah(page, HEIGHT)).slice(1));
+      const dashboard = page.getByRole('main');
+      const chainStatus = page.locator('main dt', { hasText: 'Chain Status' }).locator('xpath=following-sibling::dd[1]');
+      await page.reload(); // nothing kept yet: the dashboard waits for the load, and its answer is kept
+      await expect.poll(() => text(dashboard), { timeout: 60_000 }).toContain(`Blocks in the records chain: ${HEIGHT}`);
+      await expect.poll(() => text(chainStatus), { timeout: 60_000 }).toBe('Valid');
+      const verified = await text(dashboard);
+
+      // what the screens show while the kept first screen is up, recorded from the page's first mutation on
+      await page.addInitScript(() => {
+        const seen: { progress: string; main: string }[] = [];
+        (window as unknown as { keptSeen: typeof seen }).keptSeen = seen;
+        new MutationObserver(() => {
+          const progress = document.querySelector('[data-last-check]')?.textContent;
+          if (progress) seen.push({ progress, main: document.querySelector('main')?.textContent ?? '' });
+        }).observe(document, { subtree: true, childList: true, characterData: true });
+      });
+      await page.reload();
+      await expect.poll(() => text(chainStatus), { timeout: 60_000 }).toBe('Valid');
+      expect(await page.locator('[data-last-check]').count()).toBe(0);
+      const seen = await page.evaluate(() => (window as unknown as { keptSeen: { progress: string; main: string }[] }).keptSeen);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen[0].progress).toBe(
+        'Reading the 5,200 stored blocks to check them again: shown meanwhile as this device last checked them',
+      );
+      const kept = seen.find((shown) => shown.main.includes('Total Records'));
+      expect(kept?.main).toContain(`Blocks in the records chain: ${HEIGHT}`);
+      expect(kept?.main).toContain('Checking');
+      // the verified dashboard says what the kept one said: nothing changed since
+      expect(await text(dashboard)).toBe(verified);
     },
   );
 });

@@ -38,4 +38,13 @@ describe('a long chain shown before every check is done', () => {
     expect(screen.getByText('Chain valid.')).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Checking signatures: 500 of 100,000 (0%)');
   });
+
+  it("is Checking, and says the blocks are being read, while a long ledger's kept first screen is shown", () => {
+    const kept = status({ lastCheck: true, hashesChecked: 0, signaturesChecked: 0 });
+    expect(chainVerdict(kept).text).toBe('Checking');
+    render(<VerificationSummary status={kept} />);
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Reading the 100,000 stored blocks to check them again: shown meanwhile as this device last checked them',
+    );
+  });
 });

@@ -260,6 +260,16 @@ describe('IndexedDB keeps the chain in pages of 1,000 blocks', () => {
     expect(pages[1][1]).toHaveLength(4);
   });
 
+  it('reads a ledger of more pages than one read takes, whole or from a block on, and its genesis alone', async () => {
+    const storage = createIndexedDbStorage(freshName());
+    expect(await storage.readFirstBlock?.()).toBeUndefined();
+    expect((await storage.load()).blocks).toEqual([]);
+    await storage.commit({ blocks: range(0, 12_345).map(sampleBlock) }); // 13 pages: read 5 at a time
+    expect((await storage.load()).blocks.map((block) => block.id)).toEqual(range(0, 12_345).map(String));
+    expect((await storage.load(10_999)).blocks.map((block) => block.id)).toEqual(range(10_999, 12_345).map(String));
+    expect(await storage.readFirstBlock?.()).toEqual(sampleBlock(0));
+  });
+
   it.each([
     ['a revision conflict', 0, (block: Block) => block, 'RevisionConflict'],
     [

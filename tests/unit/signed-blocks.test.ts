@@ -26,7 +26,15 @@ import { accessScope } from '../../workers/core/access';
 import { emergencyRecord, genesisRecord, iso } from '../../workers/core/ledger-records';
 import { project } from '../../workers/core/projection';
 import type { Block, ChainRecord } from '../../workers/core/types';
-import { FORMAT_KEY, KEYS_KEY, LEDGER_FORMAT, SESSION_KEY, type StoredState } from '../../workers/storage/ledger-storage';
+import {
+  FIRST_SCREEN_KEY,
+  FORMAT_KEY,
+  KEYS_KEY,
+  LEDGER_FORMAT,
+  SESSION_KEY,
+  type LedgerStorage,
+  type StoredState,
+} from '../../workers/storage/ledger-storage';
 import { createMemoryStorage } from '../../workers/storage/memory-storage';
 import { authorKey, reforge } from '../support/forged-blocks';
 import { uploadInClear } from '../support/sealed-blocks';
@@ -535,5 +543,118 @@ describe("a care-network consent is a block of its patient's", () => {
       await signInAs(service, SARAH);
       expect((await service.chainStatus()).firstInvalid).toEqual({ index: consent, reason });
     }
+  });
+});
+
+// The same storage, loaded by a new worker whose read of every block waits for `release()`: a reload of a long ledger.
+function reloadHeld(storage: LedgerStorage) {
+  let release = () => {};
+  let started = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const loadStarted = new Promise<void>((resolve) => (started = resolve)); // after the kept screen was read
+  const slow: LedgerStorage = {
+    ...storage,
+    load: async (from) => {
+      started();
+      return held.then(() => storage.load(from));
+    },
+  };
+  const released = heldChecker(2);
+  released.release();
+  const { service } = createLedgerBackend(testDeps({ storage: slow, now: ledger.clock.now, signatureChecker: released.checker }));
+  return { service, release, loadStarted };
+}
+
+describe("a long ledger's kept first screen", () => {
+  beforeAll(async () => {
+    longChain ??= await buildLongChain();
+  });
+
+  // Sarah opens her dashboard on the long ledger: the answer is kept beside it.
+  async function keptLedger() {
+    const storage = createMemoryStorage();
+    const { stored, contents } = ledger;
+    await storage.commit({ blocks: longChain, documents: stored.documents, contents, meta: stored.meta });
+    const released = heldChecker(2);
+    released.release();
+    const { service } = createLedgerBackend(testDeps({ storage, now: ledger.clock.now, signatureChecker: released.checker }));
+    await signInAs(service, SARAH);
+    const overview = await service.patientOverview();
+    await vi.waitFor(async () => expect(await storage.readMeta(FIRST_SCREEN_KEY)).toBeDefined(), SETTLED);
+    return { storage, service, overview };
+  }
+
+  it('is shown on the next load before the blocks are read, marked as last checked, and nothing else answers before them', async () => {
+    const { storage, overview } = await keptLedger();
+    const { service, release } = reloadHeld(storage);
+    expect(await service.resumeSession(SARAH.id)).toMatchObject({ id: SARAH.id });
+    const answered: string[] = [];
+    const history = service.accessHistory().then(() => answered.push('access history'));
+    expect(await service.patientOverview()).toEqual(overview);
+    answered.push('kept overview');
+    expect(await service.chainStatus()).toMatchObject({
+      height: LONG_HEIGHT,
+      valid: true,
+      lastCheck: true,
+      hashesChecked: 0,
+      signaturesChecked: 0,
+    });
+    const changes: ChangeKind[][] = [];
+    await service.onChange(((change: LedgerChange) => changes.push(change.kinds)) as never);
+    release();
+    await history;
+    expect(answered).toEqual(['kept overview', 'access history']);
+    // once the load is shown, the screens are told to ask again, and the answers come from the verified blocks
+    await vi.waitFor(() => expect(changes.some((kinds) => kinds.includes('records'))).toBe(true), SETTLED);
+    expect((await service.chainStatus()).lastCheck).toBeUndefined();
+    expect(await service.patientOverview()).toEqual(overview);
+  });
+
+  it('is never trusted: one edited at rest shows until the load, then the verified answer replaces it', async () => {
+    const { storage, overview } = await keptLedger();
+    const kept = (await storage.readMeta(FIRST_SCREEN_KEY)) as { overview: { totalRecords: number } };
+    await storage.commit({ meta: { [FIRST_SCREEN_KEY]: { ...kept, overview: { ...kept.overview, totalRecords: 999 } } } });
+    const { service, release } = reloadHeld(storage);
+    await service.resumeSession(SARAH.id);
+    expect((await service.patientOverview()).totalRecords).toBe(999);
+    release();
+    await vi.waitFor(async () => expect(await service.patientOverview()).toEqual(overview), SETTLED);
+    expect(overview.totalRecords).not.toBe(999);
+  });
+
+  it('is not shown once the ledger changed since, nor to another user, nor after Logout', async () => {
+    const { storage, service: first, overview: kept } = await keptLedger();
+    await first.upload(uploadOf('After the kept screen'));
+    const changed = reloadHeld(storage);
+    // no kept screen of this revision: resumed, and answered, after the load
+    const overview = changed.service.resumeSession(SARAH.id).then(() => changed.service.patientOverview());
+    changed.release();
+    expect((await overview).totalRecords).toBe(kept.totalRecords + 1);
+
+    await signInAs(first, WILSON); // his session is stored; the kept screen is Sarah's
+    const other = reloadHeld(storage);
+    const status = other.service.resumeSession(WILSON.id).then(() => other.service.chainStatus());
+    await other.loadStarted;
+    other.release();
+    expect((await status).lastCheck).toBeUndefined(); // the loaded chain's status, not Sarah's kept one
+
+    await signInAs(first, SARAH);
+    await first.patientOverview();
+    await vi.waitFor(async () => expect(await storage.readMeta(FIRST_SCREEN_KEY)).toMatchObject({ userId: SARAH.id }), SETTLED);
+    await first.signOut();
+    expect(await storage.readMeta(FIRST_SCREEN_KEY)).toBeUndefined();
+  });
+
+  it('is not kept for a short ledger, which loads at once', async () => {
+    const { service, storage } = await (async () => {
+      const storage = createMemoryStorage();
+      const { stored, contents } = ledger;
+      await storage.commit({ blocks: stored.blocks, documents: stored.documents, contents, meta: stored.meta });
+      return { service: createTestLedgerService({ storage, now: ledger.clock.now }), storage };
+    })();
+    await signInAs(service, SARAH);
+    await service.patientOverview();
+    await service.upload(uploadOf('Written after the answer')); // a later write: anything kept would be written by now
+    expect(await storage.readMeta(FIRST_SCREEN_KEY)).toBeUndefined();
   });
 });

@@ -9,8 +9,8 @@ import { USERS, findUser } from '../core/directory';
 import { MESSAGES, ledgerError } from '../core/errors';
 import { encryptionKeyMatches } from '../core/key-wraps';
 import { keyMatches, unlockUserKeys } from '../core/signatures';
-import type { User } from '../core/types';
-import { SESSION_KEY } from '../storage/ledger-storage';
+import type { KeyEnrolment, User } from '../core/types';
+import { FIRST_SCREEN_KEY, SESSION_KEY } from '../storage/ledger-storage';
 import { fail, type LedgerDeps } from './deps';
 import type { LedgerStore } from './store';
 
@@ -34,10 +34,13 @@ export function createSession(
   store: LedgerStore,
   recordDueExpiries: () => Promise<void>,
   actorChanged: () => void,
+  // a long ledger's returning user with a kept first screen, and the keys its genesis enrols (first-screen.ts)
+  earlyScreen: () => Promise<{ userId: string; enrolment: KeyEnrolment } | null> = async () => null,
 ) {
   let actor: User | null = null;
   let signingKey: CryptoKey | null = null;
   let encryptionKey: CryptoKey | null = null;
+  let resumedEarly: KeyEnrolment | null = null; // the genesis's enrolment the session was resumed against, until the load
 
   function setActor(next: User | null, key: CryptoKey | null = null, decrypting: CryptoKey | null = null): void {
     if (next?.id !== actor?.id) actorChanged(); // a job or sandbox of one user never carries over to the next
@@ -48,17 +51,45 @@ export function createSession(
 
   // The user's unlocked encryption key when it is the one the chain enrols, else null (a ledger made before keys
   // travelled enrols none: document keys then stay on the device that made them).
-  async function enrolledEncryptionKey(userId: string, key: CryptoKey | undefined): Promise<CryptoKey | null> {
-    const enrolled = store.state().enrolment?.encryption?.[userId];
+  async function enrolledEncryptionKey(
+    userId: string,
+    key: CryptoKey | undefined,
+    enrolment = store.state().enrolment,
+  ): Promise<CryptoKey | null> {
+    const enrolled = enrolment?.encryption?.[userId];
     if (!key || !enrolled) return null;
     return (await encryptionKeyMatches(key, enrolled)) ? key : null;
   }
 
-  const encryptionEnrolled = (userId: string) => store.state().enrolment?.encryption?.[userId] !== undefined;
+  const encryptionEnrolled = (userId: string, enrolment = store.state().enrolment) =>
+    enrolment?.encryption?.[userId] !== undefined;
 
   // The public key the chain enrolled for `userId` (the stored copy when the chain cannot be read, e.g. an old format).
   function enrolledKey(userId: string): string | undefined {
     return store.state().enrolment?.users[userId] ?? store.storedKeys()?.users[userId]?.publicKey;
+  }
+
+  // The stored session of `user` when its key is the one enrolled for them (and their decryption key, where the
+  // chain enrols one): an edited id finds no key.
+  async function storedSessionOf(user: User, enrolment: KeyEnrolment | null, enrolled: string | undefined) {
+    const stored = await deps.storage.readMeta(SESSION_KEY);
+    if (!isStoredSession(stored) || stored.userId !== user.id || !enrolled) return null;
+    if (!(await keyMatches(stored.signingKey, enrolled))) return null;
+    const storedKey = stored.encryptionKey instanceof CryptoKey ? stored.encryptionKey : undefined;
+    const decrypting = await enrolledEncryptionKey(user.id, storedKey, enrolment);
+    if (!decrypting && encryptionEnrolled(user.id, enrolment)) return null;
+    return { user, signingKey: stored.signingKey, decrypting, enrolment };
+  }
+
+  // Before a long ledger's blocks are read (store.ts beforeLoad): the session of a user with a kept first screen,
+  // checked against the genesis alone, so that their resume answers at once while the blocks are read.
+  let earlyResume: ReturnType<typeof storedSessionOf> | null = null;
+  function prepareEarlyResume(): ReturnType<typeof storedSessionOf> {
+    earlyResume ??= earlyScreen().then((screen) => {
+      const user = screen && findUser(screen.userId);
+      return user ? storedSessionOf(user, screen.enrolment, screen.enrolment.users[user.id]) : null;
+    });
+    return earlyResume.catch(() => null);
   }
 
   // Every call but the session ones: a signed-in user, the stored ledger loaded, due expiries recorded.
@@ -73,6 +104,7 @@ export function createSession(
   const api: Pick<LedgerService, 'signIn' | 'resumeSession' | 'signOut'> = {
     async signIn(email, password, role) {
       setActor(null);
+      earlyResume = Promise.resolve(null); // the stored session is replaced
       try {
         const wanted = typeof email === 'string' ? email.trim().toLowerCase() : '';
         const user = USERS.find((candidate) => candidate.email.toLowerCase() === wanted);
@@ -106,25 +138,43 @@ export function createSession(
       if (user && actor?.id === user.id && signingKey) return structuredClone(user);
       setActor(null);
       if (!user) return null;
+      const early = store.loaded() ? null : await prepareEarlyResume();
+      if (early?.user.id === user.id) {
+        setActor(user, early.signingKey, early.decrypting);
+        resumedEarly = early.enrolment;
+        return structuredClone(user);
+      }
       await store.ready();
-      const stored = await deps.storage.readMeta(SESSION_KEY);
-      const enrolled = enrolledKey(user.id);
-      if (!isStoredSession(stored) || stored.userId !== user.id || !enrolled) return null;
-      if (!(await keyMatches(stored.signingKey, enrolled))) return null;
-      const storedKey = stored.encryptionKey instanceof CryptoKey ? stored.encryptionKey : undefined;
-      const decrypting = await enrolledEncryptionKey(user.id, storedKey);
-      if (!decrypting && encryptionEnrolled(user.id)) return null;
-      setActor(user, stored.signingKey, decrypting);
+      const resumable = await storedSessionOf(user, store.state().enrolment, enrolledKey(user.id));
+      if (!resumable) return null;
+      setActor(user, resumable.signingKey, resumable.decrypting);
       return structuredClone(user);
     },
 
     async signOut() {
       setActor(null);
-      await deps.storage.commit({ deleteMeta: [SESSION_KEY] });
+      earlyResume = Promise.resolve(null); // the stored session goes
+      await deps.storage.commit({ deleteMeta: [SESSION_KEY, FIRST_SCREEN_KEY] });
     },
   };
+  // Once the load is shown: a session resumed against the genesis alone holds when the loaded chain enrols the
+  // same keys (another tab may have replaced the ledger meanwhile); false when it was ended.
+  function confirmEarlyResume(): boolean {
+    const early = resumedEarly;
+    resumedEarly = null;
+    const user = actor;
+    if (!early || !user) return true;
+    const enrolment = store.state().enrolment;
+    const same =
+      enrolment?.users[user.id] === early.users[user.id] && enrolment?.encryption?.[user.id] === early.encryption?.[user.id];
+    if (!same) setActor(null);
+    return same;
+  }
+
   return {
     api,
+    confirmEarlyResume,
+    prepareEarlyResume: () => prepareEarlyResume().then(() => undefined),
     enter,
     actor: () => actor,
     signingKey: (author: string) => (actor?.id === author ? (signingKey ?? undefined) : undefined),

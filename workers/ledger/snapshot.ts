@@ -55,7 +55,8 @@ async function verifyInSlices(blocks: readonly Block[], difficulty: number, chec
 
 // Hashes (SHA-256 of each record and header, in pure JS) are most of a long chain's check, and the first screen
 // needs the rules and the fold alone: a chain longer than one slice is shown first and its hashes checked after.
-export const hashesBehind = (blocks: readonly Block[]) => blocks.length > VERIFY_SLICE;
+export const longLedger = (height: number) => height > VERIFY_SLICE;
+export const hashesBehind = (blocks: readonly Block[]) => longLedger(blocks.length);
 
 // The first block whose hash or link fails, or undefined; `progress` tells how far it got between slices.
 export async function firstHashProblem(

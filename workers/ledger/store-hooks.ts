@@ -18,6 +18,9 @@ export interface StoreHooks {
   checked: (change: { revision: number; kinds: ChangeKind[] }) => void;
   // asked by writes.ts for the key a block is signed with: the session's (session.ts), when `author` is signed in
   signingKey: (author: string) => CryptoKey | undefined;
+  // asked by store.ts before its first load reads the blocks: a long ledger's kept first screen is read first
+  // (first-screen.ts), so that long read does not hold it up
+  beforeLoad?: () => Promise<void>;
   // fired by writes.ts when the session's key is not the enrolled one; heard by session.ts, which signs out
   keyRefused: () => void;
 }

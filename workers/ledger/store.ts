@@ -132,6 +132,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
 
   // `shown`: called once the screens can read the ledger, which may be before a long chain's hashes are checked.
   async function initialLoad(shown: () => void): Promise<void> {
+    await hooks.beforeLoad?.();
     for (let attempt = 1; ; attempt++) {
       const stored = await storage.load();
       const empty = stored.blocks.length + stored.documents.length + stored.contentIds.length === 0;

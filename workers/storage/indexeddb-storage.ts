@@ -1,5 +1,5 @@
 import { LEDGER_DB_NAME } from '../core/constants';
-import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore, type IDBPTransaction } from 'idb';
 import type { Block, DocumentKey } from '../core/types';
 import {
   REVISION_KEY,
@@ -62,6 +62,23 @@ async function moveBlocksToPages(
   await Promise.all(puts);
 }
 
+// The pages from `first` on, read in parts of READ_PAGES: each part's values are made in a task of its own, so the
+// worker answers calls between them (a long ledger's kept first screen, workers/ledger/first-screen.ts) instead of
+// after one task of seconds.
+const READ_PAGES = 5;
+async function readPages(
+  pages: IDBPObjectStore<LedgerDb, (typeof STORES)[number][], 'pages'>,
+  first: number,
+): Promise<Block[][]> {
+  const last = await pages.openCursor(null, 'prev');
+  const end = last ? Number(last.key) : first - 1;
+  const parts: Promise<Block[][]>[] = [];
+  for (let from = first; from <= end; from += READ_PAGES) {
+    parts.push(pages.getAll(IDBKeyRange.bound(from, Math.min(end, from + READ_PAGES - 1))));
+  }
+  return (await Promise.all(parts)).flat();
+}
+
 // IndexedDB through idb: one database, every write in one readwrite transaction over all stores.
 export function createIndexedDbStorage(name: string = LEDGER_DB_NAME): LedgerStorage {
   let opening: Promise<IDBPDatabase<LedgerDb>> | null = null;
@@ -108,7 +125,7 @@ export function createIndexedDbStorage(name: string = LEDGER_DB_NAME): LedgerSto
       const tx = db.transaction(STORES, 'readonly');
       const first = Math.floor(fromBlock / BLOCKS_PER_PAGE); // only the pages from `fromBlock` on are read
       const [pages, documents, contentIds, metaKeys, metaValues] = await Promise.all([
-        tx.objectStore('pages').getAll(IDBKeyRange.lowerBound(first)),
+        readPages(tx.objectStore('pages'), first),
         tx.objectStore('documents').getAll(),
         tx.objectStore('contents').getAllKeys(),
         tx.objectStore('meta').getAllKeys(),
@@ -126,6 +143,9 @@ export function createIndexedDbStorage(name: string = LEDGER_DB_NAME): LedgerSto
     },
     async readMeta(key) {
       return (await database()).get('meta', key);
+    },
+    async readFirstBlock() {
+      return (await (await database()).get('pages', 0))?.[0]; // one page of 1,000 blocks: about 1% of 100,000
     },
     async readContent(documentId) {
       return (await database()).get('contents', documentId);

@@ -25,6 +25,7 @@ export interface StorageWrite {
 export interface LedgerStorage {
   load(fromBlock?: number): Promise<StoredState>; // every document row, content id and meta entry; blocks from `fromBlock` on
   readMeta(key: string): Promise<unknown>;
+  readFirstBlock?(): Promise<Block | undefined>; // the genesis alone, before the rest is read (workers/ledger/first-screen.ts)
   readContent(documentId: string): Promise<ArrayBuffer | undefined>;
   commit(write: StorageWrite): Promise<void>; // rejects with nothing stored when any part fails
 }
@@ -34,6 +35,7 @@ export const FORMAT_KEY = 'format'; // the block format of the stored ledger
 export const LEDGER_FORMAT = 3; // 3: every block signed by its author; 2: every change a block, unsigned; 1 (no format stored) kept grants and file metadata beside the chain
 export const KEYS_KEY = 'keys'; // the users' wrapped keys and the ledger key (workers/core/signatures.ts StoredKeys)
 export const SESSION_KEY = 'session'; // the signed-in user's id and unwrapped, non-extractable key, until Logout
+export const FIRST_SCREEN_KEY = 'firstScreen'; // a long ledger's kept first screen (workers/ledger/first-screen.ts), until Logout
 export const REVISION_CONFLICT = 'RevisionConflict'; // another tab wrote first: reload and build the change again
 
 export function revisionConflict(expected: number, found: unknown): Error {

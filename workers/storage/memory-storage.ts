@@ -31,6 +31,9 @@ export function createMemoryStorage(): LedgerStorage {
     async readMeta(key) {
       return structuredClone(meta.get(key));
     },
+    async readFirstBlock() {
+      return structuredClone(blocks.get(0));
+    },
     async readContent(documentId) {
       const bytes = contents.get(documentId);
       return bytes && bytes.slice(0);
