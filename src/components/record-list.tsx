@@ -14,9 +14,10 @@ interface RecordListProps {
   records: readonly RecordView[];
   empty: ReactNode;
   showPatient?: boolean; // doctors see whose record it is, and the block and hash in the open
+  checking?: boolean; // the chain's checks are still running: its records are not called verified yet
 }
 
-export function RecordList({ records, empty, showPatient = false }: RecordListProps) {
+export function RecordList({ records, empty, showPatient = false, checking = false }: RecordListProps) {
   const viewerId = useSession().user?.id;
   if (records.length === 0) return <div className="empty-state">{empty}</div>;
   return (
@@ -39,7 +40,9 @@ export function RecordList({ records, empty, showPatient = false }: RecordListPr
                 <RecordDate record={record} />
                 {files > 0 ? <span>{files === 1 ? '1 file' : `${files} files`}</span> : null}
               </div>
-              {showPatient ? null : <ChainProof blockIndex={record.blockIndex} hash={record.blockchainHash} />}
+              {showPatient ? null : (
+                <ChainProof blockIndex={record.blockIndex} hash={record.blockchainHash} checking={checking} />
+              )}
             </div>
             {showPatient ? (
               <div className="record-hash">

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChainStatus } from '../../workers/api';
 import { chainIntegrity, chainVerdict } from '../../src/components/chain-integrity';
 import { VerificationSummary } from '../../src/features/explorer/verification-summary';
+import { ChainProof } from '../../src/components/chain-proof';
 
 const status = (checks: Partial<ChainStatus>): ChainStatus => ({
   height: 100_000,
@@ -46,5 +47,14 @@ describe('a long chain shown before every check is done', () => {
     expect(screen.getByRole('status')).toHaveTextContent(
       'Reading the 100,000 stored blocks to check them again: shown meanwhile as this device last checked them',
     );
+  });
+
+  it("calls a record verified on the chain only once the chain's checks are done", () => {
+    const hash = 'ab'.repeat(32);
+    const { rerender } = render(<ChainProof blockIndex={7} hash={hash} checking />);
+    expect(screen.getByText('On the chain, being checked')).toBeInTheDocument();
+    expect(screen.queryByText('Verified on the chain')).not.toBeInTheDocument();
+    rerender(<ChainProof blockIndex={7} hash={hash} />);
+    expect(screen.getByText('Verified on the chain')).toBeInTheDocument();
   });
 });

@@ -3,7 +3,7 @@ import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router-dom';
 import { HEALTH_SCORE, NEXT_APPOINTMENT } from '../../../workers/core/constants';
 import { chainIntegrity } from '../../components/chain-integrity';
-import { ChainVerdictValue } from '../../components/chain-check-progress';
+import { ChainVerdictValue, chainChecking } from '../../components/chain-check-progress';
 import { DeviceOnlyNote } from '../../components/device-only-note';
 import { formatDate } from '../../components/format';
 import { LoadError } from '../../components/load-error';
@@ -84,6 +84,7 @@ export function PatientDashboardPage() {
             <DeviceOnlyNote />
             <RecordList
               records={overview.recent}
+              checking={chainChecking(chain)}
               empty={
                 <>
                   No medical records yet. <Link to="/patient/upload">Upload your first document</Link>
