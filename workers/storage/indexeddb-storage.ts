@@ -70,7 +70,7 @@ async function readPages(
   pages: IDBPObjectStore<LedgerDb, (typeof STORES)[number][], 'pages'>,
   first: number,
 ): Promise<Block[][]> {
-  const last = await pages.openCursor(null, 'prev');
+  const last = await pages.openKeyCursor(null, 'prev'); // the last page's key, not its blocks
   const end = last ? Number(last.key) : first - 1;
   const parts: Promise<Block[][]>[] = [];
   for (let from = first; from <= end; from += READ_PAGES) {
