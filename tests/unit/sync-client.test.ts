@@ -5,7 +5,8 @@ import { contentId } from '../../workers/core/documents';
 import { SYNC_PROTOCOL_VERSION, decodeBlock, encodeBlock, type DeviceDoc, type FileDoc } from '../../workers/core/sync-protocol';
 import { OFFERS_LEDGER, SyncOffersLedger, SyncRefused, startSync } from '../../workers/sync/sync-client';
 import type { LedgerTaking, SyncClient, SyncOptions } from '../../workers/sync/sync-ports';
-import { blocksToPush, blocksToTake, httpOrigin, joinPlan, pendingBlocks } from '../../workers/sync/sync-plan';
+import { httpOrigin } from '../../workers/sync/server-address';
+import { blocksToPush, blocksToTake, joinPlan, pendingBlocks } from '../../workers/sync/sync-plan';
 import { FAKE_SERVER_TIME, fakeBlock, fakeProve, fakeServer, fakeStore } from '../support/fake-sync';
 
 const GENESIS = fakeBlock('a'.repeat(64), 0);

@@ -166,9 +166,11 @@ describe('sync through the service', () => {
   it('refuses an address that is not ws:// or wss://, and a device without a name, before calling anything', async () => {
     const server = fakeServer();
     const service = await signedIn(server.transport);
-    expect((await errorOf(service.connectSync({ ...REQUEST, serverUrl: 'http://127.0.0.1:3030' }))).message).toBe(
-      'Enter the server address, starting with ws:// or wss://.',
-    );
+    for (const serverUrl of ['http://127.0.0.1:3030', 'ws://127.0.0.1:30x0', 'ws://127.0.0.1:3030 laptop']) {
+      expect((await errorOf(service.connectSync({ ...REQUEST, serverUrl }))).message).toBe(
+        'Enter the server address, starting with ws:// or wss://.',
+      );
+    }
     expect((await errorOf(service.connectSync({ ...REQUEST, deviceName: '  ' }))).message).toBe(
       'Name this device in 1 to 60 characters.',
     );

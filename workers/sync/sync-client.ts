@@ -15,7 +15,8 @@ import {
 } from '../core/sync-protocol';
 import { SyncRefused, SyncRemoved, post, readJson, iso } from './sync-http';
 import { mirror } from './sync-mirror';
-import { httpOrigin, joinPlan, newDeviceDoc } from './sync-plan';
+import { httpOrigin } from './server-address';
+import { joinPlan, newDeviceDoc } from './sync-plan';
 import type { DocHandleLike, LedgerTaking, RepoLike, SyncClient, SyncOptions, SyncStore, SyncTransport } from './sync-ports';
 
 export { SyncRefused, SyncRemoved };

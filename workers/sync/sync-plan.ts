@@ -186,14 +186,3 @@ export function newDeviceDoc(deviceId: string, name: string, genesis: Block, at:
     refused: {},
   };
 }
-
-// The server's HTTP origin for a ws:// or wss:// address (the same port serves both); null when it is neither.
-export function httpOrigin(serverUrl: string): string | null {
-  try {
-    const url = new URL(serverUrl);
-    if (url.protocol !== 'ws:' && url.protocol !== 'wss:') return null;
-    return `${url.protocol === 'wss:' ? 'https:' : 'http:'}//${url.host}`;
-  } catch {
-    return null;
-  }
-}

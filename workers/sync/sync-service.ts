@@ -7,6 +7,7 @@ import type { LedgerStore } from '../ledger/store';
 import type { User } from '../core/types';
 import { unlockUserKeys, type WrappedUserKey } from '../core/signatures';
 import type { LedgerTaking, SyncClient, SyncKeys, SyncOptions, SyncStore, SyncTransport } from './sync-ports';
+import { httpOrigin } from './server-address';
 import { storePort } from './store-port';
 
 export const SYNC_KEY = 'sync'; // storage meta: the link's settings, so a reload reconnects by itself
@@ -177,7 +178,8 @@ export function createSync(
       const user = await enter();
       const serverUrl = typeof request?.serverUrl === 'string' ? request.serverUrl.trim() : '';
       const deviceName = typeof request?.deviceName === 'string' ? request.deviceName.trim() : '';
-      if (!/^wss?:\/\/[^\s/]+/.test(serverUrl))
+      if (httpOrigin(serverUrl) === null)
+        // an address that does not parse would be refused later, less plainly
         fail('ValidationError', 'Enter the server address, starting with ws:// or wss://.');
       if (deviceName === '' || [...deviceName].length > MAX_NAME)
         fail('ValidationError', `Name this device in 1 to ${MAX_NAME} characters.`);
