@@ -620,6 +620,14 @@ describe("a long ledger's kept first screen", () => {
     release();
     await vi.waitFor(async () => expect(await service.patientOverview()).toEqual(overview), SETTLED);
     expect(overview.totalRecords).not.toBe(999);
+
+    // one whose shape was broken is not shown at all: the dashboard waits for the load
+    await storage.commit({ meta: { [FIRST_SCREEN_KEY]: { ...kept, overview: { ...kept.overview, recent: 'none' } } } });
+    const broken = reloadHeld(storage);
+    const answer = broken.service.resumeSession(SARAH.id).then(() => broken.service.patientOverview());
+    await broken.loadStarted;
+    broken.release();
+    expect(await answer).toEqual(overview);
   });
 
   it('is not shown once the ledger changed since, nor to another user, nor after Logout', async () => {

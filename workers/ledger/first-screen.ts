@@ -22,7 +22,7 @@ interface KeptScreen {
 }
 
 // The kept screen of the stored session's user, with the keys its genesis enrols (the session resumes against them).
-export interface EarlyScreen {
+interface EarlyScreen {
   kept: KeptScreen;
   enrolment: KeyEnrolment;
 }
@@ -34,7 +34,10 @@ function isKept(value: unknown): value is KeptScreen {
     typeof kept.revision === 'number' &&
     typeof kept.height === 'number' &&
     typeof kept.lastBlockTime === 'string' &&
-    kept.overview?.patient?.id === kept.userId
+    kept.overview?.patient?.id === kept.userId &&
+    typeof kept.overview.totalRecords === 'number' && // an entry edited at rest must not break the screen it is shown on
+    Array.isArray(kept.overview.recent) &&
+    Array.isArray(kept.overview.newEmergencyAccesses)
   );
 }
 
