@@ -160,7 +160,7 @@ export async function runSignatureBench({ skipAppBuild = false } = {}) {
       for (const chain of seededChains) {
         const dashboard = await dashboardLoad(chain.context, baseUrl, chain.height, { allowFailure: true });
         console.log(
-          `[bench] round ${round}, ${chain.height.toLocaleString('en-US')} blocks: dashboard after ${seconds(dashboard.wallMs)}${dashboard.kept ? ' (kept first screen)' : ''}, answered from the loaded blocks after ${seconds(dashboard.loadedMs)}, every signature after ${seconds(dashboard.signedMs)}`,
+          `[bench] round ${round}, ${chain.height.toLocaleString('en-US')} blocks: dashboard after ${seconds(dashboard.wallMs)}${dashboard.kept ? ' (kept first screen)' : ''}, answered from the loaded blocks after ${seconds(dashboard.loadedMs)}, every signature after ${seconds(dashboard.signedMs)}, longest main-thread task ${ms(dashboard.coldLongestTaskCpuMs)} of CPU`,
         );
         chain.loads.push(dashboard);
       }
