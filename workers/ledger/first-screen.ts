@@ -5,11 +5,10 @@
 // come from the verified blocks (docs/security.md; figures in docs/performance.md).
 import type { ChainStatus, PatientOverview } from '../api';
 import { isOtherThanDemo } from '../core/demo-ledger';
-import { verifyLedger } from '../core/projection';
 import type { KeyEnrolment, User } from '../core/types';
 import { FIRST_SCREEN_KEY, REVISION_KEY, SESSION_KEY, storedRevision } from '../storage/ledger-storage';
 import type { LedgerDeps } from './deps';
-import { longLedger } from './snapshot';
+import { genesisEnrolment, longLedger } from './snapshot';
 import type { LedgerStore } from './store';
 
 interface KeptScreen {
@@ -57,8 +56,7 @@ export function createFirstScreen(deps: LedgerDeps, store: () => LedgerStore) {
     if (kept.revision !== storedRevision(revision) || !longLedger(kept.height)) return null;
     const genesis = await storage.readFirstBlock();
     if (!genesis || isOtherThanDemo(genesis, deps.demoLedger) !== kept.ownLedger) return null;
-    const checked = verifyLedger([genesis], deps.difficulty, undefined, 1);
-    const enrolment = checked.firstInvalid ? null : checked.state.enrolment;
+    const enrolment = genesisEnrolment([genesis], deps.difficulty);
     return enrolment ? { kept, enrolment } : null;
   }
 
@@ -75,17 +73,11 @@ export function createFirstScreen(deps: LedgerDeps, store: () => LedgerStore) {
 
   // After an answer from the loaded ledger: kept for the next load when the ledger is long and verifies so far.
   function keep(userId: string, overview: PatientOverview): void {
-    const s = store().current();
-    if (s.invalid || !longLedger(s.blocks.length) || keptRevision === s.revision) return;
-    keptRevision = s.revision;
-    const kept: KeptScreen = {
-      userId,
-      revision: s.revision,
-      height: s.blocks.length,
-      lastBlockTime: s.blocks.at(-1)?.timestamp ?? '',
-      ownLedger: isOtherThanDemo(s.blocks[0], deps.demoLedger),
-      overview,
-    };
+    const { revision, invalid } = store().current();
+    const { height, lastBlockTime, ownLedger = false } = store().status(); // as the chain status says them
+    if (invalid || !longLedger(height) || keptRevision === revision) return;
+    keptRevision = revision;
+    const kept: KeptScreen = { userId, revision, height, lastBlockTime, ownLedger, overview };
     storage.commit({ meta: { [FIRST_SCREEN_KEY]: kept } }).catch(() => (keptRevision = null)); // kept or not, the answer stands
   }
 

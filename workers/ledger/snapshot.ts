@@ -7,7 +7,7 @@ import { verifyLedger, type LedgerState, type VerifiedLedger } from '../core/pro
 import { summaryKeysOf, type SummaryKey } from '../core/sealed-fields';
 import type { StoredKeys } from '../core/signatures';
 import { copyState } from '../core/state-copy';
-import type { Block } from '../core/types';
+import type { Block, KeyEnrolment } from '../core/types';
 import { FORMAT_KEY, KEYS_KEY, LEDGER_FORMAT, REVISION_KEY, storedRevision, type StoredState } from '../storage/ledger-storage';
 import { nextTask } from './deps';
 import type { SignatureCheck } from './signature-scheduler';
@@ -76,6 +76,12 @@ export async function firstHashProblem(
   }
   progress.checked = blocks.length;
   return undefined;
+}
+
+// The keys the genesis enrols, if block 0 holds (its hash and rules): what signatures and sessions are checked against.
+export function genesisEnrolment(blocks: readonly Block[], difficulty: number): KeyEnrolment | null {
+  const genesis = verifyLedger(blocks, difficulty, undefined, 1);
+  return genesis.firstInvalid ? null : genesis.state.enrolment;
 }
 
 // The projection of the blocks before `index`, by the rules alone: their hashes held.

@@ -22,6 +22,7 @@ import {
   SUMMARY_KEYS_KEY,
   chainOf,
   firstHashProblem,
+  genesisEnrolment,
   loadedLedger,
   verifiedBefore,
   verifiedLedger,
@@ -66,8 +67,7 @@ export function createLedgerStore(deps: LedgerDeps, hooks: StoreHooks) {
     }
     // the earlier blocks' signatures were checked by the snapshot this one extends
     const signatures = signatureCheck(loaded.extends ? loaded.extends.signatures.checked : 0);
-    const genesis = verifyLedger(blocks, difficulty, undefined, 1); // the enrolled keys, if block 0 holds
-    const enrolment = genesis.firstInvalid ? null : genesis.state.enrolment;
+    const enrolment = genesisEnrolment(blocks, difficulty);
     // the blocks the check reads: this chain's newest published snapshot once shown (own writes append to it)
     const latest = () => (snapshot?.signatures === signatures ? snapshot.blocks : blocks);
     checkSignatures(signatures, latest, enrolment, loaded.base.publicKeys, deps.signatureChecker);
